@@ -1,0 +1,31 @@
+/// The user's settings (`config.yaml`): exclusions, pins, disabled providers, option
+/// defaults per provider, per-provider time limits, and handoff settings.
+public struct Config: Sendable {
+    /// Activity types never offered.
+    public var exclude: [String] = []
+    /// Activity types offered first, in this order.
+    public var pin: [String] = []
+    /// Provider ids whose activities are never offered and whose libraries never load.
+    public var disabledProviders: [String] = []
+    /// Option defaults by provider id, then option name.
+    public var providerOptions: [String: [String: ConfigValue]] = [:]
+    /// Hook time limits in milliseconds by provider id, overriding the manifest's `timeout:`.
+    public var providerTimeouts: [String: Int] = [:]
+    /// Handoff settings, kept as given for the handoff daemon.
+    public var handoff: [String: ConfigValue] = [:]
+    /// The file this config was read from, if any.
+    public var file: String?
+
+    public init() {}
+}
+
+/// A config value with the place it was written, so later checks can point at it.
+public struct ConfigValue: Sendable {
+    public var value: String
+    public var location: SourceLocation
+
+    public init(_ value: String, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}

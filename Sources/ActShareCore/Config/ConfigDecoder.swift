@@ -1,0 +1,98 @@
+/// Reads `config.yaml`. Every error names `FILE:LINE:COLUMN` and the key.
+public struct ConfigDecoder: Sendable {
+    public init() {}
+
+    private static let kind = ActShareError.Code.badConfig
+
+    /// Reads the config at `path`.
+    public func decode(file path: String) throws -> Config {
+        let text: String
+        do {
+            text = try FileSystem.readText(path)
+        } catch let error as ActShareError {
+            throw ActShareError(Self.kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        return try decode(text, file: path)
+    }
+
+    /// Decodes config text; `file` names it in errors.
+    public func decode(_ text: String, file: String) throws -> Config {
+        let kind = Self.kind
+        var config = Config()
+        config.file = file
+        if text.allSatisfy({ $0.isWhitespace }) { return config }
+        let root = try YAMLValue.parse(text, file: file, kind: kind)
+        if case .scalar(let scalar) = root.node, scalar.string.isEmpty || scalar.string == "~" { return config }
+        let top = try root.mapping(kind: kind)
+        try top.checkKeys(["exclude", "pin", "disabled-providers", "providers", "timeouts", "handoff"], in: "the config")
+
+        config.exclude = try typeList(top["exclude"])
+        config.pin = try typeList(top["pin"])
+        config.disabledProviders = try typeList(top["disabled-providers"])
+
+        if let providers = top["providers"] {
+            for (id, keyValue, value) in try providers.mapping(kind: kind).entries {
+                guard ReverseDNS.isValid(id) else {
+                    throw keyValue.error("'providers' has '\(id)', which is not a provider id such as org.example.hello", kind: kind)
+                }
+                var options: [String: ConfigValue] = [:]
+                for (name, nameValue, optionValue) in try value.mapping(kind: kind).entries {
+                    guard OptionName.isValid(name) else {
+                        throw nameValue.error("'\(nameValue.path)' is not an option name", kind: kind)
+                    }
+                    options[name] = ConfigValue(try optionValue.string(kind: kind), at: optionValue.location)
+                }
+                config.providerOptions[id] = options
+            }
+        }
+
+        if let timeouts = top["timeouts"] {
+            for (id, keyValue, value) in try timeouts.mapping(kind: kind).entries {
+                guard ReverseDNS.isValid(id) else {
+                    throw keyValue.error("'timeouts' has '\(id)', which is not a provider id such as org.example.hello", kind: kind)
+                }
+                let text = try value.string(kind: kind)
+                guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
+                    throw value.error("'\(value.path)' must be a duration from 1ms to 1h such as 5s or 500ms, not '\(text)'", kind: kind)
+                }
+                config.providerTimeouts[id] = milliseconds
+            }
+        }
+
+        if let handoff = top["handoff"] {
+            let map = try handoff.mapping(kind: kind)
+            try map.checkKeys(["device-name", "port", "discovery", "peers"], in: "'handoff'")
+            for (key, _, value) in map.entries {
+                if key == "peers" {
+                    let peers = try value.stringList(kind: kind)
+                    config.handoff[key] = ConfigValue(peers.joined(separator: ","), at: value.location)
+                } else if key == "port" {
+                    let port = try value.int(kind: kind)
+                    guard (1...65535).contains(port) else {
+                        throw value.error("'handoff.port' must be from 1 to 65535, not \(port)", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(String(port), at: value.location)
+                } else if key == "discovery" {
+                    let word = try value.string(kind: kind)
+                    guard word == "multicast" || word == "static" else {
+                        throw value.error("'handoff.discovery' must be multicast or static, not '\(word)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(word, at: value.location)
+                } else {
+                    config.handoff[key] = ConfigValue(try value.string(kind: kind), at: value.location)
+                }
+            }
+        }
+        return config
+    }
+
+    private func typeList(_ value: YAMLValue?) throws -> [String] {
+        guard let value else { return [] }
+        let names = try value.stringList(kind: Self.kind)
+        for (index, name) in names.enumerated() where !ReverseDNS.isValid(name) {
+            let entry = (try? value.sequence(kind: Self.kind))?[index] ?? value
+            throw entry.error("'\(value.path)' lists '\(name)', which is not a reverse-DNS name", kind: Self.kind)
+        }
+        return names
+    }
+}

@@ -1,0 +1,71 @@
+/// One thing the user shares: a file, a URL, a text or some bytes, with its MIME type.
+public struct Item: Sendable {
+    public var kind: ItemKind
+    /// File items: the absolute path.
+    public var path: String?
+    /// URL items: the URL. File items: their file:// URI.
+    public var url: String?
+    /// Text items: the text.
+    public var text: String?
+    /// Data items: the bytes (text items keep theirs in ``text``).
+    public var data: [UInt8]?
+    /// A freedesktop MIME type.
+    public var contentType: String
+    /// Bytes: a file's size, a text's UTF-8 length, the data's length, a URL's length.
+    public var size: UInt64
+
+    public init(kind: ItemKind, path: String? = nil, url: String? = nil, text: String? = nil,
+                data: [UInt8]? = nil, contentType: String, size: UInt64) {
+        self.kind = kind
+        self.path = path
+        self.url = url
+        self.text = text
+        self.data = data
+        self.contentType = contentType
+        self.size = size
+    }
+
+    /// A file item for an existing path, typed by name and content.
+    public static func file(_ path: String, status: FileSystem.Status) -> Item {
+        Item(kind: .file, path: path, url: FileURI.make(path), contentType: ContentType.of(path: path, status: status), size: status.size)
+    }
+
+    /// A URL item. Its type is `x-scheme-handler/SCHEME`, as freedesktop names URL handlers.
+    public static func url(_ url: String) -> Item {
+        let scheme = URLScheme.of(url)?.lowercased() ?? "unknown"
+        return Item(kind: .url, url: url, contentType: "x-scheme-handler/\(scheme)", size: UInt64(url.utf8.count))
+    }
+
+    /// A text item. The type is sniffed (HTML stays `text/html`) and is always a text type.
+    public static func text(_ text: String, contentType: String? = nil) -> Item {
+        var type = contentType ?? ContentType.sniff(Array(text.utf8.prefix(4096)))
+        if !ContentType.isA(type, ContentType.plainText) { type = ContentType.plainText }
+        return Item(kind: .text, text: text, contentType: type, size: UInt64(text.utf8.count))
+    }
+
+    /// The URL scheme of a URL item, lowercased.
+    public var urlScheme: String? {
+        guard kind == .url, let url else { return nil }
+        return URLScheme.of(url)?.lowercased()
+    }
+
+    /// The item's bytes for `item.data`: text and data as given, a URL's characters;
+    /// nil for files, whose contents are read when a hook asks for them.
+    public var inlineBytes: [UInt8]? {
+        switch kind {
+        case .text: return text.map { Array($0.utf8) }
+        case .data: return data
+        case .url: return url.map { Array($0.utf8) }
+        case .file: return nil
+        }
+    }
+}
+
+extension URLScheme {
+    /// The scheme of `text` if it starts with one followed by `:`.
+    public static func of(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let scheme = String(text[..<colon])
+        return isValid(scheme) && scheme.count > 1 ? scheme : nil
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns what the user named on the command line into items.
+///
+/// An argument that exists as a path is a file (even with a colon in its name); one that
+/// starts with a URL scheme is a URL (`file:` URLs become files); `-` reads one item from
+/// standard input. Anything else is an error naming the argument.
+public struct ItemReader {
+    /// The most bytes read from standard input.
+    public static let standardInputLimit = 256 << 20
+
+    public init() {}
+
+    /// Reads every argument in order. `stdinType` overrides the detected type of `-`.
+    public func read(arguments: [String], texts: [String] = [], stdinType: String? = nil,
+                     standardInput: () throws -> [UInt8] = ItemReader.readStandardInput) throws -> [Item] {
+        if let stdinType, !ContentType.isValid(stdinType) {
+            throw ActShareError(.badInput, "--type \(stdinType) is not a MIME type such as text/html")
+        }
+        var items: [Item] = []
+        var readStdin = false
+        for argument in arguments {
+            if argument == "-" {
+                guard !readStdin else {
+                    throw ActShareError(.badInput, "'-' (standard input) may be given only once")
+                }
+                readStdin = true
+                items.append(try stdinItem(try standardInput(), type: stdinType))
+            } else {
+                items.append(try item(for: argument))
+            }
+        }
+        if stdinType != nil && !readStdin {
+            throw ActShareError(.badInput, "--type applies to standard input; name it with '-'")
+        }
+        items += texts.map { Item.text($0) }
+        return items
+    }
+
+    /// The item for one command-line argument.
+    public func item(for argument: String) throws -> Item {
+        guard !argument.isEmpty else { throw ActShareError(.badInput, "an empty argument is not a file or URL") }
+        if let status = FileSystem.status(argument) {
+            return try fileItem(argument, status: status)
+        }
+        let statError = errno
+        if let path = FileURI.path(of: argument) {
+            guard let status = FileSystem.status(path) else {
+                throw ActShareError(.badInput, "\(argument): no such file")
+            }
+            return try fileItem(path, status: status)
+        }
+        if URLScheme.of(argument) != nil {
+            return .url(argument)
+        }
+        throw ActShareError(.badInput, "\(argument): \(String(cString: strerror(statError == 0 ? ENOENT : statError)))")
+    }
+
+    private func fileItem(_ path: String, status: FileSystem.Status) throws -> Item {
+        guard access(path, R_OK) == 0 else {
+            throw ActShareError(.badInput, "\(path): not readable (\(String(cString: strerror(errno))))")
+        }
+        return .file(FileSystem.absolute(path), status: status)
+    }
+
+    private func stdinItem(_ bytes: [UInt8], type: String?) throws -> Item {
+        let contentType = type ?? (bytes.isEmpty ? "application/x-zerosize" : ContentType.sniff(bytes))
+        if ContentType.isA(contentType, ContentType.plainText), let text = String(validatingUTF8Bytes: bytes) {
+            return Item.text(text, contentType: contentType)
+        }
+        return Item(kind: .data, data: bytes, contentType: contentType, size: UInt64(bytes.count))
+    }
+
+    /// Reads standard input to its end, up to ``standardInputLimit`` bytes.
+    public static func readStandardInput() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ActShareError(.io, "cannot read standard input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > standardInputLimit {
+                throw ActShareError(.badInput, "standard input is larger than \(standardInputLimit >> 20) MiB")
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text of `bytes` if they are valid UTF-8.
+    init?(validatingUTF8Bytes bytes: [UInt8]) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: break loop
+            case .error: return nil
+            }
+        }
+        self = String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,34 @@
+/// One activity a provider offers, as its manifest declares it.
+public struct ActivityDeclaration: Sendable {
+    /// Reverse-DNS type, unique across providers (`org.example.hello.greet`).
+    public var type: String
+    /// Completes "I want to…", in Title Case (`Say Hello`).
+    public var title: String
+    /// An absolute path to an icon file, or a freedesktop icon name.
+    public var image: String
+    public var category: ActivityCategory
+    public var accepts: AcceptRules
+    public var options: [OptionDeclaration]
+    public var hooks: ActivityHooks
+    /// Where the activity is declared.
+    public var location: SourceLocation
+
+    public init(
+        type: String, title: String, image: String, category: ActivityCategory, accepts: AcceptRules,
+        options: [OptionDeclaration], hooks: ActivityHooks, location: SourceLocation
+    ) {
+        self.type = type
+        self.title = title
+        self.image = image
+        self.category = category
+        self.accepts = accepts
+        self.options = options
+        self.hooks = hooks
+        self.location = location
+    }
+
+    /// The declared option called `name`, if any.
+    public func option(named name: String) -> OptionDeclaration? {
+        options.first { $0.name == name }
+    }
+}

@@ -1,0 +1,351 @@
+/// Reads a provider manifest and checks it against schema `actshare/provider@1`.
+///
+/// Every error names `FILE:LINE:COLUMN` and the key at fault. The decoder checks what
+/// can be checked without loading code: keys, types, names, sizes, durations, that the
+/// library exists and that icon files exist. Symbols are checked when the library loads.
+public struct ManifestDecoder: Sendable {
+    /// Directories searched for a relative `library:` not found beside the manifest
+    /// (the build tree, when actshare runs from one).
+    public var libraryDirectories: [String]
+
+    public init(libraryDirectories: [String] = []) {
+        self.libraryDirectories = libraryDirectories
+    }
+
+    private static let kind = ActShareError.Code.badManifest
+
+    /// Reads and decodes the manifest at `path`.
+    public func decode(file path: String) throws -> ProviderManifest {
+        let text: String
+        do {
+            text = try FileSystem.readText(path)
+        } catch let error as ActShareError {
+            throw ActShareError(Self.kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
+        }
+        return try decode(text, file: path)
+    }
+
+    /// Decodes manifest text; `file` names it in errors and anchors relative paths.
+    public func decode(_ text: String, file: String) throws -> ProviderManifest {
+        let kind = Self.kind
+        let root = try YAMLValue.parse(text, file: file, kind: kind)
+        let top = try root.mapping(kind: kind)
+        try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "activities"], in: "a provider manifest")
+
+        let schemaValue = try top.require("schema", in: "a provider manifest")
+        let schema = try schemaValue.string(kind: kind)
+        guard schema == ProviderManifest.schema else {
+            throw schemaValue.error("'schema' must be \(ProviderManifest.schema), not '\(schema)'", kind: kind)
+        }
+        let idValue = try top.require("id", in: "a provider manifest")
+        let id = try idValue.string(kind: kind)
+        guard ReverseDNS.isValid(id) else {
+            throw idValue.error("'id' must be a reverse-DNS name such as org.example.hello, not '\(id)'", kind: kind)
+        }
+        let name = try nonEmpty(try top.require("name", in: "a provider manifest"))
+        let version = try nonEmpty(try top.require("version", in: "a provider manifest"))
+
+        let directory = FileSystem.directoryName(FileSystem.absolute(file))
+        let libraryValue = try top.require("library", in: "a provider manifest")
+        let library = try resolveLibrary(try nonEmpty(libraryValue), in: directory, value: libraryValue)
+
+        var isolation = Isolation.process
+        if let value = top["isolation"] {
+            let word = try value.string(kind: kind)
+            guard let parsed = Isolation(rawValue: word) else {
+                throw value.error("'isolation' must be process or in-process, not '\(word)'", kind: kind)
+            }
+            isolation = parsed
+        }
+
+        var timeout = 5000
+        if let value = top["timeout"] {
+            let text = try value.string(kind: kind)
+            guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
+                throw value.error("'timeout' must be a duration from 1ms to 1h such as 5s or 500ms, not '\(text)'", kind: kind)
+            }
+            timeout = milliseconds
+        }
+
+        let activitiesValue = try top.require("activities", in: "a provider manifest")
+        let activityValues = try activitiesValue.sequence(kind: kind)
+        guard !activityValues.isEmpty else {
+            throw activitiesValue.error("'activities' must list at least one activity", kind: kind)
+        }
+        var activities: [ActivityDeclaration] = []
+        var seen: Set<String> = []
+        for value in activityValues {
+            let activity = try decodeActivity(value, directory: directory)
+            guard seen.insert(activity.type).inserted else {
+                throw value.error("activity type '\(activity.type)' is declared twice in this manifest", kind: kind)
+            }
+            activities.append(activity)
+        }
+
+        return ProviderManifest(
+            file: file, id: id, name: name, version: version, library: library,
+            libraryLocation: libraryValue.location, isolation: isolation, timeoutMilliseconds: timeout,
+            activities: activities)
+    }
+
+    // MARK: Activities
+
+    private func decodeActivity(_ value: YAMLValue, directory: String) throws -> ActivityDeclaration {
+        let kind = Self.kind
+        let map = try value.mapping(kind: kind)
+        try map.checkKeys(["type", "title", "image", "category", "accepts", "options", "hooks"], in: "an activity")
+
+        let typeValue = try map.require("type", in: "an activity")
+        let type = try typeValue.string(kind: kind)
+        guard ReverseDNS.isValid(type) else {
+            throw typeValue.error("'\(typeValue.path)' must be a reverse-DNS type such as org.example.hello.greet, not '\(type)'", kind: kind)
+        }
+        let title = try nonEmpty(try map.require("title", in: "an activity"))
+
+        var category = ActivityCategory.action
+        if let categoryValue = map["category"] {
+            let word = try categoryValue.string(kind: kind)
+            guard let parsed = ActivityCategory(rawValue: word) else {
+                throw categoryValue.error("'\(categoryValue.path)' must be action or share, not '\(word)'", kind: kind)
+            }
+            category = parsed
+        }
+
+        var image = category == .share ? "document-send" : "system-run"
+        if let imageValue = map["image"] {
+            image = try resolveImage(try nonEmpty(imageValue), in: directory, value: imageValue)
+        }
+
+        let accepts = try map["accepts"].map(decodeAccepts) ?? AcceptRules()
+        let options = try map["options"].map(decodeOptions) ?? []
+        let hooks = try decodeHooks(try map.require("hooks", in: "an activity"), options: options)
+
+        return ActivityDeclaration(
+            type: type, title: title, image: image, category: category, accepts: accepts,
+            options: options, hooks: hooks, location: value.location)
+    }
+
+    private func decodeAccepts(_ value: YAMLValue) throws -> AcceptRules {
+        let kind = Self.kind
+        let map = try value.mapping(kind: kind)
+        try map.checkKeys(["kinds", "content-types", "url-schemes", "min-items", "max-items", "max-total-size", "match"], in: "'accepts'")
+        var rules = AcceptRules()
+
+        if let kindsValue = map["kinds"] {
+            var kinds: Set<ItemKind> = []
+            for word in try kindsValue.stringList(kind: kind) {
+                guard let itemKind = ItemKind(rawValue: word) else {
+                    throw kindsValue.error("'\(kindsValue.path)' lists '\(word)'; the kinds are file, url, text and data", kind: kind)
+                }
+                kinds.insert(itemKind)
+            }
+            rules.kinds = kinds
+        }
+        if let typesValue = map["content-types"] {
+            let types = try typesValue.stringList(kind: kind)
+            for type in types where !ContentType.isValidPattern(type) {
+                throw typesValue.error("'\(typesValue.path)' lists '\(type)', which is not a MIME type or pattern like text/* or image/png", kind: kind)
+            }
+            rules.contentTypes = types
+        }
+        if let schemesValue = map["url-schemes"] {
+            let schemes = try schemesValue.stringList(kind: kind)
+            for scheme in schemes where !URLScheme.isValid(scheme) {
+                throw schemesValue.error("'\(schemesValue.path)' lists '\(scheme)', which is not a URL scheme", kind: kind)
+            }
+            rules.urlSchemes = schemes.map { $0.lowercased() }
+        }
+        if let minValue = map["min-items"] {
+            rules.minItems = try minValue.int(kind: kind)
+            guard rules.minItems >= 0 else {
+                throw minValue.error("'\(minValue.path)' must not be negative", kind: kind)
+            }
+        }
+        if let maxValue = map["max-items"] {
+            let maxItems = try maxValue.int(kind: kind)
+            guard maxItems >= 1 else {
+                throw maxValue.error("'\(maxValue.path)' must be at least 1", kind: kind)
+            }
+            guard maxItems >= rules.minItems else {
+                throw maxValue.error("'\(maxValue.path)' (\(maxItems)) is less than 'min-items' (\(rules.minItems))", kind: kind)
+            }
+            rules.maxItems = maxItems
+        }
+        if let sizeValue = map["max-total-size"] {
+            let text = try sizeValue.string(kind: kind)
+            guard let bytes = Units.bytes(text) else {
+                throw sizeValue.error("'\(sizeValue.path)' must be a size such as 50MiB, 10MB or 4096, not '\(text)'", kind: kind)
+            }
+            rules.maxTotalSize = bytes
+        }
+        if let matchValue = map["match"] {
+            let word = try matchValue.string(kind: kind)
+            guard let match = MatchMode(rawValue: word) else {
+                throw matchValue.error("'\(matchValue.path)' must be all or any, not '\(word)'", kind: kind)
+            }
+            rules.match = match
+        }
+        return rules
+    }
+
+    private func decodeOptions(_ value: YAMLValue) throws -> [OptionDeclaration] {
+        let kind = Self.kind
+        var options: [OptionDeclaration] = []
+        for optionValue in try value.sequence(kind: kind) {
+            let map = try optionValue.mapping(kind: kind)
+            try map.checkKeys(["name", "type", "required", "default", "prompt", "choices"], in: "an option")
+            let nameValue = try map.require("name", in: "an option")
+            let name = try nameValue.string(kind: kind)
+            guard OptionName.isValid(name) else {
+                throw nameValue.error("'\(nameValue.path)' must be lowercase letters, digits and '-' starting with a letter, not '\(name)'", kind: kind)
+            }
+            guard !options.contains(where: { $0.name == name }) else {
+                throw nameValue.error("option '\(name)' is declared twice", kind: kind)
+            }
+            var option = OptionDeclaration(name: name)
+            if let typeValue = map["type"] {
+                let word = try typeValue.string(kind: kind)
+                guard let type = OptionDeclaration.ValueType(rawValue: word) else {
+                    throw typeValue.error("'\(typeValue.path)' must be string, integer, boolean or path, not '\(word)'", kind: kind)
+                }
+                option.type = type
+            }
+            if let requiredValue = map["required"] { option.required = try requiredValue.bool(kind: kind) }
+            if let promptValue = map["prompt"] { option.prompt = try promptValue.string(kind: kind) }
+            if let choicesValue = map["choices"] {
+                let choices = try choicesValue.stringList(kind: kind)
+                guard !choices.isEmpty else {
+                    throw choicesValue.error("'\(choicesValue.path)' must list at least one value", kind: kind)
+                }
+                option.choices = choices
+            }
+            if let defaultValue = map["default"] {
+                let text = try defaultValue.string(kind: kind)
+                switch option.validate(text) {
+                case .success(let valid): option.defaultValue = valid
+                case .failure(let problem):
+                    throw defaultValue.error("'\(defaultValue.path)' \(problem.reason), not '\(text)'", kind: kind)
+                }
+            }
+            options.append(option)
+        }
+        return options
+    }
+
+    // MARK: Hooks
+
+    private func decodeHooks(_ value: YAMLValue, options: [OptionDeclaration]) throws -> ActivityHooks {
+        let kind = Self.kind
+        let map = try value.mapping(kind: kind)
+        try map.checkKeys(["can-perform", "prepare", "perform"], in: "'hooks'")
+        let perform = try decodeHook(try map.require("perform", in: "'hooks'"), role: .perform, options: options)
+        let canPerform = try map["can-perform"].map { try decodeHook($0, role: .canPerform, options: options) }
+        let prepare = try map["prepare"].map { try decodeHook($0, role: .prepare, options: options) }
+        return ActivityHooks(canPerform: canPerform, prepare: prepare, perform: perform)
+    }
+
+    private func decodeHook(_ value: YAMLValue, role: HookDeclaration.Role, options: [OptionDeclaration]) throws -> HookDeclaration {
+        let kind = Self.kind
+        if case .scalar = value.node {
+            let symbol = try value.string(kind: kind)
+            try checkSymbol(symbol, value: value)
+            return .standard(role, symbol: symbol, at: value.location)
+        }
+        let map = try value.mapping(kind: kind)
+        try map.checkKeys(["symbol", "args", "returns"], in: "a hook")
+        let symbolValue = try map.require("symbol", in: "a hook")
+        let symbol = try symbolValue.string(kind: kind)
+        try checkSymbol(symbol, value: symbolValue)
+
+        var arguments: [HookArgument] = []
+        if let argsValue = map["args"] {
+            for argValue in try argsValue.sequence(kind: kind) {
+                let word = try argValue.string(kind: kind)
+                guard let argument = HookArgument(word: word) else {
+                    throw argValue.error("'\(argValue.path)' is '\(word)'; argument words are \(HookArgument.words.joined(separator: ", "))", kind: kind)
+                }
+                if case .option(let name) = argument, !options.contains(where: { $0.name == name }) {
+                    throw argValue.error("'\(argValue.path)' names option '\(name)', which the activity does not declare", kind: kind)
+                }
+                arguments.append(argument)
+            }
+        }
+        guard arguments.count <= 16 else {
+            throw value.error("'\(value.path).args' has \(arguments.count) arguments; at most 16 are supported", kind: kind)
+        }
+
+        let allowed = HookDeclaration.allowedReturns(for: role)
+        let returnsValue = try map.require("returns", in: "a hook")
+        let word = try returnsValue.string(kind: kind)
+        guard let returns = HookReturn(rawValue: word), allowed.contains(returns) else {
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            throw returnsValue.error("'\(returnsValue.path)' must be one of \(list) for \(role.rawValue), not '\(word)'", kind: kind)
+        }
+        return HookDeclaration(role: role, symbol: symbol, arguments: arguments, returns: returns, isStandard: false, location: value.location)
+    }
+
+    private func checkSymbol(_ symbol: String, value: YAMLValue) throws {
+        let valid = symbol.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } ?? false
+            && symbol.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        guard valid else {
+            throw value.error("'\(value.path)' must be a C symbol name, not '\(symbol)'", kind: Self.kind)
+        }
+    }
+
+    // MARK: Files
+
+    private func resolveLibrary(_ library: String, in directory: String, value: YAMLValue) throws -> String {
+        if library.hasPrefix("/") {
+            guard FileSystem.exists(library) else {
+                throw value.error("'library' names \(library), which does not exist", kind: Self.kind)
+            }
+            return library
+        }
+        // A bare file name may also come from the build tree; a relative path is the manifest's own.
+        let directories = library.contains("/") ? [directory] : [directory] + libraryDirectories
+        for candidate in directories {
+            let path = FileSystem.join(candidate, library)
+            if FileSystem.exists(path) { return path }
+        }
+        throw value.error("'library' names \(library), which does not exist in \(directory)", kind: Self.kind)
+    }
+
+    private func resolveImage(_ image: String, in directory: String, value: YAMLValue) throws -> String {
+        let looksLikeFile = image.contains("/") || [".svg", ".png", ".xpm"].contains { image.hasSuffix($0) }
+        guard looksLikeFile else {
+            guard image.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                throw value.error("'\(value.path)' must be an icon file or a freedesktop icon name, not '\(image)'", kind: Self.kind)
+            }
+            return image
+        }
+        let path = FileSystem.join(directory, image)
+        guard FileSystem.exists(path) else {
+            throw value.error("'\(value.path)' names \(image), which does not exist beside the manifest", kind: Self.kind)
+        }
+        return path
+    }
+
+    private func nonEmpty(_ value: YAMLValue) throws -> String {
+        let text = try value.string(kind: Self.kind)
+        guard !text.trimmingSpaces.isEmpty else {
+            throw value.error("\(value.name) must not be empty", kind: Self.kind)
+        }
+        return text
+    }
+}
+
+/// Option names: lowercase ASCII letters, digits and `-`, starting with a letter.
+enum OptionName {
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.first, first.isASCII, first.isLowercase else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+    }
+}
+
+/// URL schemes (RFC 3986): a letter, then letters, digits, `+`, `-` or `.`.
+public enum URLScheme {
+    public static func isValid(_ scheme: String) -> Bool {
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+}

@@ -1,0 +1,153 @@
+/// Writes decoded manifests (and manifest errors) into the index, and reads them back.
+enum ManifestCodec {
+    static func write(_ result: Result<ProviderManifest, ActShareError>, to writer: inout ByteWriter) {
+        switch result {
+        case .failure(let error):
+            writer.write(false)
+            writer.write(error.message)
+            write(error.location, to: &writer)
+        case .success(let manifest):
+            writer.write(true)
+            writer.write(manifest.id)
+            writer.write(manifest.name)
+            writer.write(manifest.version)
+            writer.write(manifest.library)
+            write(manifest.libraryLocation, to: &writer)
+            writer.write(manifest.isolation.rawValue)
+            writer.write(manifest.timeoutMilliseconds)
+            writer.write(manifest.activities.count)
+            for activity in manifest.activities { write(activity, to: &writer) }
+        }
+    }
+
+    static func read(file: String, from reader: inout ByteReader) throws -> Result<ProviderManifest, ActShareError> {
+        guard try reader.readBool() else {
+            let message = try reader.readString()
+            let location = try readLocation(file: file, from: &reader)
+            return .failure(ActShareError(.badManifest, message, at: location))
+        }
+        let id = try reader.readString()
+        let name = try reader.readString()
+        let version = try reader.readString()
+        let library = try reader.readString()
+        guard let libraryLocation = try readLocation(file: file, from: &reader),
+              let isolation = Isolation(rawValue: try reader.readString())
+        else { throw ByteReader.Malformed() }
+        let timeout = try reader.readInt()
+        let count = try reader.readInt()
+        guard (0...100_000).contains(count) else { throw ByteReader.Malformed() }
+        let activities = try (0..<count).map { _ in try readActivity(file: file, from: &reader) }
+        return .success(ProviderManifest(
+            file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
+            isolation: isolation, timeoutMilliseconds: timeout, activities: activities))
+    }
+
+    // MARK: Activities
+
+    private static func write(_ activity: ActivityDeclaration, to writer: inout ByteWriter) {
+        writer.write(activity.type)
+        writer.write(activity.title)
+        writer.write(activity.image)
+        writer.write(activity.category.rawValue)
+        write(activity.location, to: &writer)
+        let rules = activity.accepts
+        writer.write(rules.kinds.map { $0.map(\.rawValue).sorted() })
+        writer.write(rules.contentTypes)
+        writer.write(rules.urlSchemes)
+        writer.write(rules.minItems)
+        writer.write(rules.maxItems ?? -1)
+        writer.write(rules.maxTotalSize.map { Int64(bitPattern: $0) } ?? -1)
+        writer.write(rules.match.rawValue)
+        writer.write(activity.options.count)
+        for option in activity.options {
+            writer.write(option.name)
+            writer.write(option.type.rawValue)
+            writer.write(option.required)
+            writer.write(option.defaultValue)
+            writer.write(option.prompt)
+            writer.write(option.choices)
+        }
+        for hook in [activity.hooks.canPerform, activity.hooks.prepare] {
+            writer.write(hook != nil)
+            if let hook { write(hook, to: &writer) }
+        }
+        write(activity.hooks.perform, to: &writer)
+    }
+
+    private static func readActivity(file: String, from reader: inout ByteReader) throws -> ActivityDeclaration {
+        let type = try reader.readString()
+        let title = try reader.readString()
+        let image = try reader.readString()
+        guard let category = ActivityCategory(rawValue: try reader.readString()),
+              let location = try readLocation(file: file, from: &reader)
+        else { throw ByteReader.Malformed() }
+        var rules = AcceptRules()
+        if let kinds = try reader.readOptionalStrings() {
+            rules.kinds = Set(try kinds.map { word in
+                guard let kind = ItemKind(rawValue: word) else { throw ByteReader.Malformed() }
+                return kind
+            })
+        }
+        rules.contentTypes = try reader.readOptionalStrings()
+        rules.urlSchemes = try reader.readOptionalStrings()
+        rules.minItems = try reader.readInt()
+        let maxItems = try reader.readInt()
+        rules.maxItems = maxItems < 0 ? nil : maxItems
+        let maxSize = try reader.readInt64()
+        rules.maxTotalSize = maxSize < 0 ? nil : UInt64(maxSize)
+        guard let match = MatchMode(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+        rules.match = match
+        let optionCount = try reader.readInt()
+        guard (0...10_000).contains(optionCount) else { throw ByteReader.Malformed() }
+        let options = try (0..<optionCount).map { _ in
+            let name = try reader.readString()
+            guard let type = OptionDeclaration.ValueType(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+            return OptionDeclaration(
+                name: name, type: type, required: try reader.readBool(), defaultValue: try reader.readOptionalString(),
+                prompt: try reader.readOptionalString(), choices: try reader.readOptionalStrings())
+        }
+        let canPerform = try reader.readBool() ? try readHook(file: file, from: &reader) : nil
+        let prepare = try reader.readBool() ? try readHook(file: file, from: &reader) : nil
+        let perform = try readHook(file: file, from: &reader)
+        return ActivityDeclaration(
+            type: type, title: title, image: image, category: category, accepts: rules, options: options,
+            hooks: ActivityHooks(canPerform: canPerform, prepare: prepare, perform: perform), location: location)
+    }
+
+    // MARK: Hooks and locations
+
+    private static func write(_ hook: HookDeclaration, to writer: inout ByteWriter) {
+        writer.write(hook.role.rawValue)
+        writer.write(hook.symbol)
+        writer.write(hook.arguments.map(\.word))
+        writer.write(hook.returns.rawValue)
+        writer.write(hook.isStandard)
+        write(hook.location, to: &writer)
+    }
+
+    private static func readHook(file: String, from reader: inout ByteReader) throws -> HookDeclaration {
+        guard let role = HookDeclaration.Role(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+        let symbol = try reader.readString()
+        let arguments = try reader.readStrings().map { word in
+            guard let argument = HookArgument(word: word) else { throw ByteReader.Malformed() }
+            return argument
+        }
+        guard let returns = HookReturn(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+        let isStandard = try reader.readBool()
+        guard let location = try readLocation(file: file, from: &reader) else { throw ByteReader.Malformed() }
+        return HookDeclaration(role: role, symbol: symbol, arguments: arguments, returns: returns, isStandard: isStandard, location: location)
+    }
+
+    private static func write(_ location: SourceLocation?, to writer: inout ByteWriter) {
+        writer.write(location != nil)
+        if let location {
+            writer.write(location.line)
+            writer.write(location.column)
+        }
+    }
+
+    private static func readLocation(file: String, from reader: inout ByteReader) throws -> SourceLocation? {
+        guard try reader.readBool() else { return nil }
+        return SourceLocation(file: file, line: try reader.readInt(), column: try reader.readInt())
+    }
+}

@@ -1,0 +1,82 @@
+/// Where actshare finds providers, config, state and cache, following the XDG base
+/// directory specification. Relative paths in XDG variables are ignored, as it asks.
+public struct SearchPaths: Sendable {
+    /// Provider directories, first wins.
+    public var providerDirectories: [String]
+    /// Where a relative `library:` that is not beside its manifest may be found.
+    public var libraryDirectories: [String]
+    /// Candidate config files, first existing wins.
+    public var configFiles: [String]
+    /// `$XDG_STATE_HOME/actshare`: recents, device identity, paired devices.
+    public var stateDirectory: String
+    /// `$XDG_CACHE_HOME/actshare`: the manifest index.
+    public var cacheDirectory: String
+
+    public init(providerDirectories: [String], libraryDirectories: [String], configFiles: [String],
+                stateDirectory: String, cacheDirectory: String) {
+        self.providerDirectories = providerDirectories
+        self.libraryDirectories = libraryDirectories
+        self.configFiles = configFiles
+        self.stateDirectory = stateDirectory
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// The paths from the environment and the location of the running executable.
+    ///
+    /// Run from a SwiftPM build tree (`…/.build/…/actshare`), the repository's
+    /// `manifests/` holds the built-in providers and the build directory their libraries.
+    /// Installed as `PREFIX/bin/actshare`, they are `PREFIX/share/actshare/manifests`
+    /// and `PREFIX/lib/actshare`.
+    public static func fromEnvironment(configFile: String? = nil) -> SearchPaths {
+        let home = FileSystem.homeDirectory
+        let dataHome = xdg("XDG_DATA_HOME") ?? FileSystem.join(home, ".local/share")
+        let dataDirs = xdgList("XDG_DATA_DIRS") ?? ["/usr/local/share", "/usr/share"]
+        let configHome = xdg("XDG_CONFIG_HOME") ?? FileSystem.join(home, ".config")
+        let configDirs = xdgList("XDG_CONFIG_DIRS") ?? ["/etc/xdg"]
+        let stateHome = xdg("XDG_STATE_HOME") ?? FileSystem.join(home, ".local/state")
+        let cacheHome = xdg("XDG_CACHE_HOME") ?? FileSystem.join(home, ".cache")
+
+        var providers = (Environment.value("ACTSHARE_PROVIDER_PATH") ?? "")
+            .split(separator: ":").map(String.init).filter { !$0.isEmpty }.map(FileSystem.absolute)
+        providers.append(FileSystem.join(dataHome, "actshare/providers"))
+        providers += dataDirs.map { FileSystem.join($0, "actshare/providers") }
+
+        var libraries: [String] = []
+        if let executable = FileSystem.executablePath {
+            let binDirectory = FileSystem.directoryName(executable)
+            if let repository = buildTreeRepository(of: binDirectory) {
+                providers.append(FileSystem.join(repository, "manifests"))
+                libraries.append(binDirectory)
+            } else {
+                let prefix = FileSystem.directoryName(binDirectory)
+                providers.append(FileSystem.join(prefix, "share/actshare/manifests"))
+                libraries.append(FileSystem.join(prefix, "lib/actshare"))
+            }
+        }
+
+        let configs = configFile.map { [$0] }
+            ?? ([configHome] + configDirs).map { FileSystem.join($0, "actshare/config.yaml") }
+        return SearchPaths(
+            providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
+            stateDirectory: FileSystem.join(stateHome, "actshare"),
+            cacheDirectory: FileSystem.join(cacheHome, "actshare"))
+    }
+
+    /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.
+    static func buildTreeRepository(of directory: String) -> String? {
+        guard let range = directory.range(of: "/.build") else { return nil }
+        let repository = String(directory[..<range.lowerBound])
+        return FileSystem.exists(FileSystem.join(repository, "Package.swift")) ? repository : nil
+    }
+
+    private static func xdg(_ name: String) -> String? {
+        guard let value = Environment.value(name), value.hasPrefix("/") else { return nil }
+        return value
+    }
+
+    private static func xdgList(_ name: String) -> [String]? {
+        guard let value = Environment.value(name) else { return nil }
+        let dirs = value.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return dirs.isEmpty ? nil : dirs
+    }
+}

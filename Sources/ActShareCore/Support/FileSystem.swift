@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Small, allocation-light file system helpers over libc.
+///
+/// Start-up time of `actshare list` matters, so the hot paths use `stat` and `read`
+/// directly instead of Foundation's file APIs.
+public enum FileSystem {
+    /// Facts about a file from one `stat` call.
+    public struct Status: Sendable, Equatable {
+        public var size: UInt64
+        public var isDirectory: Bool
+        public var isRegular: Bool
+        /// Modification time in nanoseconds since the epoch.
+        public var modified: Int64
+        /// Change time in nanoseconds; catches same-second edits that keep the size.
+        public var changed: Int64
+        public var inode: UInt64
+
+        /// Whether both describe the same version of one file's contents.
+        public func isSameVersion(as other: Status) -> Bool {
+            size == other.size && modified == other.modified && changed == other.changed && inode == other.inode
+        }
+    }
+
+    /// The status of `path` (following links), or nil if it cannot be read.
+    public static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        return Status(
+            size: UInt64(info.st_size),
+            isDirectory: type == S_IFDIR,
+            isRegular: type == S_IFREG,
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            inode: UInt64(info.st_ino))
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    public static func isDirectory(_ path: String) -> Bool { status(path)?.isDirectory ?? false }
+
+    /// The names in a directory, sorted, without `.` and `..`; nil if it cannot be read.
+    public static func contents(ofDirectory path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Reads up to `limit` bytes of a file (all of it by default).
+    public static func read(_ path: String, limit: Int = .max) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(limit, 65536))
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read \(path)", errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Reads a whole file as UTF-8 text (invalid bytes are replaced).
+    public static func readText(_ path: String) throws -> String {
+        String(decoding: try read(path), as: UTF8.self)
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file beside it, then rename.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temporary = "\(path).tmp.\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ioError("cannot write \(temporary)", errno) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw ioError("cannot write \(temporary)", code)
+            }
+            written += count
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ioError("cannot write \(path)", code)
+        }
+    }
+
+    /// Creates a directory and its parents (mode 0700 for new ones, as XDG asks).
+    public static func createDirectories(_ path: String) throws {
+        if isDirectory(path) { return }
+        let parent = directoryName(path)
+        if parent != path && !parent.isEmpty { try createDirectories(parent) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw ioError("cannot create \(path)", errno)
+        }
+    }
+
+    /// The absolute, link-free form of `path`, or nil if it does not exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `path` made absolute against the working directory (not resolving links).
+    public static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return join(currentDirectory, path)
+    }
+
+    public static var currentDirectory: String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// The directory part of a path (`/a/b` → `/a`, `b` → `.`).
+    public static func directoryName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    public static func baseName(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    public static func join(_ directory: String, _ name: String) -> String {
+        if name.hasPrefix("/") { return name }
+        return directory.hasSuffix("/") ? directory + name : "\(directory)/\(name)"
+    }
+
+    /// The user's home directory, from `$HOME` or the password database.
+    public static var homeDirectory: String {
+        if let home = Environment.value("HOME"), !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+        return "/"
+    }
+
+    /// `~` and `~/…` expanded to the home directory.
+    public static func expandingTilde(_ path: String) -> String {
+        if path == "~" { return homeDirectory }
+        if path.hasPrefix("~/") { return join(homeDirectory, String(path.dropFirst(2))) }
+        return path
+    }
+
+    /// The path of the running executable.
+    public static var executablePath: String? { realPath("/proc/self/exe") }
+
+    static func ioError(_ message: String, _ code: Int32) -> ActShareError {
+        ActShareError(.io, "\(message): \(String(cString: strerror(code)))")
+    }
+}

@@ -1,0 +1,28 @@
+import ActShareCore
+
+/// How performing an activity ended: the `completionWithItemsHandler` of a share sheet.
+public struct ActivityResult: Sendable {
+    public enum Status: Sendable, Equatable {
+        case completed
+        case failed
+        /// The user cancelled: a normal outcome, not an error.
+        case cancelled
+    }
+
+    /// The activity type.
+    public var activity: String
+    public var status: Status
+    /// Items the provider handed back (files written, links, text).
+    public var returnedItems: [Item]
+    /// What went wrong, for a failed activity.
+    public var error: String?
+
+    public init(activity: String, status: Status, returnedItems: [Item] = [], error: String? = nil) {
+        self.activity = activity
+        self.status = status
+        self.returnedItems = returnedItems
+        self.error = error
+    }
+
+    public var completed: Bool { status == .completed }
+}

@@ -1,0 +1,56 @@
+import ActShareCore
+
+/// The code behind one provider, as the host calls it.
+///
+/// This is the contract every back end keeps, whether it runs the library in the host
+/// process or in a helper process:
+///
+/// - It loads nothing when created. The library is opened on the first call that needs
+///   it, and at most once; so a provider whose activities the static rules or the
+///   exclusions removed never has its code loaded.
+/// - Each hook is called through libffi with the signature its declaration gives
+///   (``HookDeclaration``): the standard signatures of `provider.h`, or a plain C
+///   function bound declaratively. A hook with `item.*` arguments is called once per
+///   item, in item order.
+/// - ``canPerform(_:request:)`` answers true for an activity without a `can-perform`
+///   hook. Per-item answers combine by the activity's `match` (all or any).
+/// - ``perform(_:request:observer:)`` calls `prepare` (if declared) and then `perform`,
+///   stopping at the first call that does not succeed, and reports the outcome with
+///   the items the provider returned and the message it set with `set_error`.
+/// - Faults (a library that does not load, a missing symbol) are thrown as
+///   ``ActShareError`` with code `providerFailed`, naming the provider, the hook and
+///   the manifest position at fault. A failure the provider reports is not a fault:
+///   it is an outcome with status `failed`.
+public protocol ProviderBackend: AnyObject {
+    /// The provider this back end runs.
+    var manifest: ProviderManifest { get }
+
+    /// Asks the activity's `can-perform` hook whether it can perform on the request's items.
+    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool
+
+    /// Runs the activity's `prepare` and `perform` hooks.
+    func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome
+
+    /// Loads the library and resolves every declared hook, for `providers check`.
+    func check() throws
+}
+
+/// How a perform ended, as the provider reported it.
+public struct PerformOutcome: Sendable {
+    public enum Status: Sendable, Equatable {
+        case done
+        case failed
+        case cancelled
+    }
+
+    public var status: Status
+    public var returnedItems: [Item]
+    /// The provider's `set_error` message, if it set one.
+    public var errorMessage: String?
+
+    public init(status: Status, returnedItems: [Item] = [], errorMessage: String? = nil) {
+        self.status = status
+        self.returnedItems = returnedItems
+        self.errorMessage = errorMessage
+    }
+}

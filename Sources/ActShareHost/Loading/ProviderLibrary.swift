@@ -1,0 +1,44 @@
+import ActShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A provider's shared library, opened once and never closed.
+///
+/// Libraries are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`: every symbol resolves at
+/// load time (a missing dependency fails now, not mid-call), one provider's symbols never
+/// replace another's, and code that may have registered runtime metadata (Swift, C++)
+/// is never unmapped.
+final class ProviderLibrary {
+    let path: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens the library of `manifest`, or throws an error pointing at its `library:` key.
+    init(manifest: ProviderManifest) throws {
+        path = manifest.library
+        guard let handle = dlopen(manifest.library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw ActShareError(
+                .providerFailed, "provider \(manifest.id): cannot load library \(manifest.library): \(Self.shorten(reason, path: manifest.library))",
+                at: manifest.libraryLocation)
+        }
+        self.handle = handle
+    }
+
+    /// The address of `hook`'s symbol, or an error pointing at the hook's declaration.
+    func address(of hook: HookDeclaration, provider: String) throws -> UnsafeMutableRawPointer {
+        _ = dlerror()
+        guard let address = dlsym(handle, hook.symbol) else {
+            throw ActShareError(
+                .providerFailed,
+                "provider \(provider): \(hook.role.rawValue) hook symbol '\(hook.symbol)' is not in \(FileSystem.baseName(path))",
+                at: hook.location)
+        }
+        return address
+    }
+
+    /// dlerror starts with the library's path, which the message already names.
+    private static func shorten(_ reason: String, path: String) -> String {
+        reason.hasPrefix(path + ": ") ? String(reason.dropFirst(path.count + 2)) : reason
+    }
+}

@@ -1,0 +1,104 @@
+import ActShareCore
+import CActShare
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `actshare_session` a provider calls back into during a hook: progress, log,
+/// returned items, option values, an error message and the cancelled flag.
+///
+/// The C struct is heap-allocated for the life of this object, because a provider may
+/// keep the session pointer for the whole call (and call back from its own threads).
+final class CSession {
+    let pointer: UnsafeMutablePointer<actshare_session>
+    let request: CRequest
+    let provider: String
+    weak var observer: (any SessionObserver)?
+
+    private(set) var returnedItems: [Item] = []
+    private(set) var errorMessage: String?
+    private let lock = Lock()
+    private let cancelled: UnsafeMutablePointer<Int32>
+
+    init(request: CRequest, provider: String, observer: (any SessionObserver)?, cancelled: UnsafeMutablePointer<Int32>) {
+        self.request = request
+        self.provider = provider
+        self.observer = observer
+        self.cancelled = cancelled
+        pointer = .allocate(capacity: 1)
+        pointer.pointee = actshare_session(
+            abi_version: UInt32(ACTSHARE_ABI_VERSION), struct_size: UInt32(MemoryLayout<actshare_session>.size),
+            host_context: nil,
+            progress: { session, fraction in CSession.from(session)?.reportProgress(fraction) },
+            log: { session, level, message in CSession.from(session)?.log(level, message) },
+            return_item: { session, kind, value, contentType in
+                CSession.from(session)?.returnItem(kind, value, contentType) ?? -1
+            },
+            option: { session, name in
+                guard let name else { return nil }
+                return CSession.from(session)?.request.option(String(cString: name))
+            },
+            set_error: { session, message in CSession.from(session)?.setError(message) },
+            is_cancelled: { session in CSession.from(session)?.isCancelled ?? 0 })
+        pointer.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        pointer.deallocate()
+    }
+
+    private static func from(_ session: UnsafeMutablePointer<actshare_session>?) -> CSession? {
+        guard let context = session?.pointee.host_context else { return nil }
+        return Unmanaged<CSession>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: Callbacks
+
+    private var isCancelled: Int32 { cancelled.pointee }
+
+    private func reportProgress(_ fraction: Double) {
+        guard fraction.isFinite else { return }
+        observer?.progress(min(max(fraction, 0), 1), activity: request.request.activityType)
+    }
+
+    private func log(_ level: Int32, _ message: UnsafePointer<CChar>?) {
+        guard let message else { return }
+        observer?.log(LogLevel(rawValue: level) ?? .info, String(cString: message), provider: provider)
+    }
+
+    private func returnItem(_ kind: Int32, _ value: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?) -> Int32 {
+        guard let value, let itemKind = ItemKind(cValue: kind) else { return -1 }
+        let text = String(cString: value)
+        let type = contentType.map { String(cString: $0) }
+        if let type, !ContentType.isValid(type) { return -1 }
+        let item: Item
+        switch itemKind {
+        case .file:
+            let path = FileSystem.absolute(text)
+            guard let status = FileSystem.status(path) else { return -1 }
+            var file = Item.file(path, status: status)
+            if let type { file.contentType = type }
+            item = file
+        case .url:
+            guard URLScheme.of(text) != nil else { return -1 }
+            item = .url(text)
+        case .text:
+            item = .text(text, contentType: type)
+        case .data:
+            let bytes = Array(text.utf8)
+            item = Item(kind: .data, data: bytes, contentType: type ?? ContentType.sniff(bytes), size: UInt64(bytes.count))
+        }
+        lock.withLock { returnedItems.append(item) }
+        return 0
+    }
+
+    private func setError(_ message: UnsafePointer<CChar>?) {
+        let text = message.map { String(cString: $0) }
+        lock.withLock { errorMessage = text }
+    }
+
+    /// Adds a text item that a `string` hook returned.
+    func appendReturnedText(_ text: String) {
+        lock.withLock { returnedItems.append(.text(text)) }
+    }
+}

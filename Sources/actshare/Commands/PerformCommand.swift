@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// `actshare perform TYPE ITEM…`: perform one named activity, with no picker.
+struct PerformCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "perform",
+        abstract: "Perform one activity on the items, without a picker.",
+        discussion: "The activity must be able to perform on the items; if not, the exit code is 3.")
+
+    @Argument(help: ArgumentHelp("The activity type, such as org.example.hello.greet.", valueName: "type"))
+    var type: String
+
+    @OptionGroup(title: "Items") var items: ItemOptions
+    @OptionGroup(title: "Activities") var activity: ActivityOptions
+
+    func validate() throws {
+        if let other = activity.activity, other != type {
+            throw ValidationError("perform takes the activity type once: '\(type)' and --activity '\(other)' differ")
+        }
+    }
+
+    func run() throws {
+        let invocation = try Invocation(configFile: activity.config)
+        let values = try invocation.readItems(items)
+        let runner = ActivityRunner(invocation: invocation, options: activity, stdinIsItem: items.items.contains("-"))
+        try runner.run(items: values, type: type)
+    }
+}

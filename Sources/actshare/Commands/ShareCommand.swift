@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `actshare [share] ITEM…`: pick an activity for the items and perform it.
+struct ShareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share",
+        abstract: "Pick an activity for the items and perform it (the default command).",
+        discussion: """
+            On a terminal, a numbered list of the activities that can perform on the items \
+            is shown. Without a terminal, give --activity, or --picker none to print the \
+            choices (exit code 2).
+            """)
+
+    @OptionGroup(title: "Items") var items: ItemOptions
+    @OptionGroup(title: "Activities") var activity: ActivityOptions
+
+    func run() throws {
+        let invocation = try Invocation(configFile: activity.config)
+        let values = try invocation.readItems(items)
+        let runner = ActivityRunner(invocation: invocation, options: activity, stdinIsItem: items.items.contains("-"))
+        try runner.run(items: values, type: activity.activity)
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+
+/// How the picker may present activities, on a terminal or the desktop.
+enum PickerStyle: String, ExpressibleByArgument, CaseIterable {
+    case auto, tty, zenity, kdialog, none
+}
+
+/// Options shared by share, list and perform: which activities, with what values.
+struct ActivityOptions: ParsableArguments {
+    @Option(name: [.customShort("a"), .customLong("activity")], help: ArgumentHelp(
+        "Perform this activity type without asking (e.g. org.example.hello.greet).", valueName: "type"))
+    var activity: String?
+
+    @Option(name: [.customShort("x"), .customLong("exclude")], help: ArgumentHelp(
+        "Never offer this activity type (repeatable).", valueName: "type"))
+    var exclude: [String] = []
+
+    @Option(name: .customLong("only"), help: ArgumentHelp(
+        "Offer only this activity type (repeatable).", valueName: "type"))
+    var only: [String] = []
+
+    @Option(name: [.customShort("o"), .customLong("option")], help: ArgumentHelp(
+        "Set an option of the activity, as declared by its provider (repeatable).", valueName: "key=value"))
+    var options: [String] = []
+
+    @Option(help: ArgumentHelp("A subject for activities that use one (mail, handoff).", valueName: "text"))
+    var subject: String?
+
+    @Flag(help: "Print machine-readable JSON on standard output.")
+    var json = false
+
+    @Option(help: ArgumentHelp(
+        "How to ask for the activity: auto (a terminal prompt when there is one), tty, zenity, kdialog, or none (print the choices and exit).",
+        valueName: "picker"))
+    var picker: PickerStyle = .auto
+
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    var config: String?
+
+    /// `-o` values split into names and values, or a usage failure naming the bad one.
+    func optionPairs() throws -> [(name: String, value: String)] {
+        try options.map { pair in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw CommandFailure(.badInput, "-o \(pair): expected KEY=VALUE")
+            }
+            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ActShareCore
+
+/// A numbered list of activities on the terminal; the user types a number.
+struct TTYPicker {
+    let terminal: Terminal
+
+    /// The chosen offer, or nil if the user cancelled (Enter, `q`, or end of input).
+    func pick(from offers: [Offer], items: [Item]) -> Offer? {
+        let noun = items.count == 1 ? "1 item" : "\(items.count) items"
+        var lines = "Share \(noun) with:\n"
+        let width = offers.map(\.activity.title.count).max() ?? 0
+        for (index, offer) in offers.enumerated() {
+            let number = String(index + 1)
+            let padded = offer.activity.title + String(repeating: " ", count: width - offer.activity.title.count)
+            lines += "  \(String(repeating: " ", count: max(0, 3 - number.count)))\(number)  \(padded)  \(offer.activity.type)\n"
+        }
+        terminal.write(lines)
+        while true {
+            guard let answer = terminal.ask("Choose 1-\(offers.count) (Enter or q cancels): ")?.trimmingSpaces else {
+                terminal.write("\n")
+                return nil
+            }
+            if answer.isEmpty || answer == "q" { return nil }
+            if let number = Int(answer), (1...offers.count).contains(number) { return offers[number - 1] }
+            terminal.write("'\(answer)' is not one of the numbers above.\n")
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice.removeFirst() }
+        while slice.last?.isWhitespace == true { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,140 @@
+import ActShareCore
+import ActShareHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The flow of `share` and `perform`: offer, choose, fill in options, perform, report.
+struct ActivityRunner {
+    let invocation: Invocation
+    let options: ActivityOptions
+    /// Whether standard input was read as an item (then questions go to the terminal only).
+    let stdinIsItem: Bool
+
+    /// Performs `type`, or the activity the user picks, on `items`; returns normally only
+    /// when it completed.
+    func run(items: [Item], type: String?) throws {
+        let exclusions = try invocation.exclusions(options)
+        let recents = invocation.recents
+        let (offers, diagnostics) = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
+        for diagnostic in diagnostics { StandardStreams.err("\(diagnostic)\n") }
+
+        let offer: Offer
+        if let type {
+            guard let found = offers.first(where: { $0.activity.type == type }) else {
+                throw fail(.noActivity, activity: type, unavailableReason(type, exclusions: exclusions))
+            }
+            offer = found
+        } else {
+            guard !offers.isEmpty else {
+                throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
+            }
+            guard let picked = try pick(from: offers, items: items) else {
+                throw fail(.cancelled, activity: nil, nil)
+            }
+            offer = picked
+        }
+
+        let resolver = OptionResolver(config: invocation.config, terminal: interactiveTerminal())
+        let values = try resolver.resolve(try options.optionPairs(), for: offer)
+        let request = ActivityRequest(activityType: offer.activity.type, items: items, options: values, subject: options.subject)
+        let observer = TerminalObserver(json: options.json)
+        let result = invocation.host.perform(offer, request: request, observer: observer)
+        observer.finishProgressLine()
+
+        if result.completed {
+            var recents = recents
+            try? recents.record(offer.activity.type)
+        }
+        report(result)
+        switch result.status {
+        case .completed: return
+        case .failed: throw CommandFailure(.failed, nil)
+        case .cancelled: throw CommandFailure(.cancelled, nil)
+        }
+    }
+
+    // MARK: Choosing
+
+    private func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
+        switch options.picker {
+        case .none:
+            printChoices(offers)
+            throw CommandFailure(.badInput, "choose an activity with --activity TYPE (\(offers.count) can perform on \(describe(items)))")
+        case .tty:
+            guard let terminal = Terminal() else {
+                throw CommandFailure(.badInput, "--picker tty: there is no terminal to ask on")
+            }
+            return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+        case .zenity, .kdialog:
+            throw CommandFailure(.badInput, "--picker \(options.picker.rawValue) is not available in this version; use tty or --activity")
+        case .auto:
+            guard let terminal = interactiveTerminal() else {
+                printChoices(offers)
+                throw CommandFailure(.badInput, "no terminal to ask on: choose an activity with --activity TYPE")
+            }
+            return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+        }
+    }
+
+    /// The terminal to ask questions on, when actshare runs interactively.
+    private func interactiveTerminal() -> Terminal? {
+        let interactive = StandardStreams.isTerminal(0) || (stdinIsItem && StandardStreams.isTerminal(2))
+        return interactive && options.picker != .none ? Terminal() : nil
+    }
+
+    private func printChoices(_ offers: [Offer]) {
+        if options.json {
+            StandardStreams.out(JSONWriter.array(offers.map(JSONShapes.activity)) + "\n")
+        } else {
+            StandardStreams.out(offers.map { "\($0.activity.type)\t\($0.activity.title)\n" }.joined())
+        }
+    }
+
+    // MARK: Reporting
+
+    private func report(_ result: ActivityResult) {
+        if options.json {
+            StandardStreams.out(JSONShapes.result(
+                activity: result.activity, completed: result.completed, returnedItems: result.returnedItems,
+                error: result.error) + "\n")
+        } else {
+            for item in result.returnedItems { StandardStreams.out(describeReturned(item) + "\n") }
+        }
+        if let error = result.error { StandardStreams.error(error) }
+    }
+
+    /// Prints the JSON result for an outcome that performed nothing, and returns the failure.
+    private func fail(_ status: ExitStatus, activity: String?, _ message: String?) -> CommandFailure {
+        if options.json {
+            StandardStreams.out(JSONShapes.result(activity: activity, completed: false, returnedItems: [], error: message) + "\n")
+        }
+        return CommandFailure(status, message)
+    }
+
+    private func unavailableReason(_ type: String, exclusions: Exclusions) -> String {
+        guard let (provider, _) = invocation.registry.activity(ofType: type) else {
+            return "no provider offers activity type \(type)"
+        }
+        if let reason = exclusions.reason(excluding: type, provider: provider.id) {
+            return "\(type) is not offered: \(reason)"
+        }
+        return "\(type) cannot perform on these items"
+    }
+
+    private func describe(_ items: [Item]) -> String {
+        if items.count == 1, let item = items.first {
+            return item.path.map { "\($0) (\(item.contentType))" } ?? "the \(item.kind.rawValue) item (\(item.contentType))"
+        }
+        return items.isEmpty ? "no items" : "these \(items.count) items"
+    }
+
+    private func describeReturned(_ item: Item) -> String {
+        switch item.kind {
+        case .file: return item.path ?? ""
+        case .url: return item.url ?? ""
+        case .text: return item.text ?? ""
+        case .data: return "(\(item.size) bytes of \(item.contentType))"
+        }
+    }
+}

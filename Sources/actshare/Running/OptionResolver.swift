@@ -1,0 +1,55 @@
+import ActShareCore
+
+/// Gives each declared option of an activity its value: `-o` first, then the config's
+/// `providers:` entry, then the manifest's default; a required option still missing is
+/// asked for on the terminal, or is a usage error.
+struct OptionResolver {
+    let config: Config
+    let terminal: Terminal?
+
+    func resolve(_ given: [(name: String, value: String)], for offer: Offer) throws -> [(name: String, value: String)] {
+        let activity = offer.activity
+        for (name, _) in given where activity.option(named: name) == nil {
+            let known = activity.options.map(\.name)
+            let list = known.isEmpty ? "it has none" : "it has \(known.joined(separator: ", "))"
+            throw CommandFailure(.badInput, "-o \(name): \(activity.type) has no option '\(name)' (\(list))")
+        }
+        let configured = config.providerOptions[offer.provider.id] ?? [:]
+        var values: [(name: String, value: String)] = []
+        for option in activity.options {
+            if let value = given.last(where: { $0.name == option.name })?.value {
+                values.append((option.name, try validate(value, option, source: "-o \(option.name)")))
+            } else if let value = configured[option.name] {
+                values.append((option.name, try validate(value.value, option, source: "\(value.location): option '\(option.name)'")))
+            } else if let value = option.defaultValue {
+                values.append((option.name, value))
+            } else if option.required {
+                values.append((option.name, try ask(option, activity: activity)))
+            }
+        }
+        return values
+    }
+
+    private func validate(_ value: String, _ option: OptionDeclaration, source: String) throws -> String {
+        switch option.validate(value) {
+        case .success(let valid): return valid
+        case .failure(let problem): throw CommandFailure(.badInput, "\(source) \(problem.reason), not '\(value)'")
+        }
+    }
+
+    private func ask(_ option: OptionDeclaration, activity: ActivityDeclaration) throws -> String {
+        guard let terminal else {
+            throw CommandFailure(.badInput, "\(activity.type) needs option '\(option.name)': give -o \(option.name)=VALUE")
+        }
+        while true {
+            guard let answer = terminal.ask("\(option.prompt ?? option.name): ") else {
+                throw CommandFailure(.cancelled, nil)
+            }
+            switch option.validate(answer) {
+            case .success(let valid) where !answer.isEmpty: return valid
+            case .success: terminal.write("A value is required.\n")
+            case .failure(let problem): terminal.write("The value \(problem.reason).\n")
+            }
+        }
+    }
+}

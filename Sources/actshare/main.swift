@@ -1,0 +1,24 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Runs the command with actshare's exit codes: argument-parser's usage errors exit 2
+// (not EX_USAGE), and every error is one line on stderr starting with "actshare:".
+do {
+    var command = try ActShareCommand.parseAsRoot()
+    try command.run()
+    exit(ExitStatus.completed.rawValue)
+} catch let failure as CommandFailure {
+    if let message = failure.message { StandardStreams.error(message) }
+    exit(failure.status.rawValue)
+} catch {
+    let code = ActShareCommand.exitCode(for: error)
+    if code == .success {
+        StandardStreams.out(ActShareCommand.fullMessage(for: error) + "\n")
+        exit(0)
+    }
+    StandardStreams.error(ActShareCommand.message(for: error))
+    StandardStreams.err("Usage: see 'actshare --help'.\n")
+    exit(ExitStatus.badInput.rawValue)
+}
