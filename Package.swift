@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "hello", type: .dynamic, targets: ["ExampleHello"]),
         .library(name: "wordcount", type: .dynamic, targets: ["ExampleWordCount"]),
         .library(name: "reverse", type: .dynamic, targets: ["ExampleReverse"]),
+        // Test fixtures: providers that report on the host's behaviour.
+        .library(name: "canary", type: .dynamic, targets: ["FixtureCanary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,6 +67,9 @@ let package = Package(
             path: "Plugins/Examples/Reverse", exclude: ["provider.yaml"]),
 
         // MARK: Tests
+        .target(
+            name: "FixtureCanary",
+            path: "Tests/Fixtures/Providers/Canary", exclude: ["provider.yaml"]),
         .testTarget(
             name: "ActShareCoreTests",
             dependencies: ["ActShareCore"],

@@ -20,8 +20,7 @@ public struct ConfigDecoder: Sendable {
         let kind = Self.kind
         var config = Config()
         config.file = file
-        if text.allSatisfy({ $0.isWhitespace }) { return config }
-        let root = try YAMLValue.parse(text, file: file, kind: kind)
+        guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
         if case .scalar(let scalar) = root.node, scalar.string.isEmpty || scalar.string == "~" { return config }
         let top = try root.mapping(kind: kind)
         try top.checkKeys(["exclude", "pin", "disabled-providers", "providers", "timeouts", "handoff"], in: "the config")

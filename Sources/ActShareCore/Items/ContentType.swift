@@ -11,15 +11,16 @@ public enum ContentType {
     public static let plainText = "text/plain"
 
     /// The type of a local file the way `gio info` finds it: by name first, and by its
-    /// first 4 KiB only when the name is not conclusive.
+    /// first 4 KiB only when the name is not conclusive. Like GIO, an empty file is
+    /// `text/plain` whatever its name (it is never read, as `/proc` files look empty).
     public static func of(path: String, status: FileSystem.Status) -> String {
         if status.isDirectory { return "inode/directory" }
         if !status.isRegular { return specialFileType(path) }
+        if status.size == 0 { return plainText }
         let name = FileSystem.baseName(path)
         var uncertain: gboolean = 0
         let byName = guess(name: name, bytes: nil, uncertain: &uncertain)
         guard uncertain != 0 else { return byName }
-        if status.size == 0 { return "application/x-zerosize" }
         let head = (try? FileSystem.read(path, limit: 4096)) ?? []
         return guess(name: name, bytes: head, uncertain: &uncertain)
     }

@@ -28,7 +28,9 @@ public struct ManifestDecoder: Sendable {
     /// Decodes manifest text; `file` names it in errors and anchors relative paths.
     public func decode(_ text: String, file: String) throws -> ProviderManifest {
         let kind = Self.kind
-        let root = try YAMLValue.parse(text, file: file, kind: kind)
+        guard let root = try YAMLValue.parse(text, file: file, kind: kind) else {
+            throw ActShareError(kind, "the manifest is empty", at: SourceLocation(file: file, line: 1, column: 1))
+        }
         let top = try root.mapping(kind: kind)
         try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "activities"], in: "a provider manifest")
 
@@ -278,8 +280,8 @@ public struct ManifestDecoder: Sendable {
         let returnsValue = try map.require("returns", in: "a hook")
         let word = try returnsValue.string(kind: kind)
         guard let returns = HookReturn(rawValue: word), allowed.contains(returns) else {
-            let list = allowed.map(\.rawValue).joined(separator: ", ")
-            throw returnsValue.error("'\(returnsValue.path)' must be one of \(list) for \(role.rawValue), not '\(word)'", kind: kind)
+            let list = allowed.count == 1 ? allowed[0].rawValue : "one of " + allowed.map(\.rawValue).joined(separator: ", ")
+            throw returnsValue.error("'\(returnsValue.path)' must be \(list) for \(role.rawValue), not '\(word)'", kind: kind)
         }
         return HookDeclaration(role: role, symbol: symbol, arguments: arguments, returns: returns, isStandard: false, location: value.location)
     }
@@ -307,7 +309,7 @@ public struct ManifestDecoder: Sendable {
             let path = FileSystem.join(candidate, library)
             if FileSystem.exists(path) { return path }
         }
-        throw value.error("'library' names \(library), which does not exist in \(directory)", kind: Self.kind)
+        throw value.error("'library' names \(library), which does not exist beside the manifest", kind: Self.kind)
     }
 
     private func resolveImage(_ image: String, in directory: String, value: YAMLValue) throws -> String {

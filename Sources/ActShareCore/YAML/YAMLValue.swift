@@ -10,18 +10,16 @@ struct YAMLValue {
     /// The dotted key path of this node, such as `activities[0].accepts.kinds`.
     let path: String
 
-    /// Parses the first document of `text`. Syntax errors carry their position.
-    static func parse(_ text: String, file: String, kind: ActShareError.Code) throws -> YAMLValue {
+    /// Parses the first document of `text`; nil when it holds no document (empty, or
+    /// only comments). Syntax errors carry their position.
+    static func parse(_ text: String, file: String, kind: ActShareError.Code) throws -> YAMLValue? {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw syntaxError(error, file: file, kind: kind)
         }
-        guard let node else {
-            throw ActShareError(kind, "the file is empty", at: SourceLocation(file: file, line: 1, column: 1))
-        }
-        return YAMLValue(node: node, file: file, path: "")
+        return node.map { YAMLValue(node: $0, file: file, path: "") }
     }
 
     var location: SourceLocation {

@@ -1,0 +1,53 @@
+import Testing
+@testable import ActShareCore
+
+@Suite struct ConfigDecoderTests {
+    let decoder = ConfigDecoder()
+
+    @Test func decodesEveryKey() throws {
+        let text = """
+            exclude: [org.example.hello.greet]
+            pin: [org.actshare.print-to-pdf, org.actshare.mail]
+            disabled-providers: [org.example.hello]
+            providers:
+              org.actshare.mail: {from: "Me <me@example.org>", spool: "maildir:~/Maildir"}
+              org.actshare.print-to-pdf: {paper: a4}
+            timeouts:
+              org.example.slow: 250ms
+            handoff: {device-name: laptop, port: 53840, discovery: multicast, peers: [a.local, b.local]}
+            """
+        let config = try decoder.decode(text, file: "config.yaml")
+        #expect(config.exclude == ["org.example.hello.greet"])
+        #expect(config.pin == ["org.actshare.print-to-pdf", "org.actshare.mail"])
+        #expect(config.disabledProviders == ["org.example.hello"])
+        #expect(config.providerOptions["org.actshare.mail"]?["from"]?.value == "Me <me@example.org>")
+        #expect(config.providerOptions["org.actshare.mail"]?["spool"]?.location == SourceLocation(file: "config.yaml", line: 5, column: 59))
+        #expect(config.providerOptions["org.actshare.print-to-pdf"]?["paper"]?.value == "a4")
+        #expect(config.providerTimeouts["org.example.slow"] == 250)
+        #expect(config.handoff["port"]?.value == "53840")
+        #expect(config.handoff["peers"]?.value == "a.local,b.local")
+    }
+
+    @Test func anEmptyConfigIsTheDefault() throws {
+        #expect(try decoder.decode("", file: "c.yaml").exclude.isEmpty)
+        #expect(try decoder.decode("# nothing yet\n", file: "c.yaml").pin.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("colour: red\n", "c.yaml:1:1: error: unknown key 'colour' in the config (allowed: disabled-providers, exclude, handoff, pin, providers, timeouts)"),
+        ("exclude: [hello]\n", "c.yaml:1:11: error: 'exclude' lists 'hello', which is not a reverse-DNS name"),
+        ("pin: {a: b}\n", "c.yaml:1:6: error: 'pin' must be a list, not a mapping"),
+        ("providers:\n  org.x.y: [1]\n", "c.yaml:2:12: error: 'providers.org.x.y' must be a mapping of keys to values, not a list"),
+        ("providers:\n  mail: {from: me}\n", "c.yaml:2:3: error: 'providers' has 'mail', which is not a provider id such as org.example.hello"),
+        ("timeouts:\n  org.x.y: soon\n", "c.yaml:2:12: error: 'timeouts.org.x.y' must be a duration from 1ms to 1h such as 5s or 500ms, not 'soon'"),
+        ("handoff: {port: 70000}\n", "c.yaml:1:17: error: 'handoff.port' must be from 1 to 65535, not 70000"),
+        ("handoff: {discovery: bluetooth}\n", "c.yaml:1:22: error: 'handoff.discovery' must be multicast or static, not 'bluetooth'"),
+        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: device-name, discovery, peers, port)"),
+        ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
+    ])
+    func rejectsBrokenConfig(_ text: String, _ expected: String) throws {
+        let error = try #require(throws: ActShareError.self) { try decoder.decode(text, file: "c.yaml") }
+        #expect(error.code == .badConfig)
+        #expect(error.description == expected)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import ActShareCore
+
+@Suite struct ItemReaderTests {
+    let reader = ItemReader()
+
+    @Test func readsFilesURLsTextAndStandardInput() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        let file = "\(directory)/My Notes.py"
+        try Fixtures.write("print(1)\n", to: file)
+        let items = try reader.read(
+            arguments: [file, "https://example.org/a?b=c", "mailto:me@example.org", "-"], texts: ["hello"],
+            standardInput: { Array("<html><body>x</body></html>".utf8) })
+        #expect(items.map(\.kind) == [.file, .url, .url, .text, .text])
+        #expect(items[0].path == file)
+        #expect(items[0].url == "file://\(directory.replacingOccurrences(of: " ", with: "%20"))/My%20Notes.py")
+        #expect(items[0].contentType == "text/x-python")
+        #expect(items[0].size == 9)
+        #expect(items[1].contentType == "x-scheme-handler/https")
+        #expect(items[1].urlScheme == "https")
+        #expect(items[2].contentType == "x-scheme-handler/mailto")
+        #expect(items[3].contentType == "text/html")
+        #expect(items[4].text == "hello")
+    }
+
+    @Test func fileURLsBecomeFiles() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        try Fixtures.write("x", to: "\(directory)/a b.txt")
+        let item = try reader.item(for: "file://\(directory)/a%20b.txt")
+        #expect(item.kind == .file)
+        #expect(item.path == "\(directory)/a b.txt")
+    }
+
+    @Test func binaryStandardInputIsData() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        let items = try reader.read(arguments: ["-"], standardInput: { png })
+        #expect(items[0].kind == .data)
+        #expect(items[0].contentType == "image/png")
+        #expect(items[0].size == UInt64(png.count))
+        let typed = try reader.read(arguments: ["-"], stdinType: "text/markdown", standardInput: { Array("# hi".utf8) })
+        #expect(typed[0].kind == .text)
+        #expect(typed[0].contentType == "text/markdown")
+    }
+
+    @Test func refusesWhatIsNotAnItem() throws {
+        let missing = try #require(throws: ActShareError.self) { try reader.item(for: "/nonexistent/file.txt") }
+        #expect(missing.code == .badInput)
+        #expect(missing.message == "/nonexistent/file.txt: No such file or directory")
+        #expect(throws: ActShareError.self) { try reader.item(for: "file:///nonexistent") }
+        #expect(throws: ActShareError.self) { try reader.read(arguments: ["-", "-"], standardInput: { [] }) }
+        let badType = try #require(throws: ActShareError.self) {
+            try reader.read(arguments: ["-"], stdinType: "html", standardInput: { [] })
+        }
+        #expect(badType.message == "--type html is not a MIME type such as text/html")
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import ActShareCore
+
+@Suite struct RouterTests {
+    static let here = SourceLocation(file: "test.yaml", line: 1, column: 1)
+
+    static func activity(_ type: String, title: String? = nil, accepts: AcceptRules = AcceptRules()) -> ActivityDeclaration {
+        ActivityDeclaration(
+            type: type, title: title ?? type, image: "system-run", category: .action, accepts: accepts, options: [],
+            hooks: ActivityHooks(perform: .standard(.perform, symbol: "go", at: here)), location: here)
+    }
+
+    static func provider(_ id: String, _ activities: [ActivityDeclaration], file: String = "p.yaml") -> ProviderManifest {
+        ProviderManifest(
+            file: file, id: id, name: id, version: "1", library: "/lib.so", libraryLocation: here, isolation: .inProcess,
+            timeoutMilliseconds: 1000, activities: activities)
+    }
+
+    static let python = Item(kind: .file, path: "/a.py", url: "file:///a.py", contentType: "text/x-python", size: 10)
+    static let png = Item(kind: .file, path: "/a.png", url: "file:///a.png", contentType: "image/png", size: 3000)
+    static let https = Item.url("https://example.org")
+    static let mailto = Item.url("mailto:me@example.org")
+
+    @Test func kindsContentTypesAndSchemes() {
+        let text = AcceptRules(contentTypes: ["text/plain"])
+        #expect(Router.accepts(text, items: [Self.python]))
+        #expect(!Router.accepts(text, items: [Self.png]))
+        #expect(Router.accepts(AcceptRules(contentTypes: ["text/*", "image/png"]), items: [Self.python, Self.png]))
+
+        let urls = AcceptRules(kinds: [.url], urlSchemes: ["http", "https"])
+        #expect(Router.accepts(urls, items: [Self.https]))
+        #expect(!Router.accepts(urls, items: [Self.mailto]))
+        #expect(!Router.accepts(urls, items: [Self.python]))
+        // url-schemes constrain URL items only.
+        #expect(Router.accepts(AcceptRules(urlSchemes: ["https"]), items: [Self.python, Self.https]))
+    }
+
+    @Test func countsSizesAndMatchModes() {
+        #expect(!Router.accepts(AcceptRules(), items: []))
+        #expect(Router.accepts(AcceptRules(minItems: 0), items: []))
+        #expect(!Router.accepts(AcceptRules(minItems: 2), items: [Self.python]))
+        #expect(!Router.accepts(AcceptRules(maxItems: 1), items: [Self.python, Self.png]))
+        #expect(Router.accepts(AcceptRules(maxTotalSize: 3010), items: [Self.python, Self.png]))
+        #expect(!Router.accepts(AcceptRules(maxTotalSize: 3009), items: [Self.python, Self.png]))
+        let images = AcceptRules(contentTypes: ["image/*"])
+        #expect(!Router.accepts(images, items: [Self.python, Self.png]))
+        var any = images
+        any.match = .any
+        #expect(Router.accepts(any, items: [Self.python, Self.png]))
+        #expect(!Router.accepts(any, items: [Self.python]))
+    }
+
+    @Test func exclusionsComeFromConfigAndFlags() {
+        let registry = ProviderRegistry(manifests: [
+            .init(file: "a.yaml", result: .success(Self.provider("org.a", [Self.activity("org.a.one"), Self.activity("org.a.two")]))),
+            .init(file: "b.yaml", result: .success(Self.provider("org.b", [Self.activity("org.b.one")]))),
+        ])
+        func offered(_ exclusions: Exclusions) -> [String] {
+            Router(registry: registry, exclusions: exclusions).candidates(for: [Self.python]).map(\.activity.type)
+        }
+        var config = Config()
+        #expect(offered(Exclusions(config: config, exclude: [], only: [])) == ["org.a.one", "org.a.two", "org.b.one"])
+        config.exclude = ["org.a.two"]
+        #expect(offered(Exclusions(config: config, exclude: [], only: [])) == ["org.a.one", "org.b.one"])
+        #expect(offered(Exclusions(config: config, exclude: ["org.b.one"], only: [])) == ["org.a.one"])
+        config.disabledProviders = ["org.a"]
+        #expect(offered(Exclusions(config: config, exclude: [], only: [])) == ["org.b.one"])
+        #expect(offered(Exclusions(config: Config(), exclude: [], only: ["org.a.two", "org.b.one"])) == ["org.a.two", "org.b.one"])
+        // Exclusion wins over --only.
+        #expect(offered(Exclusions(config: Config(), exclude: ["org.b.one"], only: ["org.b.one"])) == [])
+    }
+
+    @Test func orderIsPinsThenRecentsThenTitle() {
+        let provider = Self.provider("org.p", [
+            Self.activity("org.p.mail", title: "Mail"), Self.activity("org.p.copy", title: "Copy"),
+            Self.activity("org.p.print", title: "Print to PDF"), Self.activity("org.p.beam", title: "beam"),
+        ])
+        let offers = provider.activities.map { Offer(provider: provider, activity: $0) }
+        let byTitle = Router.order(offers, pins: [], recents: []).map(\.activity.type)
+        #expect(byTitle == ["org.p.beam", "org.p.copy", "org.p.mail", "org.p.print"])
+        let ordered = Router.order(offers, pins: ["org.p.print"], recents: ["org.p.mail", "org.p.print"]).map(\.activity.type)
+        #expect(ordered == ["org.p.print", "org.p.mail", "org.p.beam", "org.p.copy"])
+    }
+
+    @Test func theFirstProviderOfATypeWinsWithAWarning() {
+        let registry = ProviderRegistry(manifests: [
+            .init(file: "first.yaml", result: .success(Self.provider("org.first", [Self.activity("org.same.type")], file: "first.yaml"))),
+            .init(file: "second.yaml", result: .success(Self.provider("org.second", [Self.activity("org.same.type")], file: "second.yaml"))),
+            .init(file: "broken.yaml", result: .failure(ActShareError(.badManifest, "bad", at: SourceLocation(file: "broken.yaml", line: 2, column: 3)))),
+        ])
+        #expect(registry.activity(ofType: "org.same.type")?.provider.id == "org.first")
+        #expect(registry.warnings.map(\.description) == [
+            "test.yaml:1:1: warning: activity type 'org.same.type' is also declared in first.yaml, which wins",
+        ])
+        #expect(registry.diagnostics.first?.description == "broken.yaml:2:3: error: bad")
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+@testable import ActShareCore
+
+@Suite struct SupportTests {
+    @Test func sizes() {
+        #expect(Units.bytes("4096") == 4096)
+        #expect(Units.bytes("512B") == 512)
+        #expect(Units.bytes("10kB") == 10_000)
+        #expect(Units.bytes("50MiB") == 52_428_800)
+        #expect(Units.bytes("1.5GiB") == 1_610_612_736)
+        #expect(Units.bytes("2 GB") == 2_000_000_000)
+        for bad in ["", "MiB", "-1", "1e3", "5 furlongs", "1.2.3MB"] { #expect(Units.bytes(bad) == nil, "\(bad)") }
+    }
+
+    @Test func durations() {
+        #expect(Units.milliseconds("500ms") == 500)
+        #expect(Units.milliseconds("5s") == 5000)
+        #expect(Units.milliseconds("1.5s") == 1500)
+        #expect(Units.milliseconds("2m") == 120_000)
+        for bad in ["5", "fast", "s", "-1s"] { #expect(Units.milliseconds(bad) == nil, "\(bad)") }
+    }
+
+    @Test func reverseDNSNames() {
+        for good in ["org.example", "org.example.hello.greet", "com.acme-corp.share_2"] { #expect(ReverseDNS.isValid(good), "\(good)") }
+        for bad in ["hello", "org..example", ".org.example", "org.example.", "1org.example", "org.-x.y", "org.ex ample"] {
+            #expect(!ReverseDNS.isValid(bad), "\(bad)")
+        }
+    }
+
+    @Test func fileURIs() {
+        #expect(FileURI.make("/home/me/My File #1.txt") == "file:///home/me/My%20File%20%231.txt")
+        #expect(FileURI.make("/tmp/日本") == "file:///tmp/%E6%97%A5%E6%9C%AC")
+        #expect(FileURI.path(of: "file:///tmp/%E6%97%A5%E6%9C%AC") == "/tmp/日本")
+        #expect(FileURI.path(of: "file://localhost/tmp/a") == "/tmp/a")
+        #expect(FileURI.path(of: "file://otherhost/tmp/a") == nil)
+        #expect(FileURI.path(of: "https://example.org") == nil)
+    }
+
+    @Test func optionValues() throws {
+        let count = OptionDeclaration(name: "copies", type: .integer)
+        #expect(try count.validate("3").get() == "3")
+        #expect(throws: OptionValueError.self) { try count.validate("three").get() }
+        let flag = OptionDeclaration(name: "loud", type: .boolean)
+        #expect(try flag.validate("Yes").get() == "true")
+        let choice = OptionDeclaration(name: "paper", choices: ["a4", "letter"])
+        #expect(throws: OptionValueError.self) { try choice.validate("a5").get() }
+        let path = OptionDeclaration(name: "dir", type: .path)
+        #expect(try path.validate("~/Documents").get() == FileSystem.homeDirectory + "/Documents")
+    }
+}
