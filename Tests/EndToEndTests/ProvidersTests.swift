@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@Suite struct ProvidersTests {
+    /// A manifest in the sandbox that uses a built example library by absolute path.
+    static func manifest(id: String, type: String, perform: String = "hello_greet", canPerform: String? = nil, library: String = "libhello.so") -> String {
+        """
+        schema: actshare/provider@1
+        id: \(id)
+        name: Test
+        version: 1.0.0
+        library: \(library.hasPrefix("/") ? library : "\(Sandbox.buildDirectory)/\(library)")
+        activities:
+          - type: \(type)
+            title: Test Activity
+            hooks:
+        \(canPerform.map { "      can-perform: \($0)\n" } ?? "")      perform: \(perform)
+        """
+    }
+
+    @Test func listsProvidersWithWhatIsWrong() throws {
+        let sandbox = try Sandbox()
+        let extra = "\(sandbox.root)/providers"
+        sandbox.providerPath.insert(extra, at: 0)
+        try Sandbox.write("schema: actshare/provider@1\nid: org.example.broken\nname: [x]\n", to: "\(extra)/broken.yaml")
+        try Sandbox.write(Self.manifest(id: "org.example.nosymbol", type: "org.example.nosymbol.go", perform: "no_such_symbol"), to: "\(extra)/nosymbol/provider.yaml")
+        try sandbox.writeConfig("disabled-providers: [org.example.reverse]\n")
+        let run = try sandbox.run("providers", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let providers = try #require(try run.json()["providers"] as? [[String: Any]])
+        let byFile = Dictionary(uniqueKeysWithValues: providers.map { ($0["file"] as? String ?? "", $0) })
+        #expect(byFile["\(extra)/broken.yaml"]?["status"] as? String == "error")
+        #expect(byFile["\(extra)/broken.yaml"]?["error"] as? String == "\(extra)/broken.yaml:3:7: error: 'name' must be a string, not a list")
+        let nosymbol = try #require(byFile["\(extra)/nosymbol/provider.yaml"])
+        #expect(nosymbol["status"] as? String == "error")
+        #expect(nosymbol["error"] as? String == "\(extra)/nosymbol/provider.yaml:10:16: error: provider org.example.nosymbol: perform hook symbol 'no_such_symbol' is not in libhello.so")
+        #expect(byFile["\(Sandbox.examples)/Hello/provider.yaml"]?["status"] as? String == "ok")
+        #expect(byFile["\(Sandbox.examples)/WordCount/provider.yaml"]?["status"] as? String == "ok")
+        #expect(byFile["\(Sandbox.examples)/Reverse/provider.yaml"]?["status"] as? String == "disabled")
+        let hello = try #require(byFile["\(Sandbox.examples)/Hello/provider.yaml"])
+        #expect(hello["id"] as? String == "org.example.hello")
+        #expect(hello["library"] as? String == "\(Sandbox.buildDirectory)/libhello.so")
+        #expect(hello["isolation"] as? String == "process")
+        #expect((hello["activities"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["org.example.hello.greet", "org.example.hello.sign"])
+    }
+
+    @Test func aBrokenProviderIsSkippedAndTheOthersStillWork() throws {
+        let sandbox = try Sandbox()
+        let extra = "\(sandbox.root)/providers"
+        sandbox.providerPath.insert(extra, at: 0)
+        try Sandbox.write("schema: actshare/provider@1\nid: org.example.broken\nname: Broken\nversion: 1\nlibrary: libhello.so\nactivities: []\n", to: "\(extra)/broken.yaml")
+        let text = try sandbox.file("a.txt", "words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.status == 0)
+        #expect(run.stderr == "\(extra)/broken.yaml:6:13: error: 'activities' must list at least one activity\n")
+        #expect(try run.listedTypes().count == 4)
+        // The index repeats the message without parsing again.
+        #expect(try sandbox.run("list", "--json", text).stderr == run.stderr)
+    }
+
+    @Test func aMissingCanPerformSymbolLeavesOutOnlyThatActivity() throws {
+        let sandbox = try Sandbox()
+        let extra = "\(sandbox.root)/providers"
+        sandbox.providerPath.insert(extra, at: 0)
+        let file = "\(extra)/nocan.yaml"
+        try Sandbox.write(Self.manifest(id: "org.example.nocan", type: "org.example.nocan.go", canPerform: "missing_can_perform"), to: file)
+        let text = try sandbox.file("a.txt", "words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.status == 0)
+        #expect(run.stderr == "\(file):10:20: error: provider org.example.nocan: can-perform hook symbol 'missing_can_perform' is not in libhello.so\n")
+        #expect(try run.listedTypes().count == 4)
+        let junk = "\(sandbox.root)/libjunk.so"
+        try Sandbox.write("this is not an ELF file\n", to: junk)
+        try Sandbox.write(Self.manifest(id: "org.example.junk", type: "org.example.junk.go", library: junk), to: "\(extra)/junk.yaml")
+        let perform = try sandbox.run("perform", "org.example.junk.go", text, "--json")
+        #expect(perform.status == 1)
+        let error = try #require(try perform.json()["error"] as? String)
+        #expect(error.hasPrefix("\(extra)/junk.yaml:5:10: error: provider org.example.junk: cannot load library \(junk): "))
+    }
+
+    @Test func theFirstOfTwoProvidersWithOneActivityTypeWins() throws {
+        let sandbox = try Sandbox()
+        let extra = "\(sandbox.root)/providers"
+        sandbox.providerPath.insert(extra, at: 0)
+        let file = "\(extra)/copycat.yaml"
+        try Sandbox.write(Self.manifest(id: "org.example.copycat", type: "org.example.hello.greet", perform: "hello_sign"), to: file)
+        let text = try sandbox.file("a.txt", "words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.stderr == "\(Sandbox.examples)/Hello/provider.yaml:9:5: warning: activity type 'org.example.hello.greet' is also declared in \(file), which wins\n")
+        let providers = try #require(try run.json()["activities"] as? [[String: Any]])
+        #expect(providers.first { $0["type"] as? String == "org.example.hello.greet" }?["provider"] as? String == "org.example.copycat")
+    }
+
+    @Test func checkValidatesAManifestAndItsLibrary() throws {
+        let sandbox = try Sandbox()
+        let good = try sandbox.run("providers", "check", "\(Sandbox.examples)/WordCount")
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout == "\(Sandbox.examples)/WordCount/provider.yaml: ok: org.example.wordcount 1.0.0, 2 activities, library \(Sandbox.buildDirectory)/libwordcount.so\n")
+
+        let file = "\(sandbox.root)/nosymbol.yaml"
+        try Sandbox.write(Self.manifest(id: "org.example.nosymbol", type: "org.example.nosymbol.go", perform: "no_such_symbol"), to: file)
+        let missing = try sandbox.run("providers", "check", file)
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "\(file):10:16: error: provider org.example.nosymbol: perform hook symbol 'no_such_symbol' is not in libhello.so\n")
+
+        let broken = "\(Sandbox.repository)/Tests/ActShareCoreTests/Fixtures/manifests/broken/03-unknown-top-key.yaml"
+        let bad = try sandbox.run("providers", "check", broken)
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "\(broken):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, isolation, library, name, schema, timeout, version)\n")
+        let none = try sandbox.run("providers", "check", "\(sandbox.root)/nothing")
+        #expect(none.status == 2)
+    }
+
+    @Test func helpExplainsTheCommands() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run("--help")
+        #expect(help.status == 0)
+        for word in ["share", "list", "perform", "providers", "Exit codes", "ACTSHARE_PROVIDER_PATH"] {
+            #expect(help.stdout.contains(word), "\(word)")
+        }
+        let list = try sandbox.run("list", "--help")
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("--exclude"))
+        #expect(list.stdout.contains("--only"))
+    }
+}
+
+extension Sandbox {
+    static func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

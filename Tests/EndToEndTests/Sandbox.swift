@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// One run of the real `actshare` binary.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Standard output parsed as a JSON object.
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        return try #require(object as? [String: Any], "stdout is not a JSON object: \(stdout)")
+    }
+
+    /// The activity types of a `list --json` output, in order.
+    func listedTypes() throws -> [String] {
+        let activities = try #require(try json()["activities"] as? [[String: Any]])
+        return activities.compactMap { $0["type"] as? String }
+    }
+}
+
+/// A private home for one test: its own XDG directories, config and provider path, so
+/// tests run in parallel and never see the machine's providers.
+final class Sandbox {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let examples = "\(repository)/Plugins/Examples"
+    static let fixtureProviders = "\(repository)/Tests/Fixtures/Providers"
+    /// The build directory holding the actshare binary and the providers' libraries.
+    static let buildDirectory: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var directory = (executable as NSString).deletingLastPathComponent
+        // swift test runs `…/debug/actsharePackageTests.xctest`, a file beside the products.
+        if directory.hasSuffix(".xctest") { directory = (directory as NSString).deletingLastPathComponent }
+        return directory
+    }()
+    static let binary = "\(buildDirectory)/actshare"
+
+    let root: String
+    var providerPath: [String]
+    var extraEnvironment: [String: String] = [:]
+
+    init(providerPath: [String] = [Sandbox.examples]) throws {
+        root = NSTemporaryDirectory() + "actshare-e2e-\(UUID().uuidString)"
+        self.providerPath = providerPath
+        for sub in ["home", "config", "data", "state", "cache", "runtime", "files", "empty"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(sub)", withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    var environment: [String: String] {
+        var environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": "\(root)/home",
+            "XDG_CONFIG_HOME": "\(root)/config",
+            "XDG_CONFIG_DIRS": "\(root)/empty",
+            "XDG_DATA_HOME": "\(root)/data",
+            // shared-mime-info's database is found through XDG_DATA_DIRS.
+            "XDG_DATA_DIRS": "/usr/share",
+            "XDG_STATE_HOME": "\(root)/state",
+            "XDG_CACHE_HOME": "\(root)/cache",
+            "XDG_RUNTIME_DIR": "\(root)/runtime",
+            "ACTSHARE_PROVIDER_PATH": providerPath.joined(separator: ":"),
+            "LANG": "C.UTF-8",
+        ]
+        environment.merge(extraEnvironment) { $1 }
+        return environment
+    }
+
+    /// Writes a file under the sandbox's `files` folder and returns its path.
+    @discardableResult
+    func file(_ name: String, _ contents: String) throws -> String {
+        try data(name, Data(contents.utf8))
+    }
+
+    @discardableResult
+    func data(_ name: String, _ contents: Data) throws -> String {
+        let path = "\(root)/files/\(name)"
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try contents.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func writeConfig(_ yaml: String) throws {
+        try FileManager.default.createDirectory(atPath: "\(root)/config/actshare", withIntermediateDirectories: true)
+        try yaml.write(toFile: "\(root)/config/actshare/config.yaml", atomically: true, encoding: .utf8)
+    }
+
+    /// Runs actshare with `arguments`, feeding `stdin` (or nothing) and waiting at most 60 s.
+    func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+        try Self.execute(Self.binary, arguments, environment: environment, stdin: stdin)
+    }
+
+    func run(_ arguments: String..., stdin: String? = nil) throws -> Run {
+        try run(arguments, stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Runs actshare on a pseudo-terminal through util-linux `script`, typing `input`.
+    func runOnTerminal(_ arguments: [String], input: String) throws -> Run {
+        let command = ([Self.binary] + arguments).map(Self.shellQuoted).joined(separator: " ")
+        return try Self.execute("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, stdin: Data(input.utf8))
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    static func execute(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle(forReadingAtPath: "/dev/null") : input
+        try process.run()
+        if let stdin {
+            // Written from another thread so a child that does not read cannot block us.
+            let writer = input.fileHandleForWriting
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: stdin)
+                try? writer.close()
+            }
+        }
+        let deadline = DispatchTime.now() + .seconds(60)
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stdoutData = Data(), stderrData = Data()
+        group.enter()
+        Thread.detachNewThread { stdoutData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        Thread.detachNewThread { stderrData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if group.wait(timeout: deadline) == .timedOut {
+            process.terminate()
+            Issue.record("actshare \(arguments) did not finish within 60 s")
+        }
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
