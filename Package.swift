@@ -5,6 +5,7 @@
 // The targets read bottom-up as the architecture:
 //   C shims (CActShare, CLibFFI, CGIO)
 //   → ActShareCore   items, content types, manifests, config, registry, routing (loads no code)
+//   → ActShareManifests  YAML decoding (Yams), run in the actshare-manifests helper
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
 // Providers under Plugins/ are built as dynamic libraries against CActShare's header only.
@@ -17,6 +18,7 @@ let package = Package(
     name: "actshare",
     products: [
         .executable(name: "actshare", targets: ["actshare"]),
+        .executable(name: "actshare-manifests", targets: ["actshare-manifests"]),
         .library(name: "ActShareCore", targets: ["ActShareCore"]),
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
         // Example providers, loaded by the tests exactly as third-party ones would be.
@@ -33,6 +35,7 @@ let package = Package(
     targets: [
         // MARK: C interfaces and system libraries
         .target(name: "CActShare", path: "Sources/CActShare"),
+        .target(name: "CActShareSystem", path: "Sources/CActShareSystem"),
         .systemLibrary(
             name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
             providers: [.apt(["libffi-dev"])]),
@@ -43,7 +46,13 @@ let package = Package(
         // MARK: The host
         .target(
             name: "ActShareCore",
-            dependencies: ["CGIO", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["CGIO", "CActShareSystem"]),
+        .target(
+            name: "ActShareManifests",
+            dependencies: ["ActShareCore", .product(name: "Yams", package: "Yams")]),
+        .executableTarget(
+            name: "actshare-manifests",
+            dependencies: ["ActShareCore", "ActShareManifests"]),
         .target(
             name: "ActShareHost",
             dependencies: ["ActShareCore", "CActShare", "CLibFFI"]),
@@ -72,7 +81,7 @@ let package = Package(
             path: "Tests/Fixtures/Providers/Canary", exclude: ["provider.yaml"]),
         .testTarget(
             name: "ActShareCoreTests",
-            dependencies: ["ActShareCore"],
+            dependencies: ["ActShareCore", "ActShareManifests"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",

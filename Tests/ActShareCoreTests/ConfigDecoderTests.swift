@@ -1,5 +1,6 @@
 import Testing
 @testable import ActShareCore
+@testable import ActShareManifests
 
 @Suite struct ConfigDecoderTests {
     let decoder = ConfigDecoder()

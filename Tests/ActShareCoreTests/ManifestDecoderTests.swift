@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ActShareCore
+@testable import ActShareManifests
 
 @Suite struct ManifestDecoderTests {
     let decoder = ManifestDecoder()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ActShareCore
+@testable import ActShareManifests
 
 @Suite struct ManifestIndexTests {
     static func manifest(title: String) -> String {
@@ -26,15 +27,30 @@ import Testing
         defer { Fixtures.cleanUp(directory) }
         let file = "\(directory)/providers/cached.yaml"
         let broken = "\(directory)/providers/broken.yaml"
+        let config = "\(directory)/config.yaml"
         try Fixtures.write(Self.manifest(title: "First"), to: file)
         try Fixtures.write("schema: actshare/provider@1\nid: nope\n", to: broken)
-        let index = ManifestIndex(directory: "\(directory)/cache", decoder: ManifestDecoder())
+        try Fixtures.write("pin: [org.example.cached.go]\nproviders:\n  org.example.cached: {level: \"1\"}\n", to: config)
+        let index = ManifestIndex(directory: "\(directory)/cache", libraryDirectories: [])
+        let decoder = ManifestDecoder()
+        var decoded: [String] = []
+        func rebuild() -> ManifestIndex.Contents {
+            index.rebuild(
+                files: [file, broken], configFile: config,
+                decodeManifest: { path in
+                    decoded.append(path)
+                    return Result { try decoder.decode(file: path) }.mapError(ActShareError.wrapping)
+                },
+                decodeConfig: { path in Result { try ConfigDecoder().decode(file: path) }.mapError(ActShareError.wrapping) }
+            ).contents
+        }
 
-        let fresh = index.load(files: [file, broken])
-        #expect(FileManager.default.fileExists(atPath: index.file))
-        let cached = index.load(files: [file, broken])
+        #expect(index.freshContents(files: [file, broken], configFile: config) == nil)
+        let fresh = rebuild()
+        #expect(decoded == [file, broken])
+        let cached = try #require(index.freshContents(files: [file, broken], configFile: config))
         // The cached copy is the same as a fresh decode, field by field that matters.
-        let a = try fresh[0].result.get(), b = try cached[0].result.get()
+        let a = try fresh.manifests[0].result.get(), b = try cached.manifests[0].result.get()
         #expect(a.activities[0].title == b.activities[0].title)
         #expect(a.activities[0].accepts.contentTypes == b.activities[0].accepts.contentTypes)
         #expect(a.activities[0].accepts.maxTotalSize == b.activities[0].accepts.maxTotalSize)
@@ -43,16 +59,29 @@ import Testing
         #expect(a.activities[0].hooks.canPerform?.arguments == b.activities[0].hooks.canPerform?.arguments)
         #expect(a.activities[0].hooks.canPerform?.location == b.activities[0].hooks.canPerform?.location)
         #expect(a.libraryLocation == b.libraryLocation)
+        let cachedConfig = try #require(try cached.config?.result.get())
+        #expect(cachedConfig.pin == ["org.example.cached.go"])
+        #expect(cachedConfig.providerOptions["org.example.cached"]?["level"]?.location == SourceLocation(file: config, line: 3, column: 31))
         // Errors are cached with their position.
-        let error = try #require(throws: ActShareError.self) { try cached[1].result.get() }
+        let error = try #require(throws: ActShareError.self) { try cached.manifests[1].result.get() }
         #expect(error.description == "\(broken):2:5: error: 'id' must be a reverse-DNS name such as org.example.hello, not 'nope'")
 
-        // Proof that the cache is read: a corrupted index is ignored and rebuilt.
-        try Data("garbage".utf8).write(to: URL(fileURLWithPath: index.file))
-        #expect(try index.load(files: [file])[0].result.get().activities[0].title == "First")
+        // A different set of files, or another config, is not fresh.
+        #expect(index.freshContents(files: [file], configFile: config) == nil)
+        #expect(index.freshContents(files: [file, broken], configFile: nil) == nil)
 
-        // Editing the manifest (same size, new content) invalidates its entry.
+        // Editing one manifest (same size, new content) invalidates its entry only.
         try Fixtures.write(Self.manifest(title: "Other"), to: file)
-        #expect(try index.load(files: [file])[0].result.get().activities[0].title == "Other")
+        #expect(index.freshContents(files: [file, broken], configFile: config) == nil)
+        decoded = []
+        #expect(try rebuild().manifests[0].result.get().activities[0].title == "Other")
+        #expect(decoded == [file])
+
+        // A corrupt index is ignored and rebuilt.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: index.file))
+        #expect(index.freshContents(files: [file, broken], configFile: config) == nil)
+        decoded = []
+        _ = rebuild()
+        #expect(decoded == [file, broken])
     }
 }

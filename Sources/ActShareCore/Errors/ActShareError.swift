@@ -58,6 +58,12 @@ public struct ActShareError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// `error` itself if it is an ``ActShareError``, else one with the given code wrapping it.
+    public static func wrapping(_ error: any Error) -> ActShareError {
+        if let error = error as? ActShareError { return error }
+        return ActShareError(.io, "\(error)")
+    }
+
     public var description: String {
         guard let location else { return message }
         return "\(location): error: \(message)"

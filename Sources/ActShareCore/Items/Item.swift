@@ -60,12 +60,3 @@ public struct Item: Sendable {
         }
     }
 }
-
-extension URLScheme {
-    /// The scheme of `text` if it starts with one followed by `:`.
-    public static func of(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = String(text[..<colon])
-        return isValid(scheme) && scheme.count > 1 ? scheme : nil
-    }
-}

@@ -43,7 +43,7 @@ public struct HookDeclaration: Sendable {
     public var isPerItem: Bool { arguments.contains { $0.isPerItem } }
 
     /// The return words a manifest may give for this role.
-    static func allowedReturns(for role: Role) -> [HookReturn] {
+    public static func allowedReturns(for role: Role) -> [HookReturn] {
         switch role {
         case .canPerform: return [.bool]
         case .prepare: return [.status, .bool, .void]

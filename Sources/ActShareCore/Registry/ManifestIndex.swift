@@ -1,10 +1,11 @@
-/// A cache of decoded manifests in `$XDG_CACHE_HOME/actshare`, so that listing activities
-/// with many providers installed does not parse YAML each time.
+/// The decoded manifests and config, kept in `$XDG_CACHE_HOME/actshare/manifest-index.bin`
+/// so that `actshare` reads no YAML (and links no YAML parser) when nothing changed.
 ///
-/// An entry is reused only while its manifest's size, inode, modification and change
-/// times are unchanged; the whole index is dropped when the library search directories
-/// or the format change. Broken manifests are cached with their error, so their message
-/// is repeated without parsing them again. A missing or unwritable cache only costs time.
+/// An entry is fresh while its file's size, inode, modification and change times are
+/// unchanged; the whole index is dropped when the library search directories or the
+/// format change. Broken manifests are kept with their error, so their message is
+/// repeated without parsing them again. The index is only a speed-up: a missing,
+/// corrupt or unwritable one costs a parse.
 public struct ManifestIndex: Sendable {
     /// One manifest file and what reading it gave.
     public struct Entry: Sendable {
@@ -17,106 +18,168 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 1"
+    /// Everything an index holds: the manifests in search order, and the config if one was read.
+    public struct Contents: Sendable {
+        public var manifests: [Entry]
+        public var config: (file: String, result: Result<Config, ActShareError>)?
 
-    public var directory: String
-    public var decoder: ManifestDecoder
-
-    public init(directory: String, decoder: ManifestDecoder) {
-        self.directory = directory
-        self.decoder = decoder
-    }
-
-    var file: String { FileSystem.join(directory, "manifest-index.bin") }
-
-    /// Reads `files` in order, from the index where fresh, and refreshes the index.
-    public func load(files: [String]) -> [Entry] {
-        var cached = readIndex()
-        var entries: [Entry] = []
-        var changed = cached.count != files.count
-        for file in files {
-            let status = FileSystem.status(file)
-            if let status, let record = cached.removeValue(forKey: file), record.status.isSameVersion(as: status),
-               let result = try? decodeRecord(record, file: file) {
-                entries.append(Entry(file: file, result: result))
-                continue
-            }
-            changed = true
-            let result = Result { try decoder.decode(file: file) }.mapError { error in
-                (error as? ActShareError) ?? ActShareError(.badManifest, "\(error)", at: SourceLocation(file: file, line: 1, column: 1))
-            }
-            entries.append(Entry(file: file, result: result))
+        public init(manifests: [Entry], config: (file: String, result: Result<Config, ActShareError>)?) {
+            self.manifests = manifests
+            self.config = config
         }
-        if changed { writeIndex(entries) }
-        return entries
     }
 
-    // MARK: The file
+    private static let magic = "actshare-manifest-index 2"
 
-    private struct Record {
-        var status: FileSystem.Status
-        var bytes: [UInt8]
-        var offset: Int
+    /// The index file.
+    public var file: String
+    /// Part of the fingerprint: a relative `library:` resolves differently when these change.
+    public var libraryDirectories: [String]
+
+    public init(directory: String, libraryDirectories: [String]) {
+        file = FileSystem.join(directory, "manifest-index.bin")
+        self.libraryDirectories = libraryDirectories
     }
 
-    private var fingerprint: String { "\(Self.magic)\n\(decoder.libraryDirectories.joined(separator: ":"))" }
-
-    private func decodeRecord(_ record: Record, file: String) throws -> Result<ProviderManifest, ActShareError> {
-        var reader = ByteReader(record.bytes, offset: record.offset)
-        return try ManifestCodec.read(file: file, from: &reader)
-    }
-
-    /// Reads the index's table of files without decoding the manifests themselves.
-    private func readIndex() -> [String: Record] {
-        guard let bytes = try? FileSystem.read(file) else { return [:] }
-        var reader = ByteReader(bytes)
-        var records: [String: Record] = [:]
+    /// The stored contents for exactly these files, if every one is fresh; else nil.
+    public func freshContents(files: [String], configFile: String?) -> Contents? {
+        guard let stored = try? FileSystem.read(file), let records = try? Records(stored, fingerprint: fingerprint),
+              records.manifests.count == files.count, records.config?.file == configFile
+        else { return nil }
         do {
-            guard try reader.readString() == fingerprint else { return [:] }
-            let count = try reader.readInt()
-            guard count >= 0 && count <= bytes.count else { return [:] }
-            records.reserveCapacity(count)
-            for _ in 0..<count {
-                let file = try reader.readString()
-                let status = FileSystem.Status(
-                    size: try reader.readUInt64(), isDirectory: false, isRegular: true,
-                    modified: try reader.readInt64(), changed: try reader.readInt64(), inode: try reader.readUInt64())
-                let length = try reader.readInt()
-                records[file] = Record(status: status, bytes: bytes, offset: reader.offset)
-                try reader.skip(length)
+            var manifests: [Entry] = []
+            manifests.reserveCapacity(files.count)
+            for (file, record) in zip(files, records.manifests) {
+                guard record.file == file, let status = FileSystem.status(file), record.status.isSameVersion(as: status) else { return nil }
+                var reader = ByteReader(stored, offset: record.offset)
+                manifests.append(Entry(file: file, result: try ManifestCodec.read(file: file, from: &reader)))
             }
+            var config: (file: String, result: Result<Config, ActShareError>)?
+            if let record = records.config {
+                guard let status = FileSystem.status(record.file), record.status.isSameVersion(as: status) else { return nil }
+                var reader = ByteReader(stored, offset: record.offset)
+                config = (record.file, try ConfigCodec.read(file: record.file, from: &reader))
+            }
+            return Contents(manifests: manifests, config: config)
         } catch {
-            return [:]
+            return nil
         }
-        return records
     }
 
-    private func writeIndex(_ entries: [Entry]) {
+    /// Decodes what is not fresh with the given decoders, reusing fresh entries, and
+    /// returns the contents with their serialized form, which is also saved if the cache
+    /// directory is writable. With `useIndexFile` false, the index file is neither read
+    /// nor written: everything is decoded.
+    public func rebuild(
+        files: [String], configFile: String?, useIndexFile: Bool = true,
+        decodeManifest: (String) -> Result<ProviderManifest, ActShareError>,
+        decodeConfig: (String) -> Result<Config, ActShareError>
+    ) -> (contents: Contents, bytes: [UInt8]) {
+        let stored = useIndexFile ? (try? FileSystem.read(file)) ?? [] : []
+        let records = (try? Records(stored, fingerprint: fingerprint))
+        var previous: [String: Records.Record] = [:]
+        for record in records?.manifests ?? [] { previous[record.file] = record }
+
         var writer = ByteWriter()
         writer.write(fingerprint)
-        var written: [(String, FileSystem.Status, [UInt8])] = []
-        for entry in entries {
-            // A file that changed while being read is left out, to be read again next time.
-            guard let status = FileSystem.status(entry.file), status.isRegular else { continue }
+        writer.write(files.count)
+        var manifests: [Entry] = []
+        for file in files {
+            let status = FileSystem.status(file)
+            var result: Result<ProviderManifest, ActShareError>?
+            if let status, let record = previous[file], record.status.isSameVersion(as: status) {
+                var reader = ByteReader(stored, offset: record.offset)
+                result = try? ManifestCodec.read(file: file, from: &reader)
+            }
+            let decoded = result ?? decodeManifest(file)
+            manifests.append(Entry(file: file, result: decoded))
             var record = ByteWriter()
-            ManifestCodec.write(entry.result, to: &record)
-            written.append((entry.file, status, record.bytes))
+            ManifestCodec.write(decoded, to: &record)
+            Self.writeRecord(file: file, status: status, record: record.bytes, to: &writer)
         }
-        writer.write(written.count)
-        for (file, status, record) in written {
-            writer.write(file)
-            writer.write(status.size)
-            writer.write(status.modified)
-            writer.write(status.changed)
-            writer.write(status.inode)
-            writer.write(record.count)
-            writer.append(raw: record)
+        var config: (file: String, result: Result<Config, ActShareError>)?
+        writer.write(configFile != nil)
+        if let configFile {
+            let status = FileSystem.status(configFile)
+            let result = decodeConfig(configFile)
+            config = (configFile, result)
+            var record = ByteWriter()
+            ConfigCodec.write(result, to: &record)
+            Self.writeRecord(file: configFile, status: status, record: record.bytes, to: &writer)
         }
+        if useIndexFile {
+            do {
+                try FileSystem.createDirectories(FileSystem.directoryName(file))
+                try FileSystem.writeAtomically(writer.bytes, to: file)
+            } catch {
+                // Without a writable cache, manifests are parsed on every run: slower, not wrong.
+            }
+        }
+        return (Contents(manifests: manifests, config: config), writer.bytes)
+    }
+
+    /// Reads contents serialized by ``rebuild(files:configFile:decodeManifest:decodeConfig:)``,
+    /// whatever the files' state now.
+    public func contents(of bytes: [UInt8]) -> Contents? {
+        guard let records = try? Records(bytes, fingerprint: fingerprint) else { return nil }
         do {
-            try FileSystem.createDirectories(directory)
-            try FileSystem.writeAtomically(writer.bytes, to: file)
+            let manifests = try records.manifests.map { record in
+                var reader = ByteReader(bytes, offset: record.offset)
+                return Entry(file: record.file, result: try ManifestCodec.read(file: record.file, from: &reader))
+            }
+            let config = try records.config.map { record in
+                var reader = ByteReader(bytes, offset: record.offset)
+                return (record.file, try ConfigCodec.read(file: record.file, from: &reader))
+            }
+            return Contents(manifests: manifests, config: config)
         } catch {
-            // The index is only a speed-up; without a writable cache, manifests are parsed each time.
+            return nil
+        }
+    }
+
+    // MARK: The format
+
+    private var fingerprint: String { "\(Self.magic)\n\(libraryDirectories.joined(separator: ":"))" }
+
+    /// A file's record: its path and status, then the length and bytes of its entry.
+    private static func writeRecord(file: String, status: FileSystem.Status?, record: [UInt8], to writer: inout ByteWriter) {
+        writer.write(file)
+        // A file that vanished is written with a status that never matches, to be read again.
+        writer.write(status?.size ?? UInt64.max)
+        writer.write(status?.modified ?? -1)
+        writer.write(status?.changed ?? -1)
+        writer.write(status?.inode ?? 0)
+        writer.write(record.count)
+        writer.append(raw: record)
+    }
+
+    /// The table of an index: where each entry starts, without decoding the entries.
+    private struct Records {
+        struct Record {
+            var file: String
+            var status: FileSystem.Status
+            var offset: Int
+        }
+
+        var manifests: [Record] = []
+        var config: Record?
+
+        init(_ bytes: [UInt8], fingerprint: String) throws {
+            var reader = ByteReader(bytes)
+            guard try reader.readString() == fingerprint else { throw ByteReader.Malformed() }
+            for _ in 0..<(try reader.readCount()) { manifests.append(try Self.record(&reader)) }
+            if try reader.readBool() { config = try Self.record(&reader) }
+        }
+
+        private static func record(_ reader: inout ByteReader) throws -> Record {
+            let file = try reader.readString()
+            let status = FileSystem.Status(
+                size: try reader.readUInt64(), isDirectory: false, isRegular: true,
+                modified: try reader.readInt64(), changed: try reader.readInt64(), inode: try reader.readUInt64())
+            let length = try reader.readCount()
+            let record = Record(file: file, status: status, offset: reader.offset)
+            try reader.skip(length)
+            return record
         }
     }
 }

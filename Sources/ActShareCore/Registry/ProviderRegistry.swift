@@ -45,13 +45,6 @@ public struct ProviderRegistry: Sendable {
         }
     }
 
-    /// Finds and reads every manifest on the search path, through the index when fresh.
-    public static func load(paths: SearchPaths) -> ProviderRegistry {
-        let decoder = ManifestDecoder(libraryDirectories: paths.libraryDirectories)
-        let index = ManifestIndex(directory: paths.cacheDirectory, decoder: decoder)
-        return ProviderRegistry(manifests: index.load(files: manifestFiles(in: paths.providerDirectories)))
-    }
-
     /// The manifest files in `directories`, in search order.
     public static func manifestFiles(in directories: [String]) -> [String] {
         var files: [String] = []

@@ -11,14 +11,17 @@ public struct SearchPaths: Sendable {
     public var stateDirectory: String
     /// `$XDG_CACHE_HOME/actshare`: the manifest index.
     public var cacheDirectory: String
+    /// `actshare-manifests`, the helper that parses YAML, beside the running executable.
+    public var manifestHelper: String
 
     public init(providerDirectories: [String], libraryDirectories: [String], configFiles: [String],
-                stateDirectory: String, cacheDirectory: String) {
+                stateDirectory: String, cacheDirectory: String, manifestHelper: String) {
         self.providerDirectories = providerDirectories
         self.libraryDirectories = libraryDirectories
         self.configFiles = configFiles
         self.stateDirectory = stateDirectory
         self.cacheDirectory = cacheDirectory
+        self.manifestHelper = manifestHelper
     }
 
     /// The paths from the environment and the location of the running executable.
@@ -42,8 +45,10 @@ public struct SearchPaths: Sendable {
         providers += dataDirs.map { FileSystem.join($0, "actshare/providers") }
 
         var libraries: [String] = []
+        var helper = "actshare-manifests"
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
+            helper = FileSystem.join(binDirectory, "actshare-manifests")
             if let repository = buildTreeRepository(of: binDirectory) {
                 providers.append(FileSystem.join(repository, "manifests"))
                 libraries.append(binDirectory)
@@ -59,13 +64,14 @@ public struct SearchPaths: Sendable {
         return SearchPaths(
             providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
             stateDirectory: FileSystem.join(stateHome, "actshare"),
-            cacheDirectory: FileSystem.join(cacheHome, "actshare"))
+            cacheDirectory: FileSystem.join(cacheHome, "actshare"), manifestHelper: helper)
     }
 
     /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.
     static func buildTreeRepository(of directory: String) -> String? {
-        guard let range = directory.range(of: "/.build") else { return nil }
-        let repository = String(directory[..<range.lowerBound])
+        let components = directory.split(separator: "/", omittingEmptySubsequences: false)
+        guard let build = components.firstIndex(of: ".build") else { return nil }
+        let repository = components[..<build].joined(separator: "/")
         return FileSystem.exists(FileSystem.join(repository, "Package.swift")) ? repository : nil
     }
 

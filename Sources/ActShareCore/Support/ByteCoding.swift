@@ -68,6 +68,13 @@ struct ByteReader {
     mutating func readInt() throws -> Int { Int(Int64(bitPattern: try readUInt64())) }
     mutating func readInt64() throws -> Int64 { Int64(bitPattern: try readUInt64()) }
 
+    /// A count of elements that follow, checked against the bytes left.
+    mutating func readCount() throws -> Int {
+        let count = try readInt()
+        guard count >= 0, count <= bytes.count - offset else { throw Malformed() }
+        return count
+    }
+
     mutating func readBool() throws -> Bool {
         guard offset < bytes.count else { throw Malformed() }
         defer { offset += 1 }
@@ -88,9 +95,7 @@ struct ByteReader {
     }
 
     mutating func readStrings() throws -> [String] {
-        let count = try readInt()
-        guard count >= 0, count <= bytes.count - offset else { throw Malformed() }
-        return try (0..<count).map { _ in try readString() }
+        try (0..<(try readCount())).map { _ in try readString() }
     }
 
     mutating func readOptionalStrings() throws -> [String]? {

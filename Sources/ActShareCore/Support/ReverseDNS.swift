@@ -1,8 +1,8 @@
 /// Checks reverse-DNS names such as `org.example.hello.greet`.
-enum ReverseDNS {
+public enum ReverseDNS {
     /// At least two dot-separated labels of ASCII letters, digits, `-` and `_`; the first
     /// starts with a letter; no label starts or ends with `-`.
-    static func isValid(_ name: String) -> Bool {
+    public static func isValid(_ name: String) -> Bool {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, let first = labels.first?.first, first.isASCII, first.isLetter else { return false }
         return labels.allSatisfy { label in

@@ -23,10 +23,10 @@ struct ProvidersCheckCommand: ParsableCommand {
         guard FileSystem.exists(file) else {
             throw CommandFailure(.badInput, "\(file): no such manifest")
         }
-        let paths = SearchPaths.fromEnvironment()
         do {
-            let manifest = try ManifestDecoder(libraryDirectories: paths.libraryDirectories).decode(file: file)
-            let registry = ProviderRegistry(manifests: [ManifestIndex.Entry(file: file, result: .success(manifest))])
+            let entry = try ManifestLoader(paths: SearchPaths.fromEnvironment()).decode(manifest: FileSystem.absolute(file))
+            let manifest = try entry.result.get()
+            let registry = ProviderRegistry(manifests: [entry])
             try ActivityHost(registry: registry, config: Config()).check(manifest)
             let count = manifest.activities.count
             StandardStreams.out("\(file): ok: \(manifest.id) \(manifest.version), \(count) activit\(count == 1 ? "y" : "ies"), library \(manifest.library)\n")

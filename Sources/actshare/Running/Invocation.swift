@@ -11,27 +11,21 @@ final class Invocation {
     /// Loads the config and every provider, printing what is wrong with any of them.
     init(configFile: String?, reportDiagnostics: Bool = true) throws {
         paths = SearchPaths.fromEnvironment(configFile: configFile)
-        config = try Self.loadConfig(paths: paths, explicit: configFile != nil)
-        registry = ProviderRegistry.load(paths: paths)
+        if let configFile, !FileSystem.exists(configFile) {
+            throw CommandFailure(.badInput, "\(configFile): no such config file")
+        }
+        let contents: ManifestIndex.Contents
+        do {
+            contents = try ManifestLoader(paths: paths).load()
+            config = try contents.config?.result.get() ?? Config()
+        } catch let error as ActShareError {
+            throw CommandFailure(error)
+        }
+        registry = ProviderRegistry(manifests: contents.manifests)
         host = ActivityHost(registry: registry, config: config)
         if reportDiagnostics {
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }
         }
-    }
-
-    private static func loadConfig(paths: SearchPaths, explicit: Bool) throws -> Config {
-        for file in paths.configFiles {
-            guard FileSystem.exists(file) else {
-                if explicit { throw CommandFailure(.badInput, "\(file): no such config file") }
-                continue
-            }
-            do {
-                return try ConfigDecoder().decode(file: file)
-            } catch let error as ActShareError {
-                throw CommandFailure(error)
-            }
-        }
-        return Config()
     }
 
     var recents: Recents { Recents(stateDirectory: paths.stateDirectory) }

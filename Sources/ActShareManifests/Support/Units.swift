@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// Parses the sizes and durations manifests use (`50MiB`, `5s`).
 enum Units {
     /// Bytes for `1024`, `512B`, `10kB`/`10KB`, `50MB`, `50MiB`, `1.5GiB`, … ; nil if malformed.

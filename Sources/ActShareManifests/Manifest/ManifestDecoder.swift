@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// Reads a provider manifest and checks it against schema `actshare/provider@1`.
 ///
 /// Every error names `FILE:LINE:COLUMN` and the key at fault. The decoder checks what
@@ -333,21 +335,5 @@ public struct ManifestDecoder: Sendable {
             throw value.error("\(value.name) must not be empty", kind: Self.kind)
         }
         return text
-    }
-}
-
-/// Option names: lowercase ASCII letters, digits and `-`, starting with a letter.
-enum OptionName {
-    static func isValid(_ name: String) -> Bool {
-        guard let first = name.first, first.isASCII, first.isLowercase else { return false }
-        return name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
-    }
-}
-
-/// URL schemes (RFC 3986): a letter, then letters, digits, `+`, `-` or `.`.
-public enum URLScheme {
-    public static func isValid(_ scheme: String) -> Bool {
-        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
 }

@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// Reads `config.yaml`. Every error names `FILE:LINE:COLUMN` and the key.
 public struct ConfigDecoder: Sendable {
     public init() {}

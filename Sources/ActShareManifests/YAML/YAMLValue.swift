@@ -1,5 +1,5 @@
+import ActShareCore
 import Yams
-
 /// A node of a parsed YAML file that knows where it stands, for `FILE:LINE:COLUMN` errors.
 ///
 /// Manifests and the config are read through this rather than Codable because Codable

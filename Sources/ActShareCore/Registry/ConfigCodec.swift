@@ -1,0 +1,73 @@
+/// Writes a decoded config (or its error) into the manifest index, and reads it back.
+enum ConfigCodec {
+    static func write(_ result: Result<Config, ActShareError>, to writer: inout ByteWriter) {
+        switch result {
+        case .failure(let error):
+            writer.write(false)
+            writer.write(error.message)
+            writer.write(error.location?.line ?? 0)
+            writer.write(error.location?.column ?? 0)
+        case .success(let config):
+            writer.write(true)
+            writer.write(config.exclude)
+            writer.write(config.pin)
+            writer.write(config.disabledProviders)
+            writer.write(config.providerOptions.count)
+            for (id, options) in config.providerOptions.sorted(by: { $0.key < $1.key }) {
+                writer.write(id)
+                write(options, to: &writer)
+            }
+            writer.write(config.providerTimeouts.count)
+            for (id, milliseconds) in config.providerTimeouts.sorted(by: { $0.key < $1.key }) {
+                writer.write(id)
+                writer.write(milliseconds)
+            }
+            write(config.handoff, to: &writer)
+        }
+    }
+
+    static func read(file: String, from reader: inout ByteReader) throws -> Result<Config, ActShareError> {
+        guard try reader.readBool() else {
+            let message = try reader.readString()
+            let line = try reader.readInt(), column = try reader.readInt()
+            let location = line > 0 ? SourceLocation(file: file, line: line, column: column) : nil
+            return .failure(ActShareError(.badConfig, message, at: location))
+        }
+        var config = Config()
+        config.file = file
+        config.exclude = try reader.readStrings()
+        config.pin = try reader.readStrings()
+        config.disabledProviders = try reader.readStrings()
+        for _ in 0..<(try reader.readCount()) {
+            let id = try reader.readString()
+            config.providerOptions[id] = try readValues(file: file, from: &reader)
+        }
+        for _ in 0..<(try reader.readCount()) {
+            let id = try reader.readString()
+            config.providerTimeouts[id] = try reader.readInt()
+        }
+        config.handoff = try readValues(file: file, from: &reader)
+        return .success(config)
+    }
+
+    private static func write(_ values: [String: ConfigValue], to writer: inout ByteWriter) {
+        writer.write(values.count)
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            writer.write(name)
+            writer.write(value.value)
+            writer.write(value.location.line)
+            writer.write(value.location.column)
+        }
+    }
+
+    private static func readValues(file: String, from reader: inout ByteReader) throws -> [String: ConfigValue] {
+        var values: [String: ConfigValue] = [:]
+        for _ in 0..<(try reader.readCount()) {
+            let name = try reader.readString()
+            let value = try reader.readString()
+            let location = SourceLocation(file: file, line: try reader.readInt(), column: try reader.readInt())
+            values[name] = ConfigValue(value, at: location)
+        }
+        return values
+    }
+}

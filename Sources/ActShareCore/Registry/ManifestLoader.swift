@@ -1,0 +1,49 @@
+/// Gets the decoded manifests and config for a run: from the index when it is fresh,
+/// else from `actshare-manifests`, the helper that parses YAML and refreshes the index.
+///
+/// The helper keeps the YAML parser (and Foundation, which it needs) out of the
+/// `actshare` process, whose start-up time is what a user waits for.
+public struct ManifestLoader: Sendable {
+    public var paths: SearchPaths
+
+    public init(paths: SearchPaths) {
+        self.paths = paths
+    }
+
+    /// The config file that applies: the first candidate that exists, if any.
+    public var configFile: String? { paths.configFiles.first(where: FileSystem.exists) }
+
+    /// The manifests on the search path and the config, decoded.
+    public func load() throws -> ManifestIndex.Contents {
+        let files = ProviderRegistry.manifestFiles(in: paths.providerDirectories)
+        let configFile = configFile
+        let index = ManifestIndex(directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories)
+        if let contents = index.freshContents(files: files, configFile: configFile) { return contents }
+        var arguments = ["--cache-dir", paths.cacheDirectory]
+        if let configFile { arguments += ["--config", configFile] }
+        return try runHelper(arguments + ["--"] + files, index: index)
+    }
+
+    /// One manifest decoded without touching the index, for `providers check`.
+    public func decode(manifest file: String) throws -> ManifestIndex.Entry {
+        let index = ManifestIndex(directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories)
+        guard let entry = try runHelper(["--", file], index: index).manifests.first else {
+            throw ActShareError(.io, "\(paths.manifestHelper) returned nothing for \(file)")
+        }
+        return entry
+    }
+
+    private func runHelper(_ arguments: [String], index: ManifestIndex) throws -> ManifestIndex.Contents {
+        let helper = paths.manifestHelper
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(helper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + arguments)
+        } catch let error as ActShareError {
+            throw ActShareError(.io, "cannot read manifests: \(error.message)")
+        }
+        guard outcome.status == 0, let contents = index.contents(of: outcome.output) else {
+            throw ActShareError(.io, "cannot read manifests: \(helper) failed (status \(outcome.status))")
+        }
+        return contents
+    }
+}

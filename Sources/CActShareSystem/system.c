@@ -1,0 +1,7 @@
+#include "CActShareSystem.h"
+
+#include <unistd.h>
+
+extern char **environ;
+
+char **cactshare_environ(void) { return environ; }
