@@ -8,11 +8,11 @@
 //   → ActShareManifests  YAML decoding (Yams), run in the actshare-manifests helper
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
-// Providers under Plugins/ are built as dynamic libraries against CActShare's header only.
+// Providers under Plugins/ are built as dynamic libraries against CActShare's header only:
+// the Swift example here, the C ones by the Makefile with cc (as a plugin author would;
+// SwiftPM would link them with the Swift runtime, which a C provider must not need).
 
 import PackageDescription
-
-let hiddenVisibility: [CSetting] = [.unsafeFlags(["-fvisibility=hidden"])]
 
 let package = Package(
     name: "actshare",
@@ -21,12 +21,8 @@ let package = Package(
         .executable(name: "actshare-manifests", targets: ["actshare-manifests"]),
         .library(name: "ActShareCore", targets: ["ActShareCore"]),
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
-        // Example providers, loaded by the tests exactly as third-party ones would be.
-        .library(name: "hello", type: .dynamic, targets: ["ExampleHello"]),
-        .library(name: "wordcount", type: .dynamic, targets: ["ExampleWordCount"]),
+        // The Swift example provider, loaded by the tests as a third-party one would be.
         .library(name: "reverse", type: .dynamic, targets: ["ExampleReverse"]),
-        // Test fixtures: providers that report on the host's behaviour.
-        .library(name: "canary", type: .dynamic, targets: ["FixtureCanary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,20 +61,10 @@ let package = Package(
 
         // MARK: Example providers
         .target(
-            name: "ExampleHello", dependencies: ["CActShare"],
-            path: "Plugins/Examples/Hello", exclude: ["provider.yaml"],
-            cSettings: hiddenVisibility),
-        .target(
-            name: "ExampleWordCount",
-            path: "Plugins/Examples/WordCount", exclude: ["provider.yaml"]),
-        .target(
             name: "ExampleReverse", dependencies: ["CActShare"],
             path: "Plugins/Examples/Reverse", exclude: ["provider.yaml"]),
 
         // MARK: Tests
-        .target(
-            name: "FixtureCanary",
-            path: "Tests/Fixtures/Providers/Canary", exclude: ["provider.yaml"]),
         .testTarget(
             name: "ActShareCoreTests",
             dependencies: ["ActShareCore", "ActShareManifests"],

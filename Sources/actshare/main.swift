@@ -6,8 +6,12 @@ import Glibc
 // Runs the command with actshare's exit codes: argument-parser's usage errors exit 2
 // (not EX_USAGE), and every error is one line on stderr starting with "actshare:".
 do {
-    var command = try ActShareCommand.parseAsRoot()
-    try command.run()
+    if let (items, options) = FastPath.listRequest(Array(CommandLine.arguments.dropFirst())) {
+        try ListRunner(items: items, options: options).run()
+    } else {
+        var command = try ActShareCommand.parseAsRoot()
+        try command.run()
+    }
     exit(ExitStatus.completed.rawValue)
 } catch let failure as CommandFailure {
     if let message = failure.message { StandardStreams.error(message) }

@@ -9,7 +9,7 @@ import Testing
         id: \(id)
         name: Test
         version: 1.0.0
-        library: \(library.hasPrefix("/") ? library : "\(Sandbox.buildDirectory)/\(library)")
+        library: \(library.hasPrefix("/") ? library : "\(Sandbox.cProviders)/\(library)")
         activities:
           - type: \(type)
             title: Test Activity
@@ -39,7 +39,7 @@ import Testing
         #expect(byFile["\(Sandbox.examples)/Reverse/provider.yaml"]?["status"] as? String == "disabled")
         let hello = try #require(byFile["\(Sandbox.examples)/Hello/provider.yaml"])
         #expect(hello["id"] as? String == "org.example.hello")
-        #expect(hello["library"] as? String == "\(Sandbox.buildDirectory)/libhello.so")
+        #expect(hello["library"] as? String == "\(Sandbox.cProviders)/libhello.so")
         #expect(hello["isolation"] as? String == "process")
         #expect((hello["activities"] as? [[String: Any]])?.compactMap { $0["type"] as? String } == ["org.example.hello.greet", "org.example.hello.sign"])
     }
@@ -95,7 +95,7 @@ import Testing
         let sandbox = try Sandbox()
         let good = try sandbox.run("providers", "check", "\(Sandbox.examples)/WordCount")
         #expect(good.status == 0, "\(good.stderr)")
-        #expect(good.stdout == "\(Sandbox.examples)/WordCount/provider.yaml: ok: org.example.wordcount 1.0.0, 2 activities, library \(Sandbox.buildDirectory)/libwordcount.so\n")
+        #expect(good.stdout == "\(Sandbox.examples)/WordCount/provider.yaml: ok: org.example.wordcount 1.0.0, 2 activities, library \(Sandbox.cProviders)/libwordcount.so\n")
 
         let file = "\(sandbox.root)/nosymbol.yaml"
         try Sandbox.write(Self.manifest(id: "org.example.nosymbol", type: "org.example.nosymbol.go", perform: "no_such_symbol"), to: file)

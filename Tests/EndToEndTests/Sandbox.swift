@@ -36,12 +36,23 @@ final class Sandbox {
         return directory
     }()
     static let binary = "\(buildDirectory)/actshare"
+    /// Where scripts/build-plugins puts the C providers.
+    static let cProviders = "\(repository)/.build/providers"
+
+    /// Builds the C providers once per test run (cheap when they are up to date), so
+    /// `swift test` works on its own as well as through scripts/test.
+    static let cProvidersBuilt: Bool = {
+        let run = try? execute("\(repository)/scripts/build-plugins", [], environment: ProcessInfo.processInfo.environment, stdin: nil)
+        if run?.status != 0 { Issue.record("scripts/build-plugins failed: \(run?.stderr ?? "did not run")") }
+        return run?.status == 0
+    }()
 
     let root: String
     var providerPath: [String]
     var extraEnvironment: [String: String] = [:]
 
     init(providerPath: [String] = [Sandbox.examples]) throws {
+        _ = Self.cProvidersBuilt
         root = NSTemporaryDirectory() + "actshare-e2e-\(UUID().uuidString)"
         self.providerPath = providerPath
         for sub in ["home", "config", "data", "state", "cache", "runtime", "files", "empty"] {

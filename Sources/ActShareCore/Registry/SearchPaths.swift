@@ -27,7 +27,8 @@ public struct SearchPaths: Sendable {
     /// The paths from the environment and the location of the running executable.
     ///
     /// Run from a SwiftPM build tree (`…/.build/…/actshare`), the repository's
-    /// `manifests/` holds the built-in providers and the build directory their libraries.
+    /// `manifests/` holds the built-in providers, and their libraries are in the build
+    /// directory (Swift) or `.build/providers` (C, built by `scripts/build-plugins`).
     /// Installed as `PREFIX/bin/actshare`, they are `PREFIX/share/actshare/manifests`
     /// and `PREFIX/lib/actshare`.
     public static func fromEnvironment(configFile: String? = nil) -> SearchPaths {
@@ -51,7 +52,7 @@ public struct SearchPaths: Sendable {
             helper = FileSystem.join(binDirectory, "actshare-manifests")
             if let repository = buildTreeRepository(of: binDirectory) {
                 providers.append(FileSystem.join(repository, "manifests"))
-                libraries.append(binDirectory)
+                libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
             } else {
                 let prefix = FileSystem.directoryName(binDirectory)
                 providers.append(FileSystem.join(prefix, "share/actshare/manifests"))

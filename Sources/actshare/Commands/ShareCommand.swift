@@ -16,8 +16,8 @@ struct ShareCommand: ParsableCommand {
 
     func run() throws {
         let invocation = try Invocation(configFile: activity.config)
-        let values = try invocation.readItems(items)
-        let runner = ActivityRunner(invocation: invocation, options: activity, stdinIsItem: items.items.contains("-"))
+        let values = try invocation.readItems(items.selection)
+        let runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
         try runner.run(items: values, type: activity.activity)
     }
 }

@@ -37,13 +37,10 @@ struct ActivityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
     var config: String?
 
-    /// `-o` values split into names and values, or a usage failure naming the bad one.
-    func optionPairs() throws -> [(name: String, value: String)] {
-        try options.map { pair in
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CommandFailure(.badInput, "-o \(pair): expected KEY=VALUE")
-            }
-            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
-        }
+    /// The options as plain values.
+    var selection: ActivitySelection {
+        ActivitySelection(
+            activity: activity, exclude: exclude, only: only, options: options, subject: subject, json: json,
+            picker: picker, config: config)
     }
 }

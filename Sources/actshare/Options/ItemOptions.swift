@@ -13,4 +13,9 @@ struct ItemOptions: ParsableArguments {
     @Option(name: .customLong("type"), help: ArgumentHelp(
         "The MIME type of standard input, instead of detecting it (e.g. text/html).", valueName: "mime"))
     var stdinType: String?
+
+    /// The items as plain values.
+    var selection: ItemSelection {
+        ItemSelection(arguments: items, texts: texts, stdinType: stdinType)
+    }
 }

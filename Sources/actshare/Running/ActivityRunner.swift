@@ -7,7 +7,7 @@ import Glibc
 /// The flow of `share` and `perform`: offer, choose, fill in options, perform, report.
 struct ActivityRunner {
     let invocation: Invocation
-    let options: ActivityOptions
+    let options: ActivitySelection
     /// Whether standard input was read as an item (then questions go to the terminal only).
     let stdinIsItem: Bool
 

@@ -31,9 +31,9 @@ final class Invocation {
     var recents: Recents { Recents(stateDirectory: paths.stateDirectory) }
 
     /// Reads the command's items, failing with exit code 2 on a bad one.
-    func readItems(_ options: ItemOptions) throws -> [Item] {
+    func readItems(_ selection: ItemSelection) throws -> [Item] {
         do {
-            return try ItemReader().read(arguments: options.items, texts: options.texts, stdinType: options.stdinType)
+            return try ItemReader().read(arguments: selection.arguments, texts: selection.texts, stdinType: selection.stdinType)
         } catch let error as ActShareError {
             throw CommandFailure(error)
         }
@@ -41,7 +41,7 @@ final class Invocation {
 
     /// The exclusions from the config and the command line. `--activity` also narrows
     /// the offer to that one type.
-    func exclusions(_ options: ActivityOptions) throws -> Exclusions {
+    func exclusions(_ options: ActivitySelection) throws -> Exclusions {
         for type in options.exclude + options.only + [options.activity].compactMap({ $0 }) where !isReverseDNS(type) {
             throw CommandFailure(.badInput, "'\(type)' is not an activity type such as org.example.hello.greet")
         }

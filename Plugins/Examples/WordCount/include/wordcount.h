@@ -6,13 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-bool wc_is_text(const char *content_type);
-void wc_reset(void);
-const char *wc_count(const void *data, size_t length);
-bool wc_is_small(uint64_t size);
-int32_t wc_check_label(const char *label);
-const char *wc_describe(const char *activity_type, size_t count, const char *path, const char *uri,
-                        const char *text, const char *content_type, uint64_t size, const char *label,
-                        const void *request, const void *session);
+/* Built with -fvisibility=hidden: only what is marked here is exported. */
+#define WC_API __attribute__((visibility("default")))
+
+WC_API bool wc_is_text(const char *content_type);
+WC_API void wc_reset(void);
+WC_API const char *wc_count(const void *data, size_t length);
+WC_API bool wc_is_small(uint64_t size);
+WC_API int32_t wc_check_label(const char *label);
+WC_API const char *wc_describe(const char *activity_type, size_t count, const char *path, const char *uri,
+                               const char *text, const char *content_type, uint64_t size, const char *label,
+                               const void *request, const void *session);
 
 #endif

@@ -17,12 +17,12 @@ __attribute__((constructor)) static void canary_loaded(void) {
     fclose(file);
 }
 
-int32_t canary_can_perform(const void *request) {
+int32_t canary_can_perform(const actshare_request *request) {
     (void)request;
     return 1;
 }
 
-int32_t canary_perform(const void *request, void *session) {
+int32_t canary_perform(const actshare_request *request, actshare_session *session) {
     (void)request;
     (void)session;
     return 0;

@@ -1,7 +1,7 @@
 /* A test provider that records when its library is loaded. */
 #ifndef ACTSHARE_FIXTURE_CANARY_H
 #define ACTSHARE_FIXTURE_CANARY_H
-#include <stdint.h>
-int32_t canary_can_perform(const void *request);
-int32_t canary_perform(const void *request, void *session);
+#include <actshare/provider.h>
+ACTSHARE_EXPORT int32_t canary_can_perform(const actshare_request *request);
+ACTSHARE_EXPORT int32_t canary_perform(const actshare_request *request, actshare_session *session);
 #endif

@@ -1,0 +1,23 @@
+/// Which activities a command may offer and with what values, as plain values (see
+/// ``ActivityOptions`` for the flags).
+struct ActivitySelection {
+    var activity: String?
+    var exclude: [String] = []
+    var only: [String] = []
+    /// `-o` values, as given (`KEY=VALUE`).
+    var options: [String] = []
+    var subject: String?
+    var json = false
+    var picker: PickerStyle = .auto
+    var config: String?
+
+    /// `-o` values split into names and values, or a usage failure naming the bad one.
+    func optionPairs() throws -> [(name: String, value: String)] {
+        try options.map { pair in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw CommandFailure(.badInput, "-o \(pair): expected KEY=VALUE")
+            }
+            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ActShareCore
+
+/// The flow of `list`: the activities that can perform on the items, in offer order.
+struct ListRunner {
+    let items: ItemSelection
+    let options: ActivitySelection
+
+    func run() throws {
+        let invocation = try Invocation(configFile: options.config)
+        let values = try invocation.readItems(items)
+        var exclusions = try invocation.exclusions(options)
+        if let type = options.activity {
+            exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type])
+        }
+        let recents = invocation.recents.types
+        let offers: [Offer]
+        if values.isEmpty {
+            let all = invocation.registry.providers.flatMap { provider in
+                provider.activities.map { Offer(provider: provider, activity: $0) }
+            }.filter { exclusions.reason(excluding: $0.activity.type, provider: $0.provider.id) == nil }
+            offers = Router.order(all, pins: invocation.config.pin, recents: recents)
+        } else {
+            let found = invocation.host.offers(for: values, exclusions: exclusions, recents: recents)
+            for diagnostic in found.diagnostics { StandardStreams.err("\(diagnostic)\n") }
+            offers = found.offers
+        }
+
+        if options.json {
+            StandardStreams.out(JSONShapes.list(items: values, offers: offers) + "\n")
+        } else {
+            let width = offers.map(\.activity.title.count).max() ?? 0
+            StandardStreams.out(offers.map { offer in
+                let title = offer.activity.title
+                return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.activity.type)\n"
+            }.joined())
+        }
+        if offers.isEmpty && !values.isEmpty {
+            throw CommandFailure(.noActivity, options.json ? nil : "no activity can perform on the items")
+        }
+    }
+}
