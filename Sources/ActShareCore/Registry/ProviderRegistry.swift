@@ -48,8 +48,9 @@ public struct ProviderRegistry: Sendable {
     /// The manifest files in `directories`, in search order.
     public static func manifestFiles(in directories: [String]) -> [String] {
         var files: [String] = []
-        var seenDirectories: Set<String> = []
-        for directory in directories where seenDirectories.insert(directory).inserted {
+        var seenDirectories: [String] = []
+        for directory in directories where !seenDirectories.contains(directory) {
+            seenDirectories.append(directory)
             guard let names = FileSystem.contents(ofDirectory: directory) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let path = FileSystem.join(directory, name)

@@ -40,8 +40,7 @@ public struct SearchPaths: Sendable {
         let stateHome = xdg("XDG_STATE_HOME") ?? FileSystem.join(home, ".local/state")
         let cacheHome = xdg("XDG_CACHE_HOME") ?? FileSystem.join(home, ".cache")
 
-        var providers = (Environment.value("ACTSHARE_PROVIDER_PATH") ?? "")
-            .split(separator: ":").map(String.init).filter { !$0.isEmpty }.map(FileSystem.absolute)
+        var providers = FileSystem.pathList(Environment.value("ACTSHARE_PROVIDER_PATH") ?? "").map(FileSystem.absolute)
         providers.append(FileSystem.join(dataHome, "actshare/providers"))
         providers += dataDirs.map { FileSystem.join($0, "actshare/providers") }
 
@@ -70,9 +69,18 @@ public struct SearchPaths: Sendable {
 
     /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.
     static func buildTreeRepository(of directory: String) -> String? {
-        let components = directory.split(separator: "/", omittingEmptySubsequences: false)
-        guard let build = components.firstIndex(of: ".build") else { return nil }
-        let repository = components[..<build].joined(separator: "/")
+        // Plain string search: this runs on every start, where generic collection code
+        // costs more in first-use runtime metadata than the work itself.
+        var repository: String?
+        var prefix = ""
+        for component in FileSystem.pathList(directory, separator: "/") {
+            if component == ".build" {
+                repository = prefix
+                break
+            }
+            prefix += "/" + component
+        }
+        guard let repository else { return nil }
         return FileSystem.exists(FileSystem.join(repository, "Package.swift")) ? repository : nil
     }
 
@@ -83,7 +91,7 @@ public struct SearchPaths: Sendable {
 
     private static func xdgList(_ name: String) -> [String]? {
         guard let value = Environment.value(name) else { return nil }
-        let dirs = value.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        let dirs = FileSystem.pathList(value).filter { $0.hasPrefix("/") }
         return dirs.isEmpty ? nil : dirs
     }
 }

@@ -11,7 +11,7 @@ public struct Recents: Sendable {
     public init(stateDirectory: String) {
         file = FileSystem.join(stateDirectory, "recents")
         let text = (try? FileSystem.readText(file)) ?? ""
-        types = text.split(separator: "\n").map(String.init).filter { ReverseDNS.isValid($0) }
+        types = FileSystem.pathList(text, separator: "\n").filter { ReverseDNS.isValid($0) }
     }
 
     /// Puts `type` first and saves the list.

@@ -155,6 +155,22 @@ public enum FileSystem {
         return directory.hasSuffix("/") ? directory + name : "\(directory)/\(name)"
     }
 
+    /// The non-empty parts of a colon-separated list such as `$XDG_DATA_DIRS`.
+    public static func pathList(_ list: String, separator: Character = ":") -> [String] {
+        var parts: [String] = []
+        var current = ""
+        for character in list {
+            if character == separator {
+                if !current.isEmpty { parts.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
     /// The user's home directory, from `$HOME` or the password database.
     public static var homeDirectory: String {
         if let home = Environment.value("HOME"), !home.isEmpty { return home }
@@ -169,8 +185,13 @@ public enum FileSystem {
         return path
     }
 
-    /// The path of the running executable.
-    public static var executablePath: String? { realPath("/proc/self/exe") }
+    /// The path of the running executable (the kernel's link is already resolved).
+    public static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     static func ioError(_ message: String, _ code: Int32) -> ActShareError {
         ActShareError(.io, "\(message): \(String(cString: strerror(code)))")

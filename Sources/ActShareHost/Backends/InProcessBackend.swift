@@ -72,7 +72,8 @@ public final class InProcessBackend: ProviderBackend {
     }
 
     private func interface(for hook: HookDeclaration) throws -> CallInterface {
-        let key = "\(hook.role.rawValue):\(hook.symbol):\(hook.arguments.map(\.word)):\(hook.returns.rawValue)"
+        // Two activities may bind one symbol with different arguments.
+        let key = hook.symbol + "(" + hook.arguments.map(\.word).joined(separator: ",") + ")" + hook.returns.rawValue
         if let interface = interfaces[key] { return interface }
         let interface = try CallInterface(hook: hook)
         interfaces[key] = interface
