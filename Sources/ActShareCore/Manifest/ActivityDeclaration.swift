@@ -1,17 +1,17 @@
-/// One activity a provider offers, as its manifest declares it.
-public struct ActivityDeclaration: Sendable {
+/// One activity a provider offers, as its manifest declares it. Immutable.
+public final class ActivityDeclaration: Sendable {
     /// Reverse-DNS type, unique across providers (`org.example.hello.greet`).
-    public var type: String
+    public let type: String
     /// Completes "I want to…", in Title Case (`Say Hello`).
-    public var title: String
+    public let title: String
     /// An absolute path to an icon file, or a freedesktop icon name.
-    public var image: String
-    public var category: ActivityCategory
-    public var accepts: AcceptRules
-    public var options: [OptionDeclaration]
-    public var hooks: ActivityHooks
+    public let image: String
+    public let category: ActivityCategory
+    public let accepts: AcceptRules
+    public let options: [OptionDeclaration]
+    public let hooks: ActivityHooks
     /// Where the activity is declared.
-    public var location: SourceLocation
+    public let location: SourceLocation
 
     public init(
         type: String, title: String, image: String, category: ActivityCategory, accepts: AcceptRules,

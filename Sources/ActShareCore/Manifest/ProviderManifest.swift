@@ -1,22 +1,25 @@
 /// A provider as its manifest (schema `actshare/provider@1`) describes it.
-public struct ProviderManifest: Sendable {
+///
+/// Immutable, and a class so that the thousands of copies routing makes are one
+/// reference count each rather than one per field.
+public final class ProviderManifest: Sendable {
     /// The schema this type reads.
     public static let schema = "actshare/provider@1"
 
     /// The manifest file's path.
-    public var file: String
+    public let file: String
     /// Reverse-DNS, unique (`org.example.hello`).
-    public var id: String
-    public var name: String
-    public var version: String
+    public let id: String
+    public let name: String
+    public let version: String
     /// The absolute path of the shared library.
-    public var library: String
+    public let library: String
     /// Where `library:` is declared, for errors found when loading it.
-    public var libraryLocation: SourceLocation
-    public var isolation: Isolation
+    public let libraryLocation: SourceLocation
+    public let isolation: Isolation
     /// The time limit for each hook call, in milliseconds.
-    public var timeoutMilliseconds: Int
-    public var activities: [ActivityDeclaration]
+    public let timeoutMilliseconds: Int
+    public let activities: [ActivityDeclaration]
 
     public init(
         file: String, id: String, name: String, version: String, library: String,
@@ -32,5 +35,12 @@ public struct ProviderManifest: Sendable {
         self.isolation = isolation
         self.timeoutMilliseconds = timeoutMilliseconds
         self.activities = activities
+    }
+
+    /// The same provider offering only `activities` (after a type conflict was resolved).
+    public func keeping(_ activities: [ActivityDeclaration]) -> ProviderManifest {
+        ProviderManifest(
+            file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
+            isolation: isolation, timeoutMilliseconds: timeoutMilliseconds, activities: activities)
     }
 }

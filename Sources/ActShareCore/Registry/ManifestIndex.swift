@@ -49,8 +49,11 @@ public struct ManifestIndex: Sendable {
         do {
             var manifests: [Entry] = []
             manifests.reserveCapacity(files.count)
+            for (record, status) in zip(records.manifests, FileSystem.statuses(files)) {
+                guard let status, record.status.isSameVersion(as: status) else { return nil }
+            }
             for (file, record) in zip(files, records.manifests) {
-                guard record.file == file, let status = FileSystem.status(file), record.status.isSameVersion(as: status) else { return nil }
+                guard record.file == file else { return nil }
                 var reader = ByteReader(stored, offset: record.offset)
                 manifests.append(Entry(file: file, result: try ManifestCodec.read(file: file, from: &reader)))
             }

@@ -20,27 +20,31 @@ public struct ProviderRegistry: Sendable {
         providers = []
         failures = []
         warnings = []
-        var providerFiles: [String: String] = [:]
-        var activityFiles: [String: String] = [:]
+        providers.reserveCapacity(manifests.count)
+        // Sets, not maps to files: conflicts are rare, and their winner is looked up then.
+        var ids: Set<String> = []
+        var types: Set<String> = []
+        ids.reserveCapacity(manifests.count)
+        types.reserveCapacity(manifests.count * 2)
         for entry in manifests {
             switch entry.result {
             case .failure(let error):
                 failures.append((entry.file, error))
-            case .success(var manifest):
-                if let first = providerFiles[manifest.id] {
+            case .success(let manifest):
+                guard ids.insert(manifest.id).inserted else {
+                    let first = provider(id: manifest.id)?.file ?? "?"
                     warnings.append(Diagnostic(.warning, "provider '\(manifest.id)' is also declared in \(first), which wins", at: SourceLocation(file: manifest.file, line: 1, column: 1)))
                     continue
                 }
-                providerFiles[manifest.id] = manifest.file
-                manifest.activities.removeAll { activity in
-                    if let first = activityFiles[activity.type] {
-                        warnings.append(Diagnostic(.warning, "activity type '\(activity.type)' is also declared in \(first), which wins", at: activity.location))
-                        return true
-                    }
-                    activityFiles[activity.type] = manifest.file
-                    return false
+                var kept = manifest.activities
+                var conflicts = 0
+                for activity in manifest.activities where !types.insert(activity.type).inserted {
+                    let first = self.activity(ofType: activity.type)?.provider.file ?? manifest.file
+                    warnings.append(Diagnostic(.warning, "activity type '\(activity.type)' is also declared in \(first), which wins", at: activity.location))
+                    kept.removeAll { $0 === activity }
+                    conflicts += 1
                 }
-                providers.append(manifest)
+                providers.append(conflicts == 0 ? manifest : manifest.keeping(kept))
             }
         }
     }
@@ -52,9 +56,11 @@ public struct ProviderRegistry: Sendable {
         for directory in directories where !seenDirectories.contains(directory) {
             seenDirectories.append(directory)
             guard let names = FileSystem.contents(ofDirectory: directory) else { continue }
-            for name in names where !name.hasPrefix(".") {
-                let path = FileSystem.join(directory, name)
-                if name.hasSuffix(".yaml") {
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            files.reserveCapacity(files.count + names.count)
+            for name in names where name.utf8.first != UInt8(ascii: ".") {
+                let path = prefix + name
+                if name.utf8.count > 5 && name.utf8.reversed().starts(with: "lmay.".utf8) {
                     files.append(path)
                 } else {
                     let nested = FileSystem.join(path, "provider.yaml")

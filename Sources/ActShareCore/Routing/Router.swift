@@ -14,11 +14,12 @@ public struct Router: Sendable {
 
     /// Every activity whose static rules accept `items` and which is not excluded.
     public func candidates(for items: [Item]) -> [Offer] {
+        let matcher = ContentTypeMatcher()
         var offers: [Offer] = []
         for provider in registry.providers where !exclusions.disabledProviders.contains(provider.id) {
             for activity in provider.activities
             where exclusions.reason(excluding: activity.type, provider: provider.id) == nil
-                && Self.accepts(activity.accepts, items: items) {
+                && Self.accepts(activity.accepts, items: items, matcher: matcher) {
                 offers.append(Offer(provider: provider, activity: activity))
             }
         }
@@ -27,7 +28,7 @@ public struct Router: Sendable {
 
     /// Whether `rules` accept `items`: counts and total size over all items, then each
     /// item's kind, content type and URL scheme, combined by `match`.
-    public static func accepts(_ rules: AcceptRules, items: [Item]) -> Bool {
+    public static func accepts(_ rules: AcceptRules, items: [Item], matcher: ContentTypeMatcher = ContentTypeMatcher()) -> Bool {
         guard items.count >= rules.minItems else { return false }
         if let maxItems = rules.maxItems, items.count > maxItems { return false }
         if let maxTotalSize = rules.maxTotalSize {
@@ -40,19 +41,19 @@ public struct Router: Sendable {
         }
         if items.isEmpty { return true }
         switch rules.match {
-        case .all: return items.allSatisfy { accepts(rules, item: $0) }
-        case .any: return items.contains { accepts(rules, item: $0) }
+        case .all: return items.allSatisfy { accepts(rules, item: $0, matcher: matcher) }
+        case .any: return items.contains { accepts(rules, item: $0, matcher: matcher) }
         }
     }
 
     /// Whether one item passes the kind, content-type and URL-scheme rules.
-    public static func accepts(_ rules: AcceptRules, item: Item) -> Bool {
+    public static func accepts(_ rules: AcceptRules, item: Item, matcher: ContentTypeMatcher = ContentTypeMatcher()) -> Bool {
         if let kinds = rules.kinds, !kinds.contains(item.kind) { return false }
         if let schemes = rules.urlSchemes, item.kind == .url {
             guard let scheme = item.urlScheme, schemes.contains(scheme) else { return false }
         }
         if let patterns = rules.contentTypes {
-            return patterns.contains { ContentType.matches(item.contentType, pattern: $0) }
+            return patterns.contains { matcher.matches(item.contentType, pattern: $0) }
         }
         return true
     }

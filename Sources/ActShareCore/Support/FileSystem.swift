@@ -20,6 +20,24 @@ public enum FileSystem {
         public var changed: Int64
         public var inode: UInt64
 
+        init(_ info: stat) {
+            let type = info.st_mode & S_IFMT
+            self.init(
+                size: UInt64(info.st_size), isDirectory: type == S_IFDIR, isRegular: type == S_IFREG,
+                modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+                inode: UInt64(info.st_ino))
+        }
+
+        public init(size: UInt64, isDirectory: Bool, isRegular: Bool, modified: Int64, changed: Int64, inode: UInt64) {
+            self.size = size
+            self.isDirectory = isDirectory
+            self.isRegular = isRegular
+            self.modified = modified
+            self.changed = changed
+            self.inode = inode
+        }
+
         /// Whether both describe the same version of one file's contents.
         public func isSameVersion(as other: Status) -> Bool {
             size == other.size && modified == other.modified && changed == other.changed && inode == other.inode
@@ -30,17 +48,35 @@ public enum FileSystem {
     public static func status(_ path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        let type = info.st_mode & S_IFMT
-        return Status(
-            size: UInt64(info.st_size),
-            isDirectory: type == S_IFDIR,
-            isRegular: type == S_IFREG,
-            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
-            inode: UInt64(info.st_ino))
+        return Status(info)
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The status of each file, in order. Files in one directory are looked up relative
+    /// to it, which saves walking the whole path a thousand times over.
+    public static func statuses(_ paths: [String]) -> [Status?] {
+        var results: [Status?] = []
+        results.reserveCapacity(paths.count)
+        var directory = ""
+        var directoryFD: Int32 = -1
+        defer { if directoryFD >= 0 { close(directoryFD) } }
+        for path in paths {
+            let parent = directoryName(path)
+            if parent != directory {
+                if directoryFD >= 0 { close(directoryFD) }
+                directory = parent
+                directoryFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+            var info = stat()
+            guard directoryFD >= 0, fstatat(directoryFD, baseName(path), &info, 0) == 0 else {
+                results.append(nil)
+                continue
+            }
+            results.append(Status(info))
+        }
+        return results
+    }
 
     public static func isDirectory(_ path: String) -> Bool { status(path)?.isDirectory ?? false }
 
@@ -63,7 +99,10 @@ public enum FileSystem {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
         defer { close(fd) }
+        var info = stat()
         var bytes: [UInt8] = []
+        // One buffer of the file's size, so a large index is not copied as it grows.
+        if fstat(fd, &info) == 0 && info.st_size > 0 { bytes.reserveCapacity(min(limit, Int(info.st_size) + 1)) }
         var chunk = [UInt8](repeating: 0, count: min(limit, 65536))
         while bytes.count < limit {
             let wanted = min(chunk.count, limit - bytes.count)
@@ -139,15 +178,17 @@ public enum FileSystem {
 
     /// The directory part of a path (`/a/b` → `/a`, `b` → `.`).
     public static func directoryName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        if slash == utf8.startIndex { return "/" }
         return String(path[..<slash])
     }
 
     /// The last component of a path.
     public static func baseName(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[utf8.index(after: slash)...])
     }
 
     public static func join(_ directory: String, _ name: String) -> String {

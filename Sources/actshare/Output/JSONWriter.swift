@@ -42,6 +42,12 @@ struct JSONWriter {
 
     private mutating func appendString(_ string: String) {
         text.append("\"")
+        // Most strings need no escaping: append them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text.append(string)
+            text.append("\"")
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": text.append("\\\"")

@@ -1,0 +1,18 @@
+/// Remembers which content types match which patterns during one routing pass.
+///
+/// With many providers the same few (type, pattern) pairs are asked about again and
+/// again, and each answer is a shared-mime-info lookup behind GIO's lock.
+public final class ContentTypeMatcher {
+    private var answers: [String: Bool] = [:]
+
+    public init() {}
+
+    /// ``ContentType/matches(_:pattern:)``, remembered.
+    public func matches(_ type: String, pattern: String) -> Bool {
+        let key = type + "\u{0}" + pattern
+        if let answer = answers[key] { return answer }
+        let answer = ContentType.matches(type, pattern: pattern)
+        answers[key] = answer
+        return answer
+    }
+}
