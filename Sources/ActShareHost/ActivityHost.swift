@@ -31,19 +31,20 @@ public final class ActivityHost {
         var offers: [Offer] = []
         var diagnostics: [Diagnostic] = []
         for offer in router.candidates(for: items) {
-            guard offer.activity.hooks.canPerform != nil else {
+            guard offer.hasCanPerform else {
                 offers.append(offer)
                 continue
             }
-            let request = ActivityRequest(activityType: offer.activity.type, items: items, options: defaultOptions(for: offer))
             do {
-                if try backend(for: offer.provider).canPerform(offer.activity, request: request) {
+                let (provider, activity) = try offer.declaration()
+                let request = ActivityRequest(activityType: offer.type, items: items, options: defaultOptions(for: provider, activity))
+                if try backend(for: provider).canPerform(activity, request: request) {
                     offers.append(offer)
                 }
             } catch let error as ActShareError {
                 diagnostics.append(Diagnostic(error))
             } catch {
-                diagnostics.append(Diagnostic(.error, "provider \(offer.provider.id): \(error)"))
+                diagnostics.append(Diagnostic(.error, "provider \(offer.providerID): \(error)"))
             }
         }
         return (Router.order(offers, pins: config.pin, recents: recents), diagnostics)
@@ -51,9 +52,10 @@ public final class ActivityHost {
 
     /// Performs `offer` on the request's items and reports the result.
     public func perform(_ offer: Offer, request: ActivityRequest, observer: (any SessionObserver)?) -> ActivityResult {
-        let type = offer.activity.type
+        let type = offer.type
         do {
-            let outcome = try backend(for: offer.provider).perform(offer.activity, request: request, observer: observer)
+            let (provider, activity) = try offer.declaration()
+            let outcome = try backend(for: provider).perform(activity, request: request, observer: observer)
             switch outcome.status {
             case .done:
                 return ActivityResult(activity: type, status: .completed, returnedItems: outcome.returnedItems)
@@ -76,9 +78,9 @@ public final class ActivityHost {
     }
 
     /// Option values from the config and the declared defaults, for can-perform calls.
-    public func defaultOptions(for offer: Offer) -> [(name: String, value: String)] {
-        let configured = config.providerOptions[offer.provider.id] ?? [:]
-        return offer.activity.options.compactMap { option in
+    public func defaultOptions(for provider: ProviderManifest, _ activity: ActivityDeclaration) -> [(name: String, value: String)] {
+        let configured = config.providerOptions[provider.id] ?? [:]
+        return activity.options.compactMap { option in
             guard let value = configured[option.name]?.value ?? option.defaultValue else { return nil }
             return (option.name, value)
         }

@@ -1,9 +1,9 @@
 // actshare-manifests: parses provider manifests and the config (YAML) for `actshare`,
 // refreshes the manifest index, and writes the index to standard output.
 //
-//   actshare-manifests --library-dirs DIR:DIR [--cache-dir DIR] [--config FILE] -- MANIFEST...
+//   actshare-manifests --library-dirs DIR:DIR [--index FILE] [--config FILE] -- MANIFEST...
 //
-// Without --cache-dir no index is read or saved (as for `actshare providers check`). Exit status 0
+// Without --index no index is read or saved (as for `actshare providers check`). Exit status 0
 // means standard output holds an index in the format of ActShareCore's ManifestIndex;
 // problems in the files are part of it, as errors with their FILE:LINE:COLUMN.
 import ActShareCore
@@ -18,7 +18,7 @@ func usage(_ message: String) -> Never {
 }
 
 var libraryDirectories: [String] = []
-var cacheDirectory: String?
+var indexFile: String?
 var configFile: String?
 var files: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
@@ -27,9 +27,9 @@ while let argument = arguments.popFirst() {
     case "--library-dirs":
         guard let value = arguments.popFirst() else { usage("--library-dirs needs a value") }
         libraryDirectories = value.split(separator: ":").map(String.init)
-    case "--cache-dir":
-        guard let value = arguments.popFirst() else { usage("--cache-dir needs a value") }
-        cacheDirectory = value
+    case "--index":
+        guard let value = arguments.popFirst() else { usage("--index needs a value") }
+        indexFile = value
     case "--config":
         guard let value = arguments.popFirst() else { usage("--config needs a value") }
         configFile = value
@@ -42,9 +42,10 @@ while let argument = arguments.popFirst() {
 }
 
 let decoder = ManifestDecoder(libraryDirectories: libraryDirectories)
-let index = ManifestIndex(directory: cacheDirectory ?? "", libraryDirectories: libraryDirectories)
+var index = ManifestIndex(directory: "", libraryDirectories: libraryDirectories)
+if let indexFile { index.file = indexFile }
 let (_, bytes) = index.rebuild(
-    files: files, configFile: configFile, useIndexFile: cacheDirectory != nil,
+    files: files, configFile: configFile, useIndexFile: indexFile != nil,
     decodeManifest: { file in Result { try decoder.decode(file: file) }.mapError(ActShareError.wrapping) },
     decodeConfig: { file in Result { try ConfigDecoder().decode(file: file) }.mapError(ActShareError.wrapping) })
 StandardError.writeAll(bytes, to: 1)

@@ -50,7 +50,7 @@ import Testing
         #expect(decoded == [file, broken])
         let cached = try #require(index.freshContents(files: [file, broken], configFile: config))
         // The cached copy is the same as a fresh decode, field by field that matters.
-        let a = try fresh.manifests[0].result.get(), b = try cached.manifests[0].result.get()
+        let a = try fresh.manifests[0].manifest().get(), b = try cached.manifests[0].manifest().get()
         #expect(a.activities[0].title == b.activities[0].title)
         #expect(a.activities[0].accepts.contentTypes == b.activities[0].accepts.contentTypes)
         #expect(a.activities[0].accepts.maxTotalSize == b.activities[0].accepts.maxTotalSize)
@@ -63,7 +63,7 @@ import Testing
         #expect(cachedConfig.pin == ["org.example.cached.go"])
         #expect(cachedConfig.providerOptions["org.example.cached"]?["level"]?.location == SourceLocation(file: config, line: 3, column: 31))
         // Errors are cached with their position.
-        let error = try #require(throws: ActShareError.self) { try cached.manifests[1].result.get() }
+        let error = try #require(throws: ActShareError.self) { try cached.manifests[1].manifest().get() }
         #expect(error.description == "\(broken):2:5: error: 'id' must be a reverse-DNS name such as org.example.hello, not 'nope'")
 
         // A different set of files, or another config, is not fresh.
@@ -74,7 +74,7 @@ import Testing
         try Fixtures.write(Self.manifest(title: "Other"), to: file)
         #expect(index.freshContents(files: [file, broken], configFile: config) == nil)
         decoded = []
-        #expect(try rebuild().manifests[0].result.get().activities[0].title == "Other")
+        #expect(try rebuild().manifests[0].manifest().get().activities[0].title == "Other")
         #expect(decoded == [file])
 
         // A corrupt index is ignored and rebuilt.

@@ -56,7 +56,7 @@ import Testing
             .init(file: "b.yaml", result: .success(Self.provider("org.b", [Self.activity("org.b.one")]))),
         ])
         func offered(_ exclusions: Exclusions) -> [String] {
-            Router(registry: registry, exclusions: exclusions).candidates(for: [Self.python]).map(\.activity.type)
+            Router(registry: registry, exclusions: exclusions).candidates(for: [Self.python]).map(\.type)
         }
         var config = Config()
         #expect(offered(Exclusions(config: config, exclude: [], only: [])) == ["org.a.one", "org.a.two", "org.b.one"])
@@ -76,9 +76,9 @@ import Testing
             Self.activity("org.p.print", title: "Print to PDF"), Self.activity("org.p.beam", title: "beam"),
         ])
         let offers = provider.activities.map { Offer(provider: provider, activity: $0) }
-        let byTitle = Router.order(offers, pins: [], recents: []).map(\.activity.type)
+        let byTitle = Router.order(offers, pins: [], recents: []).map(\.type)
         #expect(byTitle == ["org.p.beam", "org.p.copy", "org.p.mail", "org.p.print"])
-        let ordered = Router.order(offers, pins: ["org.p.print"], recents: ["org.p.mail", "org.p.print"]).map(\.activity.type)
+        let ordered = Router.order(offers, pins: ["org.p.print"], recents: ["org.p.mail", "org.p.print"]).map(\.type)
         #expect(ordered == ["org.p.print", "org.p.mail", "org.p.beam", "org.p.copy"])
     }
 

@@ -1,7 +1,7 @@
 /// The static rules of an activity: which items it can take, checked before any code loads.
 public struct AcceptRules: Sendable {
     /// The kinds of item accepted; nil accepts every kind.
-    public var kinds: Set<ItemKind>?
+    public var kinds: ItemKinds?
     /// MIME types or patterns (`text/*`, `image/png`); subclasses match. Nil accepts all.
     public var contentTypes: [String]?
     /// URL schemes accepted for URL items (lowercase); nil accepts every scheme.
@@ -16,7 +16,7 @@ public struct AcceptRules: Sendable {
     public var match: MatchMode
 
     public init(
-        kinds: Set<ItemKind>? = nil, contentTypes: [String]? = nil, urlSchemes: [String]? = nil,
+        kinds: ItemKinds? = nil, contentTypes: [String]? = nil, urlSchemes: [String]? = nil,
         minItems: Int = 1, maxItems: Int? = nil, maxTotalSize: UInt64? = nil, match: MatchMode = .all
     ) {
         self.kinds = kinds

@@ -1,5 +1,7 @@
 /// Writes decoded manifests (and manifest errors) into the index, and reads them back.
 enum ManifestCodec {
+    /// Writes a manifest record: its summary first (what routing reads for every
+    /// provider), then the length and bytes of the rest (read only when needed).
     static func write(_ result: Result<ProviderManifest, ActShareError>, to writer: inout ByteWriter) {
         switch result {
         case .failure(let error):
@@ -9,23 +11,71 @@ enum ManifestCodec {
         case .success(let manifest):
             writer.write(true)
             writer.write(manifest.id)
-            writer.write(manifest.name)
-            writer.write(manifest.version)
-            writer.write(manifest.library)
-            write(manifest.libraryLocation, to: &writer)
-            writer.write(manifest.isolation.rawValue)
-            writer.write(manifest.timeoutMilliseconds)
             writer.write(manifest.activities.count)
-            for activity in manifest.activities { write(activity, to: &writer) }
+            for activity in manifest.activities {
+                writer.write(activity.type)
+                writer.write(activity.title)
+                writer.write(activity.image)
+                writer.write(activity.category == .share)
+                writer.write(activity.hooks.canPerform != nil)
+                write(activity.accepts, to: &writer)
+            }
+            var full = ByteWriter()
+            full.write(manifest.id)
+            full.write(manifest.name)
+            full.write(manifest.version)
+            full.write(manifest.library)
+            write(manifest.libraryLocation, to: &full)
+            full.write(manifest.isolation.rawValue)
+            full.write(manifest.timeoutMilliseconds)
+            full.write(manifest.activities.count)
+            for activity in manifest.activities { write(activity, to: &full) }
+            writer.write(full.bytes.count)
+            writer.append(raw: full.bytes)
         }
     }
 
-    static func read(file: String, from reader: inout ByteReader) throws -> Result<ProviderManifest, ActShareError> {
+    /// Reads a record's summary, or its error; for a summary, also where the rest starts.
+    static func readSummary(file: String, from reader: inout ByteReader) throws -> (Result<ProviderSummary, ActShareError>, rest: Int) {
         guard try reader.readBool() else {
             let message = try reader.readString()
             let location = try readLocation(file: file, from: &reader)
-            return .failure(ActShareError(.badManifest, message, at: location))
+            return (.failure(ActShareError(.badManifest, message, at: location)), reader.offset)
         }
+        let id = try reader.readString()
+        let count = try reader.readCount()
+        var activities: [ProviderSummary.Activity] = []
+        activities.reserveCapacity(count)
+        for _ in 0..<count {
+            let type = try reader.readString()
+            let title = try reader.readString()
+            let image = try reader.readString()
+            let category: ActivityCategory = try reader.readBool() ? .share : .action
+            let hasCanPerform = try reader.readBool()
+            activities.append(ProviderSummary.Activity(
+                type: type, title: title, image: image, category: category, accepts: try readAccepts(from: &reader),
+                hasCanPerform: hasCanPerform))
+        }
+        let length = try reader.readCount()
+        let rest = reader.offset
+        try reader.skip(length)
+        return (.success(ProviderSummary(id: id, activities: activities)), rest)
+    }
+
+    /// Reads a whole record.
+    static func read(file: String, from reader: inout ByteReader) throws -> Result<ProviderManifest, ActShareError> {
+        let (summary, rest) = try readSummary(file: file, from: &reader)
+        switch summary {
+        case .failure(let error): return .failure(error)
+        case .success:
+            var full = reader
+            try full.seek(to: rest)
+            return .success(try readManifest(file: file, from: &full))
+        }
+    }
+
+    /// Reads the part of a record after its summary.
+    static func readManifest(file: String, from reader: inout ByteReader) throws -> ProviderManifest {
         let id = try reader.readString()
         let name = try reader.readString()
         let version = try reader.readString()
@@ -34,12 +84,10 @@ enum ManifestCodec {
               let isolation = Isolation(rawValue: try reader.readString())
         else { throw ByteReader.Malformed() }
         let timeout = try reader.readInt()
-        let count = try reader.readInt()
-        guard (0...100_000).contains(count) else { throw ByteReader.Malformed() }
-        let activities = try (0..<count).map { _ in try readActivity(file: file, from: &reader) }
-        return .success(ProviderManifest(
+        let activities = try (0..<(try reader.readCount())).map { _ in try readActivity(file: file, from: &reader) }
+        return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
-            isolation: isolation, timeoutMilliseconds: timeout, activities: activities))
+            isolation: isolation, timeoutMilliseconds: timeout, activities: activities)
     }
 
     // MARK: Activities
@@ -50,14 +98,7 @@ enum ManifestCodec {
         writer.write(activity.image)
         writer.write(activity.category.rawValue)
         write(activity.location, to: &writer)
-        let rules = activity.accepts
-        writer.write(rules.kinds.map { $0.map(\.rawValue).sorted() })
-        writer.write(rules.contentTypes)
-        writer.write(rules.urlSchemes)
-        writer.write(rules.minItems)
-        writer.write(rules.maxItems ?? -1)
-        writer.write(rules.maxTotalSize.map { Int64(bitPattern: $0) } ?? -1)
-        writer.write(rules.match.rawValue)
+        write(activity.accepts, to: &writer)
         writer.write(activity.options.count)
         for option in activity.options {
             writer.write(option.name)
@@ -81,22 +122,7 @@ enum ManifestCodec {
         guard let category = ActivityCategory(rawValue: try reader.readString()),
               let location = try readLocation(file: file, from: &reader)
         else { throw ByteReader.Malformed() }
-        var rules = AcceptRules()
-        if let kinds = try reader.readOptionalStrings() {
-            rules.kinds = Set(try kinds.map { word in
-                guard let kind = ItemKind(rawValue: word) else { throw ByteReader.Malformed() }
-                return kind
-            })
-        }
-        rules.contentTypes = try reader.readOptionalStrings()
-        rules.urlSchemes = try reader.readOptionalStrings()
-        rules.minItems = try reader.readInt()
-        let maxItems = try reader.readInt()
-        rules.maxItems = maxItems < 0 ? nil : maxItems
-        let maxSize = try reader.readInt64()
-        rules.maxTotalSize = maxSize < 0 ? nil : UInt64(maxSize)
-        guard let match = MatchMode(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
-        rules.match = match
+        let rules = try readAccepts(from: &reader)
         let optionCount = try reader.readInt()
         guard (0...10_000).contains(optionCount) else { throw ByteReader.Malformed() }
         let options = try (0..<optionCount).map { _ in
@@ -114,7 +140,36 @@ enum ManifestCodec {
             hooks: ActivityHooks(canPerform: canPerform, prepare: prepare, perform: perform), location: location)
     }
 
-    // MARK: Hooks and locations
+    // MARK: Rules, hooks and locations
+
+    private static func write(_ rules: AcceptRules, to writer: inout ByteWriter) {
+        writer.write(rules.kinds.map { Int($0.rawValue) } ?? -1)
+        writer.write(rules.contentTypes)
+        writer.write(rules.urlSchemes)
+        writer.write(rules.minItems)
+        writer.write(rules.maxItems ?? -1)
+        writer.write(rules.maxTotalSize.map { Int64(bitPattern: $0) } ?? -1)
+        writer.write(rules.match == .all)
+    }
+
+    private static func readAccepts(from reader: inout ByteReader) throws -> AcceptRules {
+        var rules = AcceptRules()
+        let kinds = try reader.readInt()
+        if kinds >= 0 {
+            guard kinds <= UInt8.max else { throw ByteReader.Malformed() }
+            rules.kinds = ItemKinds(rawValue: UInt8(kinds))
+        }
+        rules.contentTypes = try reader.readOptionalStrings()
+        rules.urlSchemes = try reader.readOptionalStrings()
+        rules.minItems = try reader.readInt()
+        let maxItems = try reader.readInt()
+        rules.maxItems = maxItems < 0 ? nil : maxItems
+        let maxSize = try reader.readInt64()
+        rules.maxTotalSize = maxSize < 0 ? nil : UInt64(maxSize)
+        rules.match = try reader.readBool() ? .all : .any
+        return rules
+    }
+
 
     private static func write(_ hook: HookDeclaration, to writer: inout ByteWriter) {
         writer.write(hook.role.rawValue)

@@ -1,4 +1,8 @@
-/// The decoded manifests and config, kept in `$XDG_CACHE_HOME/actshare/manifest-index.bin`
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The decoded manifests and config, kept in `$XDG_CACHE_HOME/actshare/manifest-index-*.bin`
 /// so that `actshare` reads no YAML (and links no YAML parser) when nothing changed.
 ///
 /// An entry is fresh while its file's size, inode, modification and change times are
@@ -8,13 +12,50 @@
 /// corrupt or unwritable one costs a parse.
 public struct ManifestIndex: Sendable {
     /// One manifest file and what reading it gave.
+    ///
+    /// From the index, only the summary is decoded up front; the whole manifest is
+    /// decoded by ``manifest()`` when an activity of it is offered or performed.
     public struct Entry: Sendable {
-        public var file: String
-        public var result: Result<ProviderManifest, ActShareError>
+        public let file: String
+        /// The provider's id and its activities' static rules, or why the manifest is unusable.
+        public let summary: Result<ProviderSummary, ActShareError>
+        private let storage: Storage
 
+        private enum Storage: Sendable {
+            case decoded(Result<ProviderManifest, ActShareError>)
+            case indexed(bytes: [UInt8], offset: Int)
+        }
+
+        /// An entry for a manifest decoded from its YAML.
         public init(file: String, result: Result<ProviderManifest, ActShareError>) {
             self.file = file
-            self.result = result
+            summary = result.map(ProviderSummary.init)
+            storage = .decoded(result)
+        }
+
+        /// An entry whose record starts at `offset` in an index's bytes.
+        init(file: String, bytes: [UInt8], offset: Int) throws {
+            self.file = file
+            var reader = ByteReader(bytes, offset: offset)
+            let (summary, rest) = try ManifestCodec.readSummary(file: file, from: &reader)
+            self.summary = summary
+            storage = .indexed(bytes: bytes, offset: rest)
+        }
+
+        /// The whole manifest, or why it is unusable.
+        public func manifest() -> Result<ProviderManifest, ActShareError> {
+            switch storage {
+            case .decoded(let result):
+                return result
+            case .indexed(let bytes, let offset):
+                if case .failure(let error) = summary { return .failure(error) }
+                var reader = ByteReader(bytes, offset: offset)
+                do {
+                    return .success(try ManifestCodec.readManifest(file: file, from: &reader))
+                } catch {
+                    return .failure(ActShareError(.io, "the manifest index is damaged; it is rebuilt when \(file) changes or the cache is removed"))
+                }
+            }
         }
     }
 
@@ -22,6 +63,9 @@ public struct ManifestIndex: Sendable {
     public struct Contents: Sendable {
         public var manifests: [Entry]
         public var config: (file: String, result: Result<Config, ActShareError>)?
+        /// True when no two manifests share a provider id or an activity type, which the
+        /// index records so that loading it need not check again.
+        public var hasNoConflicts = false
 
         public init(manifests: [Entry], config: (file: String, result: Result<Config, ActShareError>)?) {
             self.manifests = manifests
@@ -29,41 +73,52 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 2"
+    private static let magic = "actshare-manifest-index 5"
 
     /// The index file.
     public var file: String
     /// Part of the fingerprint: a relative `library:` resolves differently when these change.
     public var libraryDirectories: [String]
 
-    public init(directory: String, libraryDirectories: [String]) {
-        file = FileSystem.join(directory, "manifest-index.bin")
+    /// The index for one search path in `directory`. Each search path has its own
+    /// file, so runs with different ones (another `ACTSHARE_PROVIDER_PATH`, another
+    /// build) do not evict each other's index.
+    public init(directory: String, libraryDirectories: [String], providerDirectories: [String] = []) {
         self.libraryDirectories = libraryDirectories
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in (libraryDirectories + ["\u{0}"] + providerDirectories).joined(separator: ":").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        file = FileSystem.join(directory, "manifest-index-\(String(hash, radix: 16)).bin")
     }
 
     /// The stored contents for exactly these files, if every one is fresh; else nil.
     public func freshContents(files: [String], configFile: String?) -> Contents? {
         guard let stored = try? FileSystem.read(file), let records = try? Records(stored, fingerprint: fingerprint),
-              records.manifests.count == files.count, records.config?.file == configFile
+              records.manifests.count == files.count, records.config.map(records.file(of:)) == configFile
         else { return nil }
         do {
+            // The files are statted on a second thread while their summaries are decoded.
+            let statuses = BackgroundWork { FileSystem.statuses(files) }
             var manifests: [Entry] = []
             manifests.reserveCapacity(files.count)
-            for (record, status) in zip(records.manifests, FileSystem.statuses(files)) {
-                guard let status, record.status.isSameVersion(as: status) else { return nil }
-            }
             for (file, record) in zip(files, records.manifests) {
-                guard record.file == file else { return nil }
-                var reader = ByteReader(stored, offset: record.offset)
-                manifests.append(Entry(file: file, result: try ManifestCodec.read(file: file, from: &reader)))
+                guard records.record(record, isFor: file) else { return nil }
+                manifests.append(try Entry(file: file, bytes: stored, offset: record.offset))
+            }
+            for (record, status) in zip(records.manifests, statuses.wait()) {
+                guard let status, record.status.isSameVersion(as: status) else { return nil }
             }
             var config: (file: String, result: Result<Config, ActShareError>)?
             if let record = records.config {
-                guard let status = FileSystem.status(record.file), record.status.isSameVersion(as: status) else { return nil }
+                let file = records.file(of: record)
+                guard let status = FileSystem.status(file), record.status.isSameVersion(as: status) else { return nil }
                 var reader = ByteReader(stored, offset: record.offset)
-                config = (record.file, try ConfigCodec.read(file: record.file, from: &reader))
+                config = (file, try ConfigCodec.read(file: file, from: &reader))
             }
-            return Contents(manifests: manifests, config: config)
+            var contents = Contents(manifests: manifests, config: config)
+            contents.hasNoConflicts = records.hasNoConflicts
+            return contents
         } catch {
             return nil
         }
@@ -81,7 +136,7 @@ public struct ManifestIndex: Sendable {
         let stored = useIndexFile ? (try? FileSystem.read(file)) ?? [] : []
         let records = (try? Records(stored, fingerprint: fingerprint))
         var previous: [String: Records.Record] = [:]
-        for record in records?.manifests ?? [] { previous[record.file] = record }
+        for record in records?.manifests ?? [] { previous[records!.file(of: record)] = record }
 
         var writer = ByteWriter()
         writer.write(fingerprint)
@@ -110,6 +165,14 @@ public struct ManifestIndex: Sendable {
             ConfigCodec.write(result, to: &record)
             Self.writeRecord(file: configFile, status: status, record: record.bytes, to: &writer)
         }
+        var ids: Set<String> = []
+        var types: Set<String> = []
+        var hasNoConflicts = true
+        for case .success(let manifest) in manifests.map({ $0.manifest() }) {
+            hasNoConflicts = hasNoConflicts && ids.insert(manifest.id).inserted
+            for activity in manifest.activities { hasNoConflicts = hasNoConflicts && types.insert(activity.type).inserted }
+        }
+        writer.write(hasNoConflicts)
         if useIndexFile {
             do {
                 try FileSystem.createDirectories(FileSystem.directoryName(file))
@@ -118,7 +181,9 @@ public struct ManifestIndex: Sendable {
                 // Without a writable cache, manifests are parsed on every run: slower, not wrong.
             }
         }
-        return (Contents(manifests: manifests, config: config), writer.bytes)
+        var contents = Contents(manifests: manifests, config: config)
+        contents.hasNoConflicts = hasNoConflicts
+        return (contents, writer.bytes)
     }
 
     /// Reads contents serialized by ``rebuild(files:configFile:decodeManifest:decodeConfig:)``,
@@ -127,14 +192,16 @@ public struct ManifestIndex: Sendable {
         guard let records = try? Records(bytes, fingerprint: fingerprint) else { return nil }
         do {
             let manifests = try records.manifests.map { record in
-                var reader = ByteReader(bytes, offset: record.offset)
-                return Entry(file: record.file, result: try ManifestCodec.read(file: record.file, from: &reader))
+                try Entry(file: records.file(of: record), bytes: bytes, offset: record.offset)
             }
             let config = try records.config.map { record in
                 var reader = ByteReader(bytes, offset: record.offset)
-                return (record.file, try ConfigCodec.read(file: record.file, from: &reader))
+                let file = records.file(of: record)
+                return (file, try ConfigCodec.read(file: file, from: &reader))
             }
-            return Contents(manifests: manifests, config: config)
+            var contents = Contents(manifests: manifests, config: config)
+            contents.hasNoConflicts = records.hasNoConflicts
+            return contents
         } catch {
             return nil
         }
@@ -158,30 +225,54 @@ public struct ManifestIndex: Sendable {
 
     /// The table of an index: where each entry starts, without decoding the entries.
     private struct Records {
+        /// A file's record. Its name stays in the index's bytes (`name`) until a String is
+        /// wanted: comparing bytes is much cheaper than making a thousand Strings.
         struct Record {
-            var file: String
+            var name: Range<Int>
             var status: FileSystem.Status
             var offset: Int
         }
 
+        let bytes: [UInt8]
         var manifests: [Record] = []
         var config: Record?
+        var hasNoConflicts = false
 
         init(_ bytes: [UInt8], fingerprint: String) throws {
+            self.bytes = bytes
             var reader = ByteReader(bytes)
             guard try reader.readString() == fingerprint else { throw ByteReader.Malformed() }
-            for _ in 0..<(try reader.readCount()) { manifests.append(try Self.record(&reader)) }
+            let count = try reader.readCount()
+            manifests.reserveCapacity(count)
+            for _ in 0..<count { manifests.append(try Self.record(&reader)) }
             if try reader.readBool() { config = try Self.record(&reader) }
+            hasNoConflicts = try reader.readBool()
+        }
+
+        func file(of record: Record) -> String {
+            String(decoding: bytes[record.name], as: UTF8.self)
+        }
+
+        /// Whether `record` is for `file`, compared as bytes.
+        func record(_ record: Record, isFor file: String) -> Bool {
+            var file = file
+            return file.withUTF8 { name in
+                name.count == record.name.count && bytes.withUnsafeBytes { stored in
+                    name.isEmpty || memcmp(stored.baseAddress! + record.name.lowerBound, name.baseAddress!, name.count) == 0
+                }
+            }
         }
 
         private static func record(_ reader: inout ByteReader) throws -> Record {
-            let file = try reader.readString()
+            let length = try reader.readCount()
+            let start = reader.offset
+            try reader.skip(length)
             let status = FileSystem.Status(
                 size: try reader.readUInt64(), isDirectory: false, isRegular: true,
                 modified: try reader.readInt64(), changed: try reader.readInt64(), inode: try reader.readUInt64())
-            let length = try reader.readCount()
-            let record = Record(file: file, status: status, offset: reader.offset)
-            try reader.skip(length)
+            let recordLength = try reader.readCount()
+            let record = Record(name: start..<start + length, status: status, offset: reader.offset)
+            try reader.skip(recordLength)
             return record
         }
     }

@@ -17,9 +17,11 @@ public struct ManifestLoader: Sendable {
     public func load() throws -> ManifestIndex.Contents {
         let files = ProviderRegistry.manifestFiles(in: paths.providerDirectories)
         let configFile = configFile
-        let index = ManifestIndex(directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories)
+        let index = ManifestIndex(
+            directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories,
+            providerDirectories: paths.providerDirectories)
         if let contents = index.freshContents(files: files, configFile: configFile) { return contents }
-        var arguments = ["--cache-dir", paths.cacheDirectory]
+        var arguments = ["--index", index.file]
         if let configFile { arguments += ["--config", configFile] }
         return try runHelper(arguments + ["--"] + files, index: index)
     }

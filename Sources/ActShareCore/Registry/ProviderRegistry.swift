@@ -5,46 +5,65 @@
 /// subdirectory holding `provider.yaml` or a `*.yaml` file is one provider. When two
 /// providers share an id, or two activities share a type, the first wins and a warning
 /// names both files.
+///
+/// Routing reads only each provider's summary (``routes``); a whole manifest is decoded
+/// when one of its activities is offered, so a thousand installed providers cost little
+/// more than the few that can handle the items.
 public struct ProviderRegistry: Sendable {
-    /// Usable providers, in search order. Activities that lost a type conflict are removed.
-    public private(set) var providers: [ProviderManifest]
+    /// Every activity that may be offered, in search order, after conflicts were resolved.
+    public private(set) var routes: [ActivityRoute] = []
     /// Manifests that could not be used, with the reason.
-    public private(set) var failures: [(file: String, error: ActShareError)]
+    public private(set) var failures: [(file: String, error: ActShareError)] = []
     /// Warnings about conflicts that were resolved.
-    public private(set) var warnings: [Diagnostic]
+    public private(set) var warnings: [Diagnostic] = []
+
+    private let entries: [ManifestIndex.Entry]
+    /// Entry positions of the usable providers, in search order.
+    private var usable: [Int] = []
+    private let decoded = DecodedManifests()
 
     /// Errors and warnings, in the order a user should read them.
     public var diagnostics: [Diagnostic] { failures.map { Diagnostic($0.error) } + warnings }
 
-    public init(manifests: [ManifestIndex.Entry]) {
-        providers = []
-        failures = []
-        warnings = []
-        providers.reserveCapacity(manifests.count)
+    /// A registry of `entries`, in search order. With `hasNoConflicts` (known from the
+    /// index) the check for shared ids and types is skipped.
+    public init(manifests entries: [ManifestIndex.Entry], hasNoConflicts: Bool = false) {
+        self.entries = entries
+        routes.reserveCapacity(entries.count)
+        usable.reserveCapacity(entries.count)
         // Sets, not maps to files: conflicts are rare, and their winner is looked up then.
         var ids: Set<String> = []
         var types: Set<String> = []
-        ids.reserveCapacity(manifests.count)
-        types.reserveCapacity(manifests.count * 2)
-        for entry in manifests {
-            switch entry.result {
+        if !hasNoConflicts {
+            ids.reserveCapacity(entries.count)
+            types.reserveCapacity(entries.count * 2)
+        }
+        for (position, entry) in entries.enumerated() {
+            switch entry.summary {
             case .failure(let error):
                 failures.append((entry.file, error))
-            case .success(let manifest):
-                guard ids.insert(manifest.id).inserted else {
-                    let first = provider(id: manifest.id)?.file ?? "?"
-                    warnings.append(Diagnostic(.warning, "provider '\(manifest.id)' is also declared in \(first), which wins", at: SourceLocation(file: manifest.file, line: 1, column: 1)))
+            case .success(let summary) where hasNoConflicts:
+                usable.append(position)
+                for activity in summary.activities {
+                    routes.append(ActivityRoute(provider: position, providerID: summary.id, activity: activity))
+                }
+            case .success(let summary):
+                guard ids.insert(summary.id).inserted else {
+                    let first = firstFile(providerID: summary.id)
+                    warnings.append(Diagnostic(.warning, "provider '\(summary.id)' is also declared in \(first), which wins", at: SourceLocation(file: entry.file, line: 1, column: 1)))
                     continue
                 }
-                var kept = manifest.activities
-                var conflicts = 0
-                for activity in manifest.activities where !types.insert(activity.type).inserted {
-                    let first = self.activity(ofType: activity.type)?.provider.file ?? manifest.file
-                    warnings.append(Diagnostic(.warning, "activity type '\(activity.type)' is also declared in \(first), which wins", at: activity.location))
-                    kept.removeAll { $0 === activity }
-                    conflicts += 1
+                usable.append(position)
+                for activity in summary.activities {
+                    let type = activity.type
+                    guard types.insert(type).inserted else {
+                        let first = route(ofType: type).map { entries[$0.provider].file } ?? entry.file
+                        let location = (try? entry.manifest().get())?.activities.first { $0.type == type }?.location
+                        warnings.append(Diagnostic(.warning, "activity type '\(type)' is also declared in \(first), which wins", at: location))
+                        continue
+                    }
+                    routes.append(ActivityRoute(provider: position, providerID: summary.id, activity: activity))
                 }
-                providers.append(conflicts == 0 ? manifest : manifest.keeping(kept))
             }
         }
     }
@@ -55,12 +74,11 @@ public struct ProviderRegistry: Sendable {
         var seenDirectories: [String] = []
         for directory in directories where !seenDirectories.contains(directory) {
             seenDirectories.append(directory)
-            guard let names = FileSystem.contents(ofDirectory: directory) else { continue }
             let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-            files.reserveCapacity(files.count + names.count)
-            for name in names where name.utf8.first != UInt8(ascii: ".") {
-                let path = prefix + name
-                if name.utf8.count > 5 && name.utf8.reversed().starts(with: "lmay.".utf8) {
+            guard let paths = FileSystem.contents(ofDirectory: directory, prefixedWith: prefix) else { continue }
+            files.reserveCapacity(files.count + paths.count)
+            for path in paths where FileSystem.baseName(path).utf8.first != UInt8(ascii: ".") {
+                if FileSystem.hasSuffix(path, ".yaml") {
                     files.append(path)
                 } else {
                     let nested = FileSystem.join(path, "provider.yaml")
@@ -71,18 +89,77 @@ public struct ProviderRegistry: Sendable {
         return files
     }
 
+    // MARK: Decoded manifests
+
+    /// Every usable provider, decoded, without activities that lost a type conflict.
+    /// Decodes every manifest: for listings of all providers, not for routing.
+    public var providers: [ProviderManifest] {
+        usable.compactMap { position in
+            guard let manifest = manifest(at: position) else { return nil }
+            let kept = manifest.activities.filter { activity in
+                routes.contains { $0.provider == position && $0.type == activity.type }
+            }
+            return kept.count == manifest.activities.count ? manifest : manifest.keeping(kept)
+        }
+    }
+
+    /// The provider and full declaration of a route's activity, decoded once.
+    public func declaration(of route: ActivityRoute) throws -> (provider: ProviderManifest, activity: ActivityDeclaration) {
+        let manifest = try decodedManifest(at: route.provider)
+        guard let activity = manifest.activities.first(where: { $0.type == route.type }) else {
+            throw ActShareError(.io, "the manifest index does not match \(manifest.file); remove \(route.providerID)'s cache entry by touching the file")
+        }
+        return (manifest, activity)
+    }
+
     /// The provider and declaration of an activity type, if some usable provider has it.
     public func activity(ofType type: String) -> (provider: ProviderManifest, activity: ActivityDeclaration)? {
-        for provider in providers {
-            if let activity = provider.activities.first(where: { $0.type == type }) {
-                return (provider, activity)
+        guard let route = route(ofType: type) else { return nil }
+        return try? declaration(of: route)
+    }
+
+    /// The usable provider with `id`, if any.
+    public func provider(id: String) -> ProviderManifest? {
+        for position in usable {
+            if case .success(let summary) = entries[position].summary, summary.id == id {
+                return manifest(at: position)
             }
         }
         return nil
     }
 
-    /// The usable provider with `id`, if any.
-    public func provider(id: String) -> ProviderManifest? {
-        providers.first { $0.id == id }
+    private func route(ofType type: String) -> ActivityRoute? {
+        routes.first { $0.type == type }
+    }
+
+    private func firstFile(providerID: String) -> String {
+        for position in usable {
+            if case .success(let summary) = entries[position].summary, summary.id == providerID {
+                return entries[position].file
+            }
+        }
+        return "?"
+    }
+
+    /// The decoded manifest of entry `position`, decoding it once.
+    private func manifest(at position: Int) -> ProviderManifest? {
+        try? decodedManifest(at: position)
+    }
+
+    private func decodedManifest(at position: Int) throws -> ProviderManifest {
+        try decoded.manifest(at: position) { try entries[position].manifest().get() }
+    }
+}
+
+/// The manifests a registry has decoded so far, shared by its copies.
+private final class DecodedManifests: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var manifests: [Int: ProviderManifest] = [:]
+
+    func manifest(at position: Int, decode: () throws -> ProviderManifest) throws -> ProviderManifest {
+        if let manifest = lock.withLock({ manifests[position] }) { return manifest }
+        let manifest = try decode()
+        lock.withLock { manifests[position] = manifest }
+        return manifest
     }
 }

@@ -3,16 +3,15 @@
 /// With many providers the same few (type, pattern) pairs are asked about again and
 /// again, and each answer is a shared-mime-info lookup behind GIO's lock.
 public final class ContentTypeMatcher {
-    private var answers: [String: Bool] = [:]
+    private var answers: [String: [String: Bool]] = [:]
 
     public init() {}
 
     /// ``ContentType/matches(_:pattern:)``, remembered.
     public func matches(_ type: String, pattern: String) -> Bool {
-        let key = type + "\u{0}" + pattern
-        if let answer = answers[key] { return answer }
+        if let answer = answers[type]?[pattern] { return answer }
         let answer = ContentType.matches(type, pattern: pattern)
-        answers[key] = answer
+        answers[type, default: [:]][pattern] = answer
         return answer
     }
 }

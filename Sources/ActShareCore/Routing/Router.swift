@@ -15,13 +15,12 @@ public struct Router: Sendable {
     /// Every activity whose static rules accept `items` and which is not excluded.
     public func candidates(for items: [Item]) -> [Offer] {
         let matcher = ContentTypeMatcher()
+        let excluding = !exclusions.excludedTypes.isEmpty || !exclusions.disabledProviders.isEmpty || exclusions.onlyTypes != nil
         var offers: [Offer] = []
-        for provider in registry.providers where !exclusions.disabledProviders.contains(provider.id) {
-            for activity in provider.activities
-            where exclusions.reason(excluding: activity.type, provider: provider.id) == nil
-                && Self.accepts(activity.accepts, items: items, matcher: matcher) {
-                offers.append(Offer(provider: provider, activity: activity))
-            }
+        for route in registry.routes
+        where !(excluding && exclusions.reason(excluding: route.type, provider: route.providerID) != nil)
+            && Self.accepts(route.accepts, items: items, matcher: matcher) {
+            offers.append(Offer(route: route, registry: registry))
         }
         return offers
     }
@@ -61,17 +60,36 @@ public struct Router: Sendable {
     /// Offer order: pinned types first (in pin order), then the most recently used, then
     /// by title, then by type.
     public static func order(_ offers: [Offer], pins: [String], recents: [String]) -> [Offer] {
-        func rank(_ type: String) -> (Int, Int) {
-            if let pin = pins.firstIndex(of: type) { return (0, pin) }
-            if let recent = recents.firstIndex(of: type) { return (1, recent) }
-            return (2, 0)
+        // Ranks are computed once per offer, not once per comparison.
+        let ranked = offers.map { offer -> (rank: Int, offer: Offer) in
+            if let pin = pins.firstIndex(of: offer.type) { return (pin, offer) }
+            if let recent = recents.firstIndex(of: offer.type) { return (pins.count + recent, offer) }
+            return (Int.max, offer)
         }
-        return offers.sorted { left, right in
-            let (l, r) = (rank(left.activity.type), rank(right.activity.type))
-            if l != r { return l < r }
-            let (lt, rt) = (left.activity.title.lowercased(), right.activity.title.lowercased())
-            if lt != rt { return lt < rt }
-            return left.activity.type < right.activity.type
+        return ranked.sorted { left, right in
+            if left.rank != right.rank { return left.rank < right.rank }
+            let byTitle = caseInsensitiveOrder(left.offer.title, right.offer.title)
+            if byTitle != 0 { return byTitle < 0 }
+            return left.offer.type < right.offer.type
+        }.map(\.offer)
+    }
+
+    /// Compares titles ignoring case: ASCII byte by byte (no lowercased copies), other
+    /// text through `lowercased()`.
+    static func caseInsensitiveOrder(_ left: String, _ right: String) -> Int {
+        var (left, right) = (left, right)
+        let ascii: Int? = left.withUTF8 { l in
+            right.withUTF8 { r in
+                for (a, b) in zip(l, r) {
+                    if a >= 0x80 || b >= 0x80 { return nil }
+                    let (x, y) = (a | (a >= 65 && a <= 90 ? 0x20 : 0), b | (b >= 65 && b <= 90 ? 0x20 : 0))
+                    if x != y { return Int(x) - Int(y) }
+                }
+                return l.count == r.count ? 0 : (l.count < r.count ? -1 : 1)
+            }
         }
+        if let ascii { return ascii }
+        let (x, y) = (left.lowercased(), right.lowercased())
+        return x == y ? 0 : (x < y ? -1 : 1)
     }
 }

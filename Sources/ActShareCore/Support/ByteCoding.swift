@@ -102,6 +102,12 @@ struct ByteReader {
         try readBool() ? try readStrings() : nil
     }
 
+    /// Moves to `offset`, which must be within the bytes.
+    mutating func seek(to offset: Int) throws {
+        guard offset >= 0, offset <= bytes.count else { throw Malformed() }
+        self.offset = offset
+    }
+
     /// Skips `count` bytes.
     mutating func skip(_ count: Int) throws {
         guard count >= 0, offset + count <= bytes.count else { throw Malformed() }

@@ -58,40 +58,76 @@ public enum FileSystem {
     public static func statuses(_ paths: [String]) -> [Status?] {
         var results: [Status?] = []
         results.reserveCapacity(paths.count)
-        var directory = ""
+        var directory: [UInt8] = []
         var directoryFD: Int32 = -1
         defer { if directoryFD >= 0 { close(directoryFD) } }
         for path in paths {
-            let parent = directoryName(path)
-            if parent != directory {
-                if directoryFD >= 0 { close(directoryFD) }
-                directory = parent
-                directoryFD = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            // Byte-level work on the path's C string: no Strings are made per file.
+            let found: Status? = path.withCString { cPath in
+                guard let slash = strrchr(cPath, Int32(UInt8(ascii: "/"))) else { return FileSystem.status(path) }
+                let parentLength = cPath.distance(to: slash)
+                let sameParent = directoryFD >= 0 && parentLength == directory.count
+                    && (parentLength == 0 || directory.withUnsafeBytes { memcmp($0.baseAddress!, cPath, parentLength) == 0 })
+                if !sameParent {
+                    if directoryFD >= 0 { close(directoryFD) }
+                    directory = Array(UnsafeRawBufferPointer(start: cPath, count: parentLength))
+                    directoryFD = open(parentLength == 0 ? "/" : String(decoding: directory, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                }
+                var info = stat()
+                guard directoryFD >= 0, fstatat(directoryFD, slash + 1, &info, 0) == 0 else { return nil }
+                return Status(info)
             }
-            var info = stat()
-            guard directoryFD >= 0, fstatat(directoryFD, baseName(path), &info, 0) == 0 else {
-                results.append(nil)
-                continue
-            }
-            results.append(Status(info))
+            results.append(found)
         }
         return results
     }
 
+    /// Whether `name` ends with `suffix` (ASCII), compared as bytes.
+    public static func hasSuffix(_ name: String, _ suffix: StaticString) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            let count = suffix.utf8CodeUnitCount
+            return bytes.count >= count && memcmp(bytes.baseAddress! + bytes.count - count, suffix.utf8Start, count) == 0
+        }
+    }
+
     public static func isDirectory(_ path: String) -> Bool { status(path)?.isDirectory ?? false }
 
-    /// The names in a directory, sorted, without `.` and `..`; nil if it cannot be read.
-    public static func contents(ofDirectory path: String) -> [String]? {
+    /// The names in a directory in byte order, without `.` and `..`, each after `prefix`
+    /// (say the directory and a slash, for full paths); nil if it cannot be read.
+    public static func contents(ofDirectory path: String, prefixedWith prefix: String = "") -> [String]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
-        var names: [String] = []
+        // The names are collected in one buffer and sorted there by memcmp (the C locale's
+        // order), before any String is made: sorting Strings costs far more.
+        var buffer: [UInt8] = []
+        var names: [(start: Int, count: Int)] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let count = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<count])
+                if (count == 1 && name[0] == UInt8(ascii: ".")) || (count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".")) {
+                    return
+                }
+                names.append((buffer.count, count))
+                buffer.append(contentsOf: name)
             }
-            if name != "." && name != ".." { names.append(name) }
         }
-        return names.sorted()
+        return buffer.withUnsafeBytes { bytes in
+            names.sort { left, right in
+                let order = memcmp(bytes.baseAddress! + left.start, bytes.baseAddress! + right.start, min(left.count, right.count))
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+            let prefixBytes = Array(prefix.utf8)
+            return names.map { name in
+                String(unsafeUninitializedCapacity: prefixBytes.count + name.count) { storage in
+                    _ = storage.initialize(from: prefixBytes)
+                    _ = UnsafeMutableBufferPointer(rebasing: storage[prefixBytes.count...])
+                        .initialize(from: UnsafeRawBufferPointer(rebasing: bytes[name.start..<name.start + name.count]))
+                    return prefixBytes.count + name.count
+                }
+            }
+        }
     }
 
     /// Reads up to `limit` bytes of a file (all of it by default).

@@ -136,12 +136,12 @@ public struct ManifestDecoder: Sendable {
         var rules = AcceptRules()
 
         if let kindsValue = map["kinds"] {
-            var kinds: Set<ItemKind> = []
+            var kinds: ItemKinds = []
             for word in try kindsValue.stringList(kind: kind) {
                 guard let itemKind = ItemKind(rawValue: word) else {
                     throw kindsValue.error("'\(kindsValue.path)' lists '\(word)'; the kinds are file, url, text and data", kind: kind)
                 }
-                kinds.insert(itemKind)
+                kinds.insert(ItemKinds(itemKind))
             }
             rules.kinds = kinds
         }

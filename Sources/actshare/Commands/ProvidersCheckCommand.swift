@@ -25,7 +25,7 @@ struct ProvidersCheckCommand: ParsableCommand {
         }
         do {
             let entry = try ManifestLoader(paths: SearchPaths.fromEnvironment()).decode(manifest: FileSystem.absolute(file))
-            let manifest = try entry.result.get()
+            let manifest = try entry.manifest().get()
             let registry = ProviderRegistry(manifests: [entry])
             try ActivityHost(registry: registry, config: Config()).check(manifest)
             let count = manifest.activities.count

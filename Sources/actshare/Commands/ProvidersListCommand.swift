@@ -17,52 +17,89 @@ struct ProvidersListCommand: ParsableCommand {
     func run() throws {
         let invocation = try Invocation(configFile: config, reportDiagnostics: false)
         let disabled = Set(invocation.config.disabledProviders)
-        var rows: [(json: String, line: String)] = []
-
-        for (file, error) in invocation.registry.failures {
-            rows.append((
-                JSONWriter.object([
-                    ("file", .string(file)), ("id", .string(nil)), ("status", .string("error")),
-                    ("error", .string(error.description)), ("activities", .raw("[]")),
-                ]),
-                "error     \(file)\n          \(error.description)\n"))
+        var rows: [Row] = invocation.registry.failures.map { file, error in
+            Row(file: file, status: "error", error: error.description)
         }
         for provider in invocation.registry.providers {
-            var status = "ok"
-            var problem: String?
+            var row = Row(file: provider.file, status: "ok", provider: provider)
             if disabled.contains(provider.id) {
-                status = "disabled"
+                row.status = "disabled"
             } else {
                 do {
                     try invocation.host.check(provider)
                 } catch let error as ActShareError {
-                    status = "error"
-                    problem = error.description
+                    row.status = "error"
+                    row.error = error.description
                 }
             }
-            let types = provider.activities.map(\.type)
-            rows.append((
-                JSONWriter.object([
-                    ("file", .string(provider.file)), ("id", .string(provider.id)), ("name", .string(provider.name)),
-                    ("version", .string(provider.version)), ("library", .string(provider.library)),
-                    ("isolation", .string(provider.isolation.rawValue)), ("status", .string(status)),
-                    ("error", .string(problem)),
-                    ("activities", .raw(JSONWriter.array(types.map { JSONWriter.object([("type", .string($0))]) })))
-                ]),
-                "\(status.padding(9)) \(provider.id) \(provider.version) (\(provider.name)) \(provider.file)\n"
-                    + (problem.map { "          \($0)\n" } ?? "")
-                    + types.map { "          - \($0)\n" }.joined()))
+            rows.append(row)
         }
         let warnings = invocation.registry.warnings
         if json {
-            let warningList = JSONWriter.array(warnings.map { JSONWriter.object([("warning", .string($0.description))]) })
-            StandardStreams.out(JSONWriter.object([
-                ("providers", .raw(JSONWriter.array(rows.map(\.json)))),
-                ("warnings", .raw(warningList)),
-            ]) + "\n")
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("providers")
+            writer.beginArray()
+            for row in rows { row.write(to: &writer) }
+            writer.endArray()
+            writer.key("warnings")
+            writer.beginArray()
+            for warning in warnings {
+                writer.beginObject()
+                writer.member("warning", .string(warning.description))
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            StandardStreams.out(writer.text + "\n")
         } else {
-            StandardStreams.out(rows.map(\.line).joined())
+            StandardStreams.out(rows.map(\.text).joined())
             for warning in warnings { StandardStreams.err("\(warning)\n") }
+        }
+    }
+
+    /// One provider (or broken manifest) as `providers` shows it.
+    private struct Row {
+        var file: String
+        var status: String
+        var error: String?
+        var provider: ProviderManifest?
+
+        init(file: String, status: String, error: String? = nil, provider: ProviderManifest? = nil) {
+            self.file = file
+            self.status = status
+            self.error = error
+            self.provider = provider
+        }
+
+        func write(to writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.member("file", .string(file))
+            writer.member("id", .string(provider?.id))
+            if let provider {
+                writer.member("name", .string(provider.name))
+                writer.member("version", .string(provider.version))
+                writer.member("library", .string(provider.library))
+                writer.member("isolation", .string(provider.isolation.rawValue))
+            }
+            writer.member("status", .string(status))
+            writer.member("error", .string(error))
+            writer.key("activities")
+            writer.beginArray()
+            for activity in provider?.activities ?? [] {
+                writer.beginObject()
+                writer.member("type", .string(activity.type))
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+
+        var text: String {
+            guard let provider else { return "error     \(file)\n          \(error ?? "")\n" }
+            return "\(status.padding(9)) \(provider.id) \(provider.version) (\(provider.name)) \(file)\n"
+                + (error.map { "          \($0)\n" } ?? "")
+                + provider.activities.map { "          - \($0.type)\n" }.joined()
         }
     }
 }

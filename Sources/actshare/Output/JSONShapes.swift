@@ -4,44 +4,68 @@ import ActShareHost
 /// The JSON shapes of DESIGN.md: items, activities and results.
 enum JSONShapes {
     /// `{"kind","path"|"url"|"text","content_type","size"}`.
-    static func item(_ item: Item) -> String {
-        var members: [(String, JSONWriter.Value)] = [("kind", .string(item.kind.rawValue))]
+    static func write(_ item: Item, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("kind", .string(item.kind.rawValue))
         switch item.kind {
-        case .file: members.append(("path", .string(item.path)))
-        case .url: members.append(("url", .string(item.url)))
-        case .text: members.append(("text", .string(item.text)))
+        case .file: writer.member("path", .string(item.path))
+        case .url: writer.member("url", .string(item.url))
+        case .text: writer.member("text", .string(item.text))
         case .data: break
         }
-        members += [("content_type", .string(item.contentType)), ("size", .number(item.size))]
-        return JSONWriter.object(members)
+        writer.member("content_type", .string(item.contentType))
+        writer.member("size", .number(item.size))
+        writer.endObject()
     }
 
     /// `{"type","title","image","category","provider"}`.
-    static func activity(_ offer: Offer) -> String {
-        JSONWriter.object([
-            ("type", .string(offer.activity.type)),
-            ("title", .string(offer.activity.title)),
-            ("image", .string(offer.activity.image)),
-            ("category", .string(offer.activity.category.rawValue)),
-            ("provider", .string(offer.provider.id)),
-        ])
+    static func write(_ offer: Offer, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("type", .string(offer.type))
+        writer.member("title", .string(offer.title))
+        writer.member("image", .string(offer.image))
+        writer.member("category", .string(offer.category.rawValue))
+        writer.member("provider", .string(offer.providerID))
+        writer.endObject()
+    }
+
+    /// `[{"type",…},…]`.
+    static func activities(_ offers: [Offer]) -> String {
+        var writer = JSONWriter()
+        writer.beginArray()
+        for offer in offers { write(offer, to: &writer) }
+        writer.endArray()
+        return writer.text
     }
 
     /// `{"items":[…],"activities":[…]}`.
     static func list(items: [Item], offers: [Offer]) -> String {
-        JSONWriter.object([
-            ("items", .raw(JSONWriter.array(items.map(item)))),
-            ("activities", .raw(JSONWriter.array(offers.map(activity)))),
-        ])
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for item in items { write(item, to: &writer) }
+        writer.endArray()
+        writer.key("activities")
+        writer.beginArray()
+        for offer in offers { write(offer, to: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.text
     }
 
     /// `{"activity","completed","returned_items":[…],"error"}`.
     static func result(activity: String?, completed: Bool, returnedItems: [Item], error: String?) -> String {
-        JSONWriter.object([
-            ("activity", .string(activity)),
-            ("completed", .bool(completed)),
-            ("returned_items", .raw(JSONWriter.array(returnedItems.map(item)))),
-            ("error", .string(error)),
-        ])
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("activity", .string(activity))
+        writer.member("completed", .bool(completed))
+        writer.key("returned_items")
+        writer.beginArray()
+        for item in returnedItems { write(item, to: &writer) }
+        writer.endArray()
+        writer.member("error", .string(error))
+        writer.endObject()
+        return writer.text
     }
 }

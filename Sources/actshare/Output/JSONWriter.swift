@@ -1,71 +1,98 @@
-/// Builds compact JSON text. actshare's JSON shapes are small and fixed, so a writer is
-/// simpler and faster to start than an encoder.
+/// Writes compact JSON into one byte buffer. actshare's JSON shapes are small and fixed,
+/// so a writer is simpler and faster to start than an encoder.
 struct JSONWriter {
-    private(set) var text = ""
+    /// The UTF-8 bytes written so far.
+    private(set) var bytes: [UInt8] = []
+    /// For each open object or array, whether the next element needs a comma first.
+    private var needsComma: [Bool] = [false]
 
     /// A JSON value that can be written.
     enum Value {
         case string(String?)
         case number(UInt64)
         case bool(Bool)
-        case raw(String)
     }
 
-    /// `{"key": value, …}` with keys in the given order.
+    /// The text written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Writes `"name":`; the value (or object or array) written next belongs to it.
+    mutating func key(_ name: String) {
+        separate()
+        appendString(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    /// Writes `"name":value`.
+    mutating func member(_ name: String, _ value: Value) {
+        key(name)
+        self.value(value)
+    }
+
+    mutating func value(_ value: Value) {
+        separate()
+        switch value {
+        case .string(let string):
+            if let string { appendString(string) } else { bytes.append(contentsOf: "null".utf8) }
+        case .number(let number): bytes.append(contentsOf: String(number).utf8)
+        case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        }
+    }
+
+    /// `{"key": value, …}` with keys in the given order, as text.
     static func object(_ members: [(String, Value)]) -> String {
         var writer = JSONWriter()
-        writer.text.append("{")
-        for (index, (key, value)) in members.enumerated() {
-            if index > 0 { writer.text.append(",") }
-            writer.appendString(key)
-            writer.text.append(":")
-            writer.append(value)
-        }
-        writer.text.append("}")
+        writer.beginObject()
+        for (key, value) in members { writer.member(key, value) }
+        writer.endObject()
         return writer.text
     }
 
-    /// `[a,b,…]` from already-written JSON values.
-    static func array(_ elements: [String]) -> String {
-        "[" + elements.joined(separator: ",") + "]"
+    // MARK: Bytes
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        needsComma.append(false)
     }
 
-    private mutating func append(_ value: Value) {
-        switch value {
-        case .string(let string):
-            if let string { appendString(string) } else { text.append("null") }
-        case .number(let number): text.append(String(number))
-        case .bool(let bool): text.append(bool ? "true" : "false")
-        case .raw(let raw): text.append(raw)
-        }
+    private mutating func close(_ bracket: UInt8) {
+        needsComma.removeLast()
+        bytes.append(bracket)
+    }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
     }
 
     private mutating func appendString(_ string: String) {
-        text.append("\"")
-        // Most strings need no escaping: append them whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            text.append(string)
-            text.append("\"")
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text.append("\\\"")
-            case "\\": text.append("\\\\")
-            case "\n": text.append("\\n")
-            case "\r": text.append("\\r")
-            case "\t": text.append("\\t")
-            case _ where scalar.value < 0x20:
-                text.append("\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2))
-            default: text.unicodeScalars.append(scalar)
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+                case 0..<0x20:
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                default: bytes.append(byte)
+                }
             }
         }
-        text.append("\"")
+        bytes.append(UInt8(ascii: "\""))
     }
-}
 
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

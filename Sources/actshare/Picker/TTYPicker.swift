@@ -8,11 +8,11 @@ struct TTYPicker {
     func pick(from offers: [Offer], items: [Item]) -> Offer? {
         let noun = items.count == 1 ? "1 item" : "\(items.count) items"
         var lines = "Share \(noun) with:\n"
-        let width = offers.map(\.activity.title.count).max() ?? 0
+        let width = offers.map(\.title.count).max() ?? 0
         for (index, offer) in offers.enumerated() {
             let number = String(index + 1)
-            let padded = offer.activity.title + String(repeating: " ", count: width - offer.activity.title.count)
-            lines += "  \(String(repeating: " ", count: max(0, 3 - number.count)))\(number)  \(padded)  \(offer.activity.type)\n"
+            let padded = offer.title + String(repeating: " ", count: width - offer.title.count)
+            lines += "  \(String(repeating: " ", count: max(0, 3 - number.count)))\(number)  \(padded)  \(offer.type)\n"
         }
         terminal.write(lines)
         while true {

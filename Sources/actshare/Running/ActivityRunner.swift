@@ -21,7 +21,7 @@ struct ActivityRunner {
 
         let offer: Offer
         if let type {
-            guard let found = offers.first(where: { $0.activity.type == type }) else {
+            guard let found = offers.first(where: { $0.type == type }) else {
                 throw fail(.noActivity, activity: type, unavailableReason(type, exclusions: exclusions))
             }
             offer = found
@@ -37,14 +37,14 @@ struct ActivityRunner {
 
         let resolver = OptionResolver(config: invocation.config, terminal: interactiveTerminal())
         let values = try resolver.resolve(try options.optionPairs(), for: offer)
-        let request = ActivityRequest(activityType: offer.activity.type, items: items, options: values, subject: options.subject)
+        let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
         let observer = TerminalObserver(json: options.json)
         let result = invocation.host.perform(offer, request: request, observer: observer)
         observer.finishProgressLine()
 
         if result.completed {
             var recents = recents
-            try? recents.record(offer.activity.type)
+            try? recents.record(offer.type)
         }
         report(result)
         switch result.status {
@@ -85,9 +85,9 @@ struct ActivityRunner {
 
     private func printChoices(_ offers: [Offer]) {
         if options.json {
-            StandardStreams.out(JSONWriter.array(offers.map(JSONShapes.activity)) + "\n")
+            StandardStreams.out(JSONShapes.activities(offers) + "\n")
         } else {
-            StandardStreams.out(offers.map { "\($0.activity.type)\t\($0.activity.title)\n" }.joined())
+            StandardStreams.out(offers.map { "\($0.type)\t\($0.title)\n" }.joined())
         }
     }
 

@@ -1,4 +1,6 @@
 import ActShareCore
+import Glibc
+func tick(_ label: String) { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); if getenv("TICK") != nil { StandardStreams.err("\(label) \(Int(t.tv_sec) * 1_000_000 + t.tv_nsec / 1000)\n") } }
 
 /// The flow of `list`: the activities that can perform on the items, in offer order.
 struct ListRunner {
@@ -6,11 +8,14 @@ struct ListRunner {
     let options: ActivitySelection
 
     func run() throws {
+        tick("start")
         let invocation = try Invocation(configFile: options.config)
         // The process ends after listing: freeing every manifest one by one would only
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)
+        tick("invocation")
         let values = try invocation.readItems(items)
+        tick("items")
         var exclusions = try invocation.exclusions(options)
         if let type = options.activity {
             exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type])
@@ -20,7 +25,7 @@ struct ListRunner {
         if values.isEmpty {
             let all = invocation.registry.providers.flatMap { provider in
                 provider.activities.map { Offer(provider: provider, activity: $0) }
-            }.filter { exclusions.reason(excluding: $0.activity.type, provider: $0.provider.id) == nil }
+            }.filter { exclusions.reason(excluding: $0.type, provider: $0.providerID) == nil }
             offers = Router.order(all, pins: invocation.config.pin, recents: recents)
         } else {
             let found = invocation.host.offers(for: values, exclusions: exclusions, recents: recents)
@@ -28,15 +33,17 @@ struct ListRunner {
             offers = found.offers
         }
 
+        tick("offers")
         if options.json {
             StandardStreams.out(JSONShapes.list(items: values, offers: offers) + "\n")
         } else {
-            let width = offers.map(\.activity.title.count).max() ?? 0
+            let width = offers.map(\.title.count).max() ?? 0
             StandardStreams.out(offers.map { offer in
-                let title = offer.activity.title
-                return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.activity.type)\n"
+                let title = offer.title
+                return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.type)\n"
             }.joined())
         }
+        tick("output")
         if offers.isEmpty && !values.isEmpty {
             throw CommandFailure(.noActivity, options.json ? nil : "no activity can perform on the items")
         }

@@ -8,13 +8,13 @@ struct OptionResolver {
     let terminal: Terminal?
 
     func resolve(_ given: [(name: String, value: String)], for offer: Offer) throws -> [(name: String, value: String)] {
-        let activity = offer.activity
+        let (provider, activity) = try offer.declaration()
         for (name, _) in given where activity.option(named: name) == nil {
             let known = activity.options.map(\.name)
             let list = known.isEmpty ? "it has none" : "it has \(known.joined(separator: ", "))"
             throw CommandFailure(.badInput, "-o \(name): \(activity.type) has no option '\(name)' (\(list))")
         }
-        let configured = config.providerOptions[offer.provider.id] ?? [:]
+        let configured = config.providerOptions[provider.id] ?? [:]
         var values: [(name: String, value: String)] = []
         for option in activity.options {
             if let value = given.last(where: { $0.name == option.name })?.value {

@@ -2,18 +2,18 @@
 import Glibc
 #endif
 
-/// A pthread mutex, for state a provider may touch from its own threads.
-final class Lock {
+/// A pthread mutex, for state shared between threads (providers may call back from theirs).
+public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
 
-    init() { pthread_mutex_init(mutex, nil) }
+    public init() { pthread_mutex_init(mutex, nil) }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
