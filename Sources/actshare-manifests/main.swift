@@ -1,9 +1,11 @@
 // actshare-manifests: parses provider manifests and the config (YAML) for `actshare`,
 // refreshes the manifest index, and writes the index to standard output.
 //
-//   actshare-manifests --library-dirs DIR:DIR [--index FILE] [--config FILE] -- MANIFEST...
+//   actshare-manifests --library-dirs DIR:DIR --index FILE [--config FILE] --directory DIR...
+//   actshare-manifests --library-dirs DIR:DIR -- MANIFEST...
 //
-// Without --index no index is read or saved (as for `actshare providers check`). Exit status 0
+// The first form scans the provider directories, in order, and refreshes the index;
+// the second decodes the given manifests only, and no index is read or saved (as for `actshare providers check`). Exit status 0
 // means standard output holds an index in the format of ActShareCore's ManifestIndex;
 // problems in the files are part of it, as errors with their FILE:LINE:COLUMN.
 import ActShareCore
@@ -21,6 +23,7 @@ var libraryDirectories: [String] = []
 var indexFile: String?
 var configFile: String?
 var files: [String] = []
+var directories: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -33,6 +36,9 @@ while let argument = arguments.popFirst() {
     case "--config":
         guard let value = arguments.popFirst() else { usage("--config needs a value") }
         configFile = value
+    case "--directory":
+        guard let value = arguments.popFirst() else { usage("--directory needs a value") }
+        directories.append(value)
     case "--":
         files = Array(arguments)
         arguments = []
@@ -43,9 +49,17 @@ while let argument = arguments.popFirst() {
 
 let decoder = ManifestDecoder(libraryDirectories: libraryDirectories)
 var index = ManifestIndex(directory: "", libraryDirectories: libraryDirectories)
-if let indexFile { index.file = indexFile }
-let (_, bytes) = index.rebuild(
-    files: files, configFile: configFile, useIndexFile: indexFile != nil,
-    decodeManifest: { file in Result { try decoder.decode(file: file) }.mapError(ActShareError.wrapping) },
-    decodeConfig: { file in Result { try ConfigDecoder().decode(file: file) }.mapError(ActShareError.wrapping) })
+let decodeManifest = { (file: String) in Result { try decoder.decode(file: file) }.mapError(ActShareError.wrapping) }
+let decodeConfig = { (file: String) in Result { try ConfigDecoder().decode(file: file) }.mapError(ActShareError.wrapping) }
+let bytes: [UInt8]
+if let indexFile {
+    index.file = indexFile
+    bytes = index.rebuild(
+        directories: directories, configFile: configFile, decodeManifest: decodeManifest, decodeConfig: decodeConfig
+    ).bytes
+} else {
+    bytes = index.rebuild(
+        files: files, configFile: configFile, useIndexFile: false, decodeManifest: decodeManifest, decodeConfig: decodeConfig
+    ).bytes
+}
 StandardError.writeAll(bytes, to: 1)

@@ -73,7 +73,7 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 5"
+    private static let magic = "actshare-manifest-index 6"
 
     /// The index file.
     public var file: String
@@ -92,18 +92,25 @@ public struct ManifestIndex: Sendable {
         file = FileSystem.join(directory, "manifest-index-\(String(hash, radix: 16)).bin")
     }
 
-    /// The stored contents for exactly these files, if every one is fresh; else nil.
-    public func freshContents(files: [String], configFile: String?) -> Contents? {
+    /// The stored contents for these provider directories, if nothing in them changed:
+    /// no manifest added, removed or edited (each directory, and each subdirectory
+    /// that could still gain a `provider.yaml`, has the status it had), and the same
+    /// config. Else nil. No directory is read: that is the point of the index.
+    public func freshContents(directories: [String], configFile: String?) -> Contents? {
         guard let stored = try? FileSystem.read(file), let records = try? Records(stored, fingerprint: fingerprint),
-              records.manifests.count == files.count, records.config.map(records.file(of:)) == configFile
+              records.directories == directories, records.config.map(records.file(of:)) == configFile
         else { return nil }
+        for watched in records.watched {
+            let status = FileSystem.status(records.file(of: watched))
+            guard Self.matches(status, watched.status) else { return nil }
+        }
+        let files = records.manifests.map(records.file(of:))
         do {
             // The files are statted on a second thread while their summaries are decoded.
             let statuses = BackgroundWork { FileSystem.statuses(files) }
             var manifests: [Entry] = []
             manifests.reserveCapacity(files.count)
             for (file, record) in zip(files, records.manifests) {
-                guard records.record(record, isFor: file) else { return nil }
                 manifests.append(try Entry(file: file, bytes: stored, offset: record.offset))
             }
             for (record, status) in zip(records.manifests, statuses.wait()) {
@@ -124,12 +131,39 @@ public struct ManifestIndex: Sendable {
         }
     }
 
+    /// Scans `directories` for manifests, then does what ``rebuild(files:configFile:useIndexFile:decodeManifest:decodeConfig:)``
+    /// does, recording the directories so that a later run can trust the index without scanning.
+    public func rebuild(
+        directories: [String], configFile: String?,
+        decodeManifest: (String) -> Result<ProviderManifest, ActShareError>,
+        decodeConfig: (String) -> Result<Config, ActShareError>
+    ) -> (contents: Contents, bytes: [UInt8]) {
+        // Statuses before the scan: a change made during it shows up as stale next time.
+        var watched = directories.map { ($0, FileSystem.status($0)) }
+        let scan = ProviderRegistry.scan(directories)
+        watched += scan.emptySubdirectories.map { ($0, FileSystem.status($0)) }
+        return rebuild(
+            files: scan.files, directories: directories, watched: watched, configFile: configFile, useIndexFile: true,
+            decodeManifest: decodeManifest, decodeConfig: decodeConfig)
+    }
+
     /// Decodes what is not fresh with the given decoders, reusing fresh entries, and
     /// returns the contents with their serialized form, which is also saved if the cache
     /// directory is writable. With `useIndexFile` false, the index file is neither read
     /// nor written: everything is decoded.
     public func rebuild(
         files: [String], configFile: String?, useIndexFile: Bool = true,
+        decodeManifest: (String) -> Result<ProviderManifest, ActShareError>,
+        decodeConfig: (String) -> Result<Config, ActShareError>
+    ) -> (contents: Contents, bytes: [UInt8]) {
+        rebuild(
+            files: files, directories: [], watched: [], configFile: configFile, useIndexFile: useIndexFile,
+            decodeManifest: decodeManifest, decodeConfig: decodeConfig)
+    }
+
+    private func rebuild(
+        files: [String], directories: [String], watched: [(String, FileSystem.Status?)], configFile: String?,
+        useIndexFile: Bool,
         decodeManifest: (String) -> Result<ProviderManifest, ActShareError>,
         decodeConfig: (String) -> Result<Config, ActShareError>
     ) -> (contents: Contents, bytes: [UInt8]) {
@@ -140,6 +174,9 @@ public struct ManifestIndex: Sendable {
 
         var writer = ByteWriter()
         writer.write(fingerprint)
+        writer.write(directories)
+        writer.write(watched.count)
+        for (path, status) in watched { Self.writeRecord(file: path, status: status, record: [], to: &writer) }
         writer.write(files.count)
         var manifests: [Entry] = []
         for file in files {
@@ -211,6 +248,12 @@ public struct ManifestIndex: Sendable {
 
     private var fingerprint: String { "\(Self.magic)\n\(libraryDirectories.joined(separator: ":"))" }
 
+    /// Whether a path's status now is the recorded one (absent both times counts).
+    private static func matches(_ status: FileSystem.Status?, _ recorded: FileSystem.Status) -> Bool {
+        guard let status else { return recorded.size == UInt64.max }
+        return status.isSameVersion(as: recorded)
+    }
+
     /// A file's record: its path and status, then the length and bytes of its entry.
     private static func writeRecord(file: String, status: FileSystem.Status?, record: [UInt8], to writer: inout ByteWriter) {
         writer.write(file)
@@ -234,6 +277,10 @@ public struct ManifestIndex: Sendable {
         }
 
         let bytes: [UInt8]
+        /// The provider directories the index was made for.
+        var directories: [String] = []
+        /// Directories whose status must be unchanged for the file list to hold.
+        var watched: [Record] = []
         var manifests: [Record] = []
         var config: Record?
         var hasNoConflicts = false
@@ -242,6 +289,8 @@ public struct ManifestIndex: Sendable {
             self.bytes = bytes
             var reader = ByteReader(bytes)
             guard try reader.readString() == fingerprint else { throw ByteReader.Malformed() }
+            directories = try reader.readStrings()
+            for _ in 0..<(try reader.readCount()) { watched.append(try Self.record(&reader)) }
             let count = try reader.readCount()
             manifests.reserveCapacity(count)
             for _ in 0..<count { manifests.append(try Self.record(&reader)) }

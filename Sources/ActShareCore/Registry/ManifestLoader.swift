@@ -15,15 +15,17 @@ public struct ManifestLoader: Sendable {
 
     /// The manifests on the search path and the config, decoded.
     public func load() throws -> ManifestIndex.Contents {
-        let files = ProviderRegistry.manifestFiles(in: paths.providerDirectories)
         let configFile = configFile
         let index = ManifestIndex(
             directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories,
             providerDirectories: paths.providerDirectories)
-        if let contents = index.freshContents(files: files, configFile: configFile) { return contents }
+        if let contents = index.freshContents(directories: paths.providerDirectories, configFile: configFile) {
+            return contents
+        }
         var arguments = ["--index", index.file]
         if let configFile { arguments += ["--config", configFile] }
-        return try runHelper(arguments + ["--"] + files, index: index)
+        for directory in paths.providerDirectories { arguments += ["--directory", directory] }
+        return try runHelper(arguments, index: index)
     }
 
     /// One manifest decoded without touching the index, for `providers check`.

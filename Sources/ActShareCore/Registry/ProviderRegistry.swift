@@ -20,7 +20,7 @@ public struct ProviderRegistry: Sendable {
     private let entries: [ManifestIndex.Entry]
     /// Entry positions of the usable providers, in search order.
     private var usable: [Int] = []
-    private let decoded = DecodedManifests()
+    private let decoded: DecodedManifests
 
     /// Errors and warnings, in the order a user should read them.
     public var diagnostics: [Diagnostic] { failures.map { Diagnostic($0.error) } + warnings }
@@ -29,6 +29,7 @@ public struct ProviderRegistry: Sendable {
     /// index) the check for shared ids and types is skipped.
     public init(manifests entries: [ManifestIndex.Entry], hasNoConflicts: Bool = false) {
         self.entries = entries
+        decoded = DecodedManifests(count: entries.count)
         routes.reserveCapacity(entries.count)
         usable.reserveCapacity(entries.count)
         // Sets, not maps to files: conflicts are rare, and their winner is looked up then.
@@ -68,25 +69,38 @@ public struct ProviderRegistry: Sendable {
         }
     }
 
-    /// The manifest files in `directories`, in search order.
-    public static func manifestFiles(in directories: [String]) -> [String] {
-        var files: [String] = []
+    /// What a scan of the provider directories found.
+    public struct Scan: Sendable {
+        /// The manifest files, in search order.
+        public var files: [String] = []
+        /// Subdirectories without a `provider.yaml`: adding one there changes no
+        /// provider directory, so the index watches them too.
+        public var emptySubdirectories: [String] = []
+    }
+
+    /// The manifests in `directories`, in search order.
+    public static func scan(_ directories: [String]) -> Scan {
+        var scan = Scan()
         var seenDirectories: [String] = []
         for directory in directories where !seenDirectories.contains(directory) {
             seenDirectories.append(directory)
             let prefix = directory.hasSuffix("/") ? directory : directory + "/"
             guard let paths = FileSystem.contents(ofDirectory: directory, prefixedWith: prefix) else { continue }
-            files.reserveCapacity(files.count + paths.count)
             for path in paths where FileSystem.baseName(path).utf8.first != UInt8(ascii: ".") {
                 if FileSystem.hasSuffix(path, ".yaml") {
-                    files.append(path)
-                } else {
+                    scan.files.append(path)
+                } else if FileSystem.isDirectory(path) {
                     let nested = FileSystem.join(path, "provider.yaml")
-                    if FileSystem.exists(nested) { files.append(nested) }
+                    if FileSystem.exists(nested) { scan.files.append(nested) } else { scan.emptySubdirectories.append(path) }
                 }
             }
         }
-        return files
+        return scan
+    }
+
+    /// The manifest files in `directories`, in search order.
+    public static func manifestFiles(in directories: [String]) -> [String] {
+        scan(directories).files
     }
 
     // MARK: Decoded manifests
@@ -151,10 +165,15 @@ public struct ProviderRegistry: Sendable {
     }
 }
 
-/// The manifests a registry has decoded so far, shared by its copies.
+/// The manifests a registry has decoded so far, shared by its copies. An array by entry
+/// position, not a dictionary: no hashing, and no Hashable lookup at start-up.
 private final class DecodedManifests: Sendable {
     private let lock = Lock()
-    nonisolated(unsafe) private var manifests: [Int: ProviderManifest] = [:]
+    nonisolated(unsafe) private var manifests: [ProviderManifest?]
+
+    init(count: Int) {
+        manifests = Array(repeating: nil, count: count)
+    }
 
     func manifest(at position: Int, decode: () throws -> ProviderManifest) throws -> ProviderManifest {
         if let manifest = lock.withLock({ manifests[position] }) { return manifest }
