@@ -16,15 +16,12 @@ final class Invocation {
         }
         let contents: ManifestIndex.Contents
         do {
-            tick("paths")
             contents = try ManifestLoader(paths: paths).load()
-            tick("load")
             config = try contents.config?.result.get() ?? Config()
         } catch let error as ActShareError {
             throw CommandFailure(error)
         }
         registry = ProviderRegistry(manifests: contents.manifests, hasNoConflicts: contents.hasNoConflicts)
-        tick("registry")
         host = ActivityHost(registry: registry, config: config)
         if reportDiagnostics {
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }

@@ -1,6 +1,4 @@
 import ActShareCore
-import Glibc
-func tick(_ label: String) { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); if getenv("TICK") != nil { StandardStreams.err("\(label) \(Int(t.tv_sec) * 1_000_000 + t.tv_nsec / 1000)\n") } }
 
 /// The flow of `list`: the activities that can perform on the items, in offer order.
 struct ListRunner {
@@ -8,14 +6,11 @@ struct ListRunner {
     let options: ActivitySelection
 
     func run() throws {
-        tick("start")
         let invocation = try Invocation(configFile: options.config)
         // The process ends after listing: freeing every manifest one by one would only
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)
-        tick("invocation")
         let values = try invocation.readItems(items)
-        tick("items")
         var exclusions = try invocation.exclusions(options)
         if let type = options.activity {
             exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type])
@@ -33,7 +28,6 @@ struct ListRunner {
             offers = found.offers
         }
 
-        tick("offers")
         if options.json {
             StandardStreams.out(JSONShapes.list(items: values, offers: offers) + "\n")
         } else {
@@ -43,7 +37,6 @@ struct ListRunner {
                 return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.type)\n"
             }.joined())
         }
-        tick("output")
         if offers.isEmpty && !values.isEmpty {
             throw CommandFailure(.noActivity, options.json ? nil : "no activity can perform on the items")
         }
