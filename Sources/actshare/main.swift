@@ -1,3 +1,4 @@
+import ActShareCore
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -15,6 +16,10 @@ do {
     exit(ExitStatus.completed.rawValue)
 } catch let failure as CommandFailure {
     if let message = failure.message { StandardStreams.error(message) }
+    exit(failure.status.rawValue)
+} catch let error as ActShareError {
+    let failure = CommandFailure(error)
+    StandardStreams.error(failure.message ?? error.message)
     exit(failure.status.rawValue)
 } catch {
     let code = ActShareCommand.exitCode(for: error)

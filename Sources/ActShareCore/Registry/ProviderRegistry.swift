@@ -98,11 +98,6 @@ public struct ProviderRegistry: Sendable {
         return scan
     }
 
-    /// The manifest files in `directories`, in search order.
-    public static func manifestFiles(in directories: [String]) -> [String] {
-        scan(directories).files
-    }
-
     // MARK: Decoded manifests
 
     /// Every usable provider, decoded, without activities that lost a type conflict.

@@ -193,13 +193,6 @@ public enum FileSystem {
         }
     }
 
-    /// The absolute, link-free form of `path`, or nil if it does not exist.
-    public static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// `path` made absolute against the working directory (not resolving links).
     public static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }

@@ -8,13 +8,7 @@ public struct ConfigDecoder: Sendable {
 
     /// Reads the config at `path`.
     public func decode(file path: String) throws -> Config {
-        let text: String
-        do {
-            text = try FileSystem.readText(path)
-        } catch let error as ActShareError {
-            throw ActShareError(Self.kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
-        }
-        return try decode(text, file: path)
+        try decode(try YAMLValue.readFile(path, kind: Self.kind), file: path)
     }
 
     /// Decodes config text; `file` names it in errors.

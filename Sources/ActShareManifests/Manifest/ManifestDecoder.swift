@@ -18,13 +18,7 @@ public struct ManifestDecoder: Sendable {
 
     /// Reads and decodes the manifest at `path`.
     public func decode(file path: String) throws -> ProviderManifest {
-        let text: String
-        do {
-            text = try FileSystem.readText(path)
-        } catch let error as ActShareError {
-            throw ActShareError(Self.kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
-        }
-        return try decode(text, file: path)
+        try decode(try YAMLValue.readFile(path, kind: Self.kind), file: path)
     }
 
     /// Decodes manifest text; `file` names it in errors and anchors relative paths.

@@ -10,6 +10,15 @@ struct YAMLValue {
     /// The dotted key path of this node, such as `activities[0].accepts.kinds`.
     let path: String
 
+    /// The text of a file, or an error of `kind` pointing at its start.
+    static func readFile(_ path: String, kind: ActShareError.Code) throws -> String {
+        do {
+            return try FileSystem.readText(path)
+        } catch let error as ActShareError {
+            throw ActShareError(kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
+        }
+    }
+
     /// Parses the first document of `text`; nil when it holds no document (empty, or
     /// only comments). Syntax errors carry their position.
     static func parse(_ text: String, file: String, kind: ActShareError.Code) throws -> YAMLValue? {
