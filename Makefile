@@ -1,5 +1,5 @@
 # Shortcuts; the scripts are what CI and the README use.
-.PHONY: setup build plugins test bench
+.PHONY: setup build plugins test bench fuzz
 
 setup:
 	scripts/setup
@@ -17,3 +17,8 @@ test:
 # Start-up of `actshare list` against `gio info`, with the examples and 1,000 providers.
 bench:
 	Benchmarks/list-startup
+
+# 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
+fuzz:
+	swift build --build-tests
+	ACTSHARE_FUZZ_COUNT=100000 swift test --skip-build --disable-xctest --filter ParserFuzzTests
