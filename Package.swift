@@ -3,7 +3,7 @@
 // actshare: a share sheet for Linux.
 //
 // The targets read bottom-up as the architecture:
-//   C shims (CActShare, CLibFFI, CGIO)
+//   C interfaces and shims (CActShare, CActShareCall for libffi, CActShareSystem, CGIO)
 //   → ActShareCore   items, content types, manifests, config, registry, routing (loads no code)
 //   → ActShareManifests  YAML decoding (Yams), run in the actshare-manifests helper
 //   → ActShareHost   dlopen, libffi calls, sessions
@@ -32,9 +32,10 @@ let package = Package(
         // MARK: C interfaces and system libraries
         .target(name: "CActShare", path: "Sources/CActShare"),
         .target(name: "CActShareSystem", path: "Sources/CActShareSystem"),
-        .systemLibrary(
-            name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
-            providers: [.apt(["libffi-dev"])]),
+        // Calls a hook through libffi; shared with actshare-provider-host (built with cc).
+        .target(
+            name: "CActShareCall", dependencies: ["CActShare"], path: "Sources/CActShareCall",
+            linkerSettings: [.linkedLibrary("ffi")]),
         .systemLibrary(
             name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
@@ -51,7 +52,7 @@ let package = Package(
             dependencies: ["ActShareCore", "ActShareManifests"]),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "CActShare", "CLibFFI"]),
+            dependencies: ["ActShareCore", "CActShare", "CActShareCall"]),
         .executableTarget(
             name: "actshare",
             dependencies: [

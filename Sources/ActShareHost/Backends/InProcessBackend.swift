@@ -1,4 +1,5 @@
 import ActShareCore
+import CActShareCall
 
 /// Runs a provider's hooks inside the host process, through libffi.
 ///
@@ -8,7 +9,6 @@ public final class InProcessBackend: ProviderBackend {
     public let manifest: ProviderManifest
     private let libraries: LibraryCache
     private let cancelled: UnsafeMutablePointer<Int32>
-    private var interfaces: [String: CallInterface] = [:]
 
     init(manifest: ProviderManifest, libraries: LibraryCache, cancelled: UnsafeMutablePointer<Int32>) {
         self.manifest = manifest
@@ -51,7 +51,6 @@ public final class InProcessBackend: ProviderBackend {
         for activity in manifest.activities {
             for hook in activity.hooks.all {
                 _ = try library.address(of: hook, provider: manifest.id)
-                _ = try interface(for: hook)
             }
         }
     }
@@ -63,53 +62,14 @@ public final class InProcessBackend: ProviderBackend {
     /// Stops when `body` returns false.
     private func call(_ hook: HookDeclaration, request: CRequest, session: CSession, body: (UInt64) throws -> Bool) throws {
         let function = try libraries.library(for: manifest).address(of: hook, provider: manifest.id)
-        let interface = try interface(for: hook)
-        let indices: [Int?] = hook.isPerItem ? request.request.items.indices.map { $0 } : [nil]
+        let arguments = HookCall(hook)
+        let indices: [Int] = hook.isPerItem ? Array(request.request.items.indices) : [-1]
         for index in indices {
-            let raw = interface.call(function, arguments: try arguments(for: hook, item: index, request: request, session: session))
+            let raw = try arguments.invoke(function, request: request.pointer, session: session.pointer, item: index) { message in
+                ActShareError(.providerFailed, "provider \(manifest.id): \(hook.role.rawValue) hook: \(message)")
+            }
             guard try body(raw) else { return }
         }
-    }
-
-    private func interface(for hook: HookDeclaration) throws -> CallInterface {
-        // Two activities may bind one symbol with different arguments.
-        let key = hook.symbol + "(" + hook.arguments.map(\.word).joined(separator: ",") + ")" + hook.returns.rawValue
-        if let interface = interfaces[key] { return interface }
-        let interface = try CallInterface(hook: hook)
-        interfaces[key] = interface
-        return interface
-    }
-
-    /// Marshals the declared argument words for one call.
-    private func arguments(for hook: HookDeclaration, item index: Int?, request: CRequest, session: CSession) throws -> [CallInterface.Argument] {
-        var values: [CallInterface.Argument] = []
-        let item = index.map { request.item($0) }
-        for argument in hook.arguments {
-            switch argument {
-            case .itemPath: values.append(.pointer(item?.path))
-            case .itemURI: values.append(.pointer(item?.uri))
-            case .itemText: values.append(.pointer(item?.text))
-            case .itemContentType: values.append(.pointer(item?.content_type))
-            case .itemSize: values.append(.unsigned(item?.size ?? 0))
-            case .itemData:
-                guard let index else {
-                    values += [.pointer(nil), .unsigned(0)]
-                    continue
-                }
-                do {
-                    let (bytes, length) = try request.data(ofItem: index)
-                    values += [.pointer(bytes), .unsigned(UInt64(length))]
-                } catch let error as ActShareError {
-                    throw ActShareError(.io, "provider \(manifest.id): \(hook.role.rawValue) hook: \(error.message)")
-                }
-            case .itemsCount: values.append(.unsigned(UInt64(request.request.items.count)))
-            case .activityType: values.append(.pointer(request.pointer.pointee.activity_type))
-            case .option(let name): values.append(.pointer(request.option(name)))
-            case .request: values.append(.pointer(UnsafeRawPointer(request.pointer)))
-            case .session: values.append(.pointer(UnsafeRawPointer(session.pointer)))
-            }
-        }
-        return values
     }
 
     /// Reads a prepare or perform hook's raw return as an outcome.
