@@ -13,9 +13,13 @@ public final class ActivityHost {
     /// Set to non-zero to tell running providers that the user cancelled.
     public let cancellationFlag: UnsafeMutablePointer<Int32>
 
-    public init(registry: ProviderRegistry, config: Config) {
+    /// The `actshare-provider-host` executable that runs `isolation: process` providers.
+    public let providerHost: String
+
+    public init(registry: ProviderRegistry, config: Config, providerHost: String) {
         self.registry = registry
         self.config = config
+        self.providerHost = providerHost
         cancellationFlag = .allocate(capacity: 1)
         cancellationFlag.pointee = 0
     }
@@ -28,23 +32,50 @@ public final class ActivityHost {
     /// each provider whose `can-perform` hook could not be called (its activity is left out).
     public func offers(for items: [Item], exclusions: Exclusions, recents: [String]) -> (offers: [Offer], diagnostics: [Diagnostic]) {
         let router = Router(registry: registry, exclusions: exclusions)
-        var offers: [Offer] = []
         var diagnostics: [Diagnostic] = []
-        for offer in router.candidates(for: items) {
-            guard offer.hasCanPerform else {
-                offers.append(offer)
-                continue
+        let candidates = router.candidates(for: items)
+        // can-perform hooks: each isolated provider's on a thread of its own (its calls
+        // wait on its helper process), in-process ones here, one provider at a time.
+        var answers = [Result<Bool, ActShareError>?](repeating: nil, count: candidates.count)
+        var byProvider: [String: [Int]] = [:]
+        var providerOrder: [String] = []
+        for (index, offer) in candidates.enumerated() where offer.hasCanPerform {
+            if byProvider[offer.providerID] == nil { providerOrder.append(offer.providerID) }
+            byProvider[offer.providerID, default: []].append(index)
+        }
+        var running: [BackgroundWork<[(Int, Result<Bool, ActShareError>)]>] = []
+        for id in providerOrder {
+            let indices = byProvider[id] ?? []
+            let group = indices.map { candidates[$0] }
+            let config = config
+            let work = { @Sendable (backend: any ProviderBackend) -> [(Int, Result<Bool, ActShareError>)] in
+                zip(indices, group).map { index, offer in (index, Self.ask(offer, backend: backend, items: items, config: config)) }
             }
             do {
-                let (provider, activity) = try offer.declaration()
-                let request = ActivityRequest(activityType: offer.type, items: items, options: defaultOptions(for: provider, activity))
-                if try backend(for: provider).canPerform(activity, request: request) {
-                    offers.append(offer)
+                let backend = try backend(forProviderOf: group[0])
+                if let isolated = backend as? IsolatedBackend {
+                    running.append(BackgroundWork { work(isolated) })
+                } else {
+                    for (index, answer) in work(backend) { answers[index] = answer }
                 }
             } catch let error as ActShareError {
-                diagnostics.append(Diagnostic(error))
+                for index in indices { answers[index] = .failure(error) }
             } catch {
-                diagnostics.append(Diagnostic(.error, "provider \(offer.providerID): \(error)"))
+                for index in indices { answers[index] = .failure(ActShareError(.providerFailed, "provider \(id): \(error)")) }
+            }
+        }
+        for work in running {
+            for (index, answer) in work.wait() { answers[index] = answer }
+        }
+        var offers: [Offer] = []
+        var reported: Set<String> = []
+        for (index, offer) in candidates.enumerated() {
+            switch answers[index] {
+            case nil, .success(true)?: offers.append(offer)
+            case .success(false)?: break
+            case .failure(let error)?:
+                // One line per fault, however many of the provider's activities it hit.
+                if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
             }
         }
         return (Router.order(offers, pins: config.pin, recents: recents), diagnostics)
@@ -78,7 +109,7 @@ public final class ActivityHost {
     }
 
     /// Option values from the config and the declared defaults, for can-perform calls.
-    public func defaultOptions(for provider: ProviderManifest, _ activity: ActivityDeclaration) -> [(name: String, value: String)] {
+    static func defaultOptions(config: Config, _ provider: ProviderManifest, _ activity: ActivityDeclaration) -> [(name: String, value: String)] {
         let configured = config.providerOptions[provider.id] ?? [:]
         return activity.options.compactMap { option in
             guard let value = configured[option.name]?.value ?? option.defaultValue else { return nil }
@@ -86,10 +117,35 @@ public final class ActivityHost {
         }
     }
 
+    /// Asks one offer's can-perform hook.
+    private static func ask(_ offer: Offer, backend: any ProviderBackend, items: [Item], config: Config) -> Result<Bool, ActShareError> {
+        do {
+            let (provider, activity) = try offer.declaration()
+            let request = ActivityRequest(activityType: offer.type, items: items, options: defaultOptions(config: config, provider, activity))
+            return .success(try backend.canPerform(activity, request: request))
+        } catch let error as ActShareError {
+            return .failure(error)
+        } catch {
+            return .failure(ActShareError(.providerFailed, "provider \(offer.providerID): \(error)"))
+        }
+    }
+
+    private func backend(forProviderOf offer: Offer) throws -> any ProviderBackend {
+        try backend(for: offer.declaration().provider)
+    }
+
+    /// The back end of a provider, made once: in this process for `isolation: in-process`,
+    /// in a helper process otherwise.
     private func backend(for manifest: ProviderManifest) -> any ProviderBackend {
         if let backend = backends[manifest.id] { return backend }
-        // Until helper processes exist, `isolation: process` also runs in-process.
-        let backend = InProcessBackend(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
+        let backend: any ProviderBackend
+        switch manifest.isolation {
+        case .inProcess:
+            backend = InProcessBackend(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
+        case .process:
+            let timeout = config.providerTimeouts[manifest.id] ?? manifest.timeoutMilliseconds
+            backend = IsolatedBackend(manifest: manifest, helper: providerHost, timeoutMilliseconds: timeout, cancelled: cancellationFlag)
+        }
         backends[manifest.id] = backend
         return backend
     }

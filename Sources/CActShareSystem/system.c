@@ -1,7 +1,31 @@
 #include "CActShareSystem.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 extern char **environ;
+/* Declared here: defining _GNU_SOURCE in a shim broke module builds (PITFALLS.md). */
+extern int pipe2(int fds[2], int flags);
+
+static volatile int32_t cancel_requested = 0;
 
 char **cactshare_environ(void) { return environ; }
+
+int cactshare_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+volatile int32_t *cactshare_cancel_flag(void) { return &cancel_requested; }
+
+static void on_cancel_signal(int signal_number) {
+    (void)signal_number;
+    cancel_requested = 1;
+}
+
+void cactshare_catch_cancel_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_cancel_signal;
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}

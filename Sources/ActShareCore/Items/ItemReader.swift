@@ -94,7 +94,7 @@ public struct ItemReader {
 
 extension String {
     /// The text of `bytes` if they are valid UTF-8.
-    init?(validatingUTF8Bytes bytes: [UInt8]) {
+    public init?(validatingUTF8Bytes bytes: [UInt8]) {
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         loop: while true {

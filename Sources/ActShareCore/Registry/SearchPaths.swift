@@ -13,15 +13,18 @@ public struct SearchPaths: Sendable {
     public var cacheDirectory: String
     /// `actshare-manifests`, the helper that parses YAML, beside the running executable.
     public var manifestHelper: String
+    /// `actshare-provider-host`, the helper that runs an isolated provider.
+    public var providerHost: String
 
     public init(providerDirectories: [String], libraryDirectories: [String], configFiles: [String],
-                stateDirectory: String, cacheDirectory: String, manifestHelper: String) {
+                stateDirectory: String, cacheDirectory: String, manifestHelper: String, providerHost: String) {
         self.providerDirectories = providerDirectories
         self.libraryDirectories = libraryDirectories
         self.configFiles = configFiles
         self.stateDirectory = stateDirectory
         self.cacheDirectory = cacheDirectory
         self.manifestHelper = manifestHelper
+        self.providerHost = providerHost
     }
 
     /// The paths from the environment and the location of the running executable.
@@ -46,16 +49,19 @@ public struct SearchPaths: Sendable {
 
         var libraries: [String] = []
         var helper = "actshare-manifests"
+        var providerHost = "actshare-provider-host"
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
             helper = FileSystem.join(binDirectory, "actshare-manifests")
             if let repository = buildTreeRepository(of: binDirectory) {
                 providers.append(FileSystem.join(repository, "manifests"))
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
+                providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
             } else {
                 let prefix = FileSystem.directoryName(binDirectory)
                 providers.append(FileSystem.join(prefix, "share/actshare/manifests"))
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
+                providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
             }
         }
 
@@ -64,7 +70,7 @@ public struct SearchPaths: Sendable {
         return SearchPaths(
             providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
             stateDirectory: FileSystem.join(stateHome, "actshare"),
-            cacheDirectory: FileSystem.join(cacheHome, "actshare"), manifestHelper: helper)
+            cacheDirectory: FileSystem.join(cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
     }
 
     /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.

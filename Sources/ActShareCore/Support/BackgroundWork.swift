@@ -7,13 +7,13 @@ import Glibc
 /// Used where start-up would otherwise wait on the kernel twice in a row (statting a
 /// thousand manifests while their summaries are decoded). A plain pthread: no executor,
 /// no Foundation, nothing to start up.
-final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
+public final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     // Written by the thread before it ends and read only after pthread_join, which orders the two.
     private var result: Result?
     private var thread = pthread_t()
     private var started = false
 
-    init(_ work: @escaping @Sendable () -> Result) {
+    public init(_ work: @escaping @Sendable () -> Result) {
         let body = ThreadBody { [unowned(unsafe) self] in self.result = work() }
         let context = Unmanaged.passRetained(body).toOpaque()
         started = pthread_create(&thread, nil, { context in
@@ -32,7 +32,7 @@ final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the work to finish and returns what it gave.
-    func wait() -> Result {
+    public func wait() -> Result {
         if started {
             pthread_join(thread, nil)
             started = false

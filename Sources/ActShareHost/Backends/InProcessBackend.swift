@@ -22,7 +22,7 @@ public final class InProcessBackend: ProviderBackend {
         let session = CSession(request: cRequest, provider: manifest.id, observer: nil, cancelled: cancelled)
         var answers: [Bool] = []
         try call(hook, request: cRequest, session: session) { raw in
-            answers.append(hook.returns == .bool ? (raw & 0xFF) != 0 : Int32(truncatingIfNeeded: raw) != 0)
+            answers.append(HookResult.verdict(raw, returns: hook.returns))
             return true
         }
         switch activity.accepts.match {
@@ -37,7 +37,10 @@ public final class InProcessBackend: ProviderBackend {
         var status = PerformOutcome.Status.done
         for hook in [activity.hooks.prepare, activity.hooks.perform].compactMap({ $0 }) {
             try call(hook, request: cRequest, session: session) { raw in
-                status = outcome(of: raw, hook: hook, session: session)
+                // A returned string may live in a buffer the next call reuses: copy it now.
+                let text = hook.returns == .string ? UnsafePointer<CChar>(bitPattern: UInt(raw)).map { String(cString: $0) } : nil
+                if let text { session.appendReturnedText(text) }
+                status = HookResult.status(raw, returns: hook.returns, text: text)
                 return status == .done
             }
             if status != .done { break }
@@ -69,26 +72,6 @@ public final class InProcessBackend: ProviderBackend {
                 ActShareError(.providerFailed, "provider \(manifest.id): \(hook.role.rawValue) hook: \(message)")
             }
             guard try body(raw) else { return }
-        }
-    }
-
-    /// Reads a prepare or perform hook's raw return as an outcome.
-    private func outcome(of raw: UInt64, hook: HookDeclaration, session: CSession) -> PerformOutcome.Status {
-        switch hook.returns {
-        case .status, .verdict:
-            switch Int32(truncatingIfNeeded: raw) {
-            case 0: return .done
-            case 2: return .cancelled
-            default: return .failed
-            }
-        case .bool:
-            return (raw & 0xFF) != 0 ? .done : .failed
-        case .string:
-            guard let pointer = UnsafePointer<CChar>(bitPattern: UInt(raw)) else { return .failed }
-            session.appendReturnedText(String(cString: pointer))
-            return .done
-        case .void:
-            return .done
         }
     }
 }

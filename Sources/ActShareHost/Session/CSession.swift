@@ -67,27 +67,8 @@ final class CSession {
     }
 
     private func returnItem(_ kind: Int32, _ value: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?) -> Int32 {
-        guard let value, let itemKind = ItemKind(cValue: kind) else { return -1 }
-        let text = String(cString: value)
-        let type = contentType.map { String(cString: $0) }
-        if let type, !ContentType.isValid(type) { return -1 }
-        let item: Item
-        switch itemKind {
-        case .file:
-            let path = FileSystem.absolute(text)
-            guard let status = FileSystem.status(path) else { return -1 }
-            var file = Item.file(path, status: status)
-            if let type { file.contentType = type }
-            item = file
-        case .url:
-            guard URLScheme.of(text) != nil else { return -1 }
-            item = .url(text)
-        case .text:
-            item = .text(text, contentType: type)
-        case .data:
-            let bytes = Array(text.utf8)
-            item = Item(kind: .data, data: bytes, contentType: type ?? ContentType.sniff(bytes), size: UInt64(bytes.count))
-        }
+        guard let value, let item = ReturnedItem.make(kind: kind, value: String(cString: value), contentType: contentType.map { String(cString: $0) })
+        else { return -1 }
         lock.withLock { returnedItems.append(item) }
         return 0
     }

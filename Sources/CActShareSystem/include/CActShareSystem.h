@@ -3,7 +3,18 @@
 
 // Accessors for libc globals that Swift 6's strict concurrency checking rejects.
 
+#include <stdint.h>
+
 /// The process environment, for posix_spawn.
 char **cactshare_environ(void);
+
+/// pipe2(fds, O_CLOEXEC): both ends closed in every spawned process unless dup'ed there.
+int cactshare_pipe_cloexec(int fds[2]);
+
+/// The cancellation flag: non-zero once SIGINT or SIGTERM arrived while caught.
+volatile int32_t *cactshare_cancel_flag(void);
+
+/// From now on SIGINT and SIGTERM set the cancellation flag instead of ending the process.
+void cactshare_catch_cancel_signals(void);
 
 #endif

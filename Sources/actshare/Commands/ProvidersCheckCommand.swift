@@ -24,10 +24,11 @@ struct ProvidersCheckCommand: ParsableCommand {
             throw CommandFailure(.badInput, "\(file): no such manifest")
         }
         do {
-            let entry = try ManifestLoader(paths: SearchPaths.fromEnvironment()).decode(manifest: FileSystem.absolute(file))
+            let paths = SearchPaths.fromEnvironment()
+            let entry = try ManifestLoader(paths: paths).decode(manifest: FileSystem.absolute(file))
             let manifest = try entry.manifest().get()
             let registry = ProviderRegistry(manifests: [entry])
-            try ActivityHost(registry: registry, config: Config()).check(manifest)
+            try ActivityHost(registry: registry, config: Config(), providerHost: paths.providerHost).check(manifest)
             let count = manifest.activities.count
             StandardStreams.out("\(file): ok: \(manifest.id) \(manifest.version), \(count) activit\(count == 1 ? "y" : "ies"), library \(manifest.library)\n")
         } catch let error as ActShareError {

@@ -22,7 +22,7 @@ final class Invocation {
             throw CommandFailure(error)
         }
         registry = ProviderRegistry(manifests: contents.manifests, hasNoConflicts: contents.hasNoConflicts)
-        host = ActivityHost(registry: registry, config: config)
+        host = ActivityHost(registry: registry, config: config, providerHost: paths.providerHost)
         if reportDiagnostics {
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }
         }

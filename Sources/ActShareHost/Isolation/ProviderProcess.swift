@@ -1,0 +1,172 @@
+import ActShareCore
+import CActShareSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `actshare-provider-host` process and the two pipes to it.
+///
+/// Every wait has a deadline; what went wrong is told in words a user understands
+/// (crashed with SIGSEGV, exited with status 3, did not answer within 5s).
+final class ProviderProcess {
+    /// Why the conversation with the helper ended.
+    struct Fault: Error {
+        var description: String
+    }
+
+    let pid: pid_t
+    private let input: Int32   // we write
+    private let output: Int32  // we read
+    private var buffer: [UInt8] = []
+    private var exited = false
+
+    /// Starts the helper with the protocol on its descriptors 3 (requests) and 4 (replies).
+    init(helper: String) throws {
+        var toHelper: [Int32] = [0, 0]
+        var fromHelper: [Int32] = [0, 0]
+        guard cactshare_pipe_cloexec(&toHelper) == 0 else { throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard cactshare_pipe_cloexec(&fromHelper) == 0 else {
+            close(toHelper[0]); close(toHelper[1])
+            throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
+        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(helper), nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, helper, &actions, nil, argv, cactshare_environ())
+        close(toHelper[0])
+        close(fromHelper[1])
+        guard spawned == 0 else {
+            close(toHelper[1]); close(fromHelper[0])
+            throw Fault(description: "cannot start \(helper): \(String(cString: strerror(spawned)))")
+        }
+        self.pid = pid
+        input = toHelper[1]
+        output = fromHelper[0]
+    }
+
+    deinit {
+        stop()
+        close(input)
+        close(output)
+    }
+
+    /// Sends a frame; a helper that went away is a fault.
+    func send(_ frame: Frame) throws {
+        let bytes = frame.encoded
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress! + offset, bytes.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Fault(description: ended(during: "a request")) }
+            offset += count
+        }
+    }
+
+    /// The next frame, waiting until `deadline` (CLOCK_MONOTONIC nanoseconds). `poll`
+    /// runs every 50 ms while waiting and may end the wait by returning false.
+    func receive(deadline: UInt64, timeout: String, poll shouldGoOn: () -> Bool = { true }) throws -> Frame {
+        while true {
+            if buffer.count >= 4 {
+                let length = Int(buffer[0]) | Int(buffer[1]) << 8 | Int(buffer[2]) << 16 | Int(buffer[3]) << 24
+                guard length >= 1 else { throw malformed("an empty reply") }
+                guard length <= Frame.maximumSize else {
+                    throw malformed("a reply of \(length) bytes, more than the \(Frame.maximumSize >> 20) MiB allowed")
+                }
+                if buffer.count >= 4 + length {
+                    guard let kind = Frame.Kind(rawValue: buffer[4]) else { throw malformed("a reply of unknown type \(buffer[4])") }
+                    var frame = Frame(kind)
+                    frame.payload = Array(buffer[5..<4 + length])
+                    buffer.removeFirst(4 + length)
+                    return frame
+                }
+            }
+            let now = Self.now()
+            guard now < deadline else {
+                stop()
+                throw Fault(description: "did not answer within \(timeout), and was stopped")
+            }
+            guard shouldGoOn() else { throw CancellationError() }
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let wait = Int32(min((deadline - now) / 1_000_000 + 1, 50))
+            let ready = Glibc.poll(&descriptor, 1, wait)
+            if ready < 0 && errno != EINTR { throw Fault(description: ended(during: "a reply")) }
+            if ready <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard count > 0 else { throw Fault(description: ended(during: "the call")) }
+            buffer += chunk[0..<count]
+        }
+    }
+
+    /// Raised when `receive`'s poll asked to stop waiting.
+    struct CancellationError: Error {}
+
+    /// Sends SIGUSR1: the provider's `is_cancelled` turns true.
+    func requestCancel() {
+        if !exited { kill(pid, SIGUSR1) }
+    }
+
+    /// Kills the helper (if it still runs) and reaps it.
+    func stop() {
+        guard !exited else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        exited = true
+    }
+
+    // MARK: Faults
+
+    private func malformed(_ what: String) -> Fault {
+        stop()
+        return Fault(description: "sent \(what) (the pipe is corrupt), and was stopped")
+    }
+
+    /// Describes how the helper ended, after its pipe closed.
+    private func ended(during phase: String) -> String {
+        var status: Int32 = 0
+        // The pipe closed: the process is ending. Give it a moment, then make sure.
+        var reaped = false
+        for _ in 0..<100 {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid { reaped = true; break }
+            if result < 0 && errno != EINTR { break }
+            usleep(10_000)
+        }
+        if !reaped {
+            stop()
+            return "closed the pipe during \(phase), and was stopped"
+        }
+        exited = true
+        let signal = status & 0x7F
+        if signal != 0 { return "crashed during \(phase) (\(Self.name(ofSignal: signal)))" }
+        return "exited with status \((status >> 8) & 0xFF) during \(phase)"
+    }
+
+    static func name(ofSignal signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: return "SIGSEGV, a bad memory access"
+        case SIGABRT: return "SIGABRT, aborted"
+        case SIGBUS: return "SIGBUS, a bad memory access"
+        case SIGFPE: return "SIGFPE, an arithmetic fault"
+        case SIGILL: return "SIGILL, an illegal instruction"
+        case SIGKILL: return "SIGKILL"
+        case SIGTERM: return "SIGTERM"
+        default: return "signal \(signal)"
+        }
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
