@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["ActShareCore", "ActShareManifests"]),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "CActShare", "CActShareCall"]),
+            dependencies: ["ActShareCore", "CActShare", "CActShareCall", "CActShareSystem"]),
         .executableTarget(
             name: "actshare",
             dependencies: [

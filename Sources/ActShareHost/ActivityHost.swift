@@ -1,4 +1,5 @@
 import ActShareCore
+import CActShareSystem
 
 /// The host: finds the activities that can perform on some items and performs one.
 ///
@@ -10,7 +11,7 @@ public final class ActivityHost {
     public let config: Config
     private let libraries = LibraryCache()
     private var backends: [String: any ProviderBackend] = [:]
-    /// Set to non-zero to tell running providers that the user cancelled.
+    /// Non-zero once the user cancelled (SIGINT or SIGTERM, see ``catchCancellationSignals()``).
     public let cancellationFlag: UnsafeMutablePointer<Int32>
 
     /// The `actshare-provider-host` executable that runs `isolation: process` providers.
@@ -20,12 +21,14 @@ public final class ActivityHost {
         self.registry = registry
         self.config = config
         self.providerHost = providerHost
-        cancellationFlag = .allocate(capacity: 1)
-        cancellationFlag.pointee = 0
+        cancellationFlag = cactshare_cancel_flag()
     }
 
-    deinit {
-        cancellationFlag.deallocate()
+    /// From now on Ctrl-C (SIGINT) and SIGTERM cancel the running activity instead of
+    /// ending actshare: the provider sees `is_cancelled`, an isolated one that does not
+    /// stop within the grace period is killed, and the result is "cancelled".
+    public func catchCancellationSignals() {
+        cactshare_catch_cancel_signals()
     }
 
     /// The activities that can perform on `items`, in offer order, and a diagnostic for

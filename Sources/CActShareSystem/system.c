@@ -28,4 +28,10 @@ void cactshare_catch_cancel_signals(void) {
     action.sa_handler = on_cancel_signal;
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
+    /* A parent may have started us with these blocked; a handler needs them delivered. */
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &signals, NULL);
 }

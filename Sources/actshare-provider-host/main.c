@@ -75,7 +75,7 @@ static void write_all(const unsigned char *bytes, size_t length) {
     while (length > 0) {
         ssize_t count = write(protocol_out, bytes, length);
         if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) _exit(0); /* actshare went away */
+        if (count <= 0) _exit(75); /* the pipe is gone: actshare went away, or the provider closed it */
         bytes += count;
         length -= (size_t)count;
     }
@@ -376,6 +376,10 @@ int main(void) {
     memset(&action, 0, sizeof action);
     action.sa_handler = on_cancel;
     sigaction(SIGUSR1, &action, NULL);
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGUSR1);
+    sigprocmask(SIG_UNBLOCK, &signals, NULL);
 
     actshare_session session = {
         .abi_version = ACTSHARE_ABI_VERSION,

@@ -183,7 +183,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         try exchange(frame, hook: nil) { reply in
             if reply.kind == .error {
                 var reader = FrameReader(reply.payload)
-                let reason = (try? reader.string()) ?? "unknown error"
+                let reason = LibraryFile.problem(manifest.library) ?? (try? reader.string()) ?? "unknown error"
                 throw record(ActShareError(
                     .providerFailed, "provider \(manifest.id): cannot load library \(manifest.library): \(reason)",
                     at: manifest.libraryLocation))
@@ -205,15 +205,15 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         do {
             try process.send(frame)
             while true {
-                let reply = try process.receive(deadline: deadline, timeout: limit) {
+                let reply = try process.receive(deadline: {
                     if !cancelling && cancelled.pointee != 0 {
                         // The user cancelled: tell the provider, and give it a grace period.
                         cancelling = true
                         process.requestCancel()
                         deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
                     }
-                    return true
-                }
+                    return deadline
+                }, timeout: limit)
                 switch reply.kind {
                 case .progress:
                     var reader = FrameReader(reply.payload)

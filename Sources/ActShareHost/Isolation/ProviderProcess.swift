@@ -35,10 +35,24 @@ final class ProviderProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
+        // A process group of its own, so Ctrl-C on the terminal reaches actshare (which
+        // cancels in order) and not the helper; and default signal handling, unblocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGUSR1, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(helper), nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, helper, &actions, nil, argv, cactshare_environ())
+        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, cactshare_environ())
         close(toHelper[0])
         close(fromHelper[1])
         guard spawned == 0 else {
@@ -68,9 +82,9 @@ final class ProviderProcess {
         }
     }
 
-    /// The next frame, waiting until `deadline` (CLOCK_MONOTONIC nanoseconds). `poll`
-    /// runs every 50 ms while waiting and may end the wait by returning false.
-    func receive(deadline: UInt64, timeout: String, poll shouldGoOn: () -> Bool = { true }) throws -> Frame {
+    /// The next frame, waiting until the deadline (CLOCK_MONOTONIC nanoseconds) that
+    /// `deadline` gives, which is asked again every 50 ms (cancellation shortens it).
+    func receive(deadline: () -> UInt64, timeout: String) throws -> Frame {
         while true {
             if buffer.count >= 4 {
                 let length = Int(buffer[0]) | Int(buffer[1]) << 8 | Int(buffer[2]) << 16 | Int(buffer[3]) << 24
@@ -87,11 +101,11 @@ final class ProviderProcess {
                 }
             }
             let now = Self.now()
+            let deadline = deadline()
             guard now < deadline else {
                 stop()
                 throw Fault(description: "did not answer within \(timeout), and was stopped")
             }
-            guard shouldGoOn() else { throw CancellationError() }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let wait = Int32(min((deadline - now) / 1_000_000 + 1, 50))
             let ready = Glibc.poll(&descriptor, 1, wait)
@@ -105,7 +119,7 @@ final class ProviderProcess {
         }
     }
 
-    /// Raised when `receive`'s poll asked to stop waiting.
+    /// Raised when the user cancelled and the provider was stopped.
     struct CancellationError: Error {}
 
     /// Sends SIGUSR1: the provider's `is_cancelled` turns true.
@@ -147,7 +161,10 @@ final class ProviderProcess {
         exited = true
         let signal = status & 0x7F
         if signal != 0 { return "crashed during \(phase) (\(Self.name(ofSignal: signal)))" }
-        return "exited with status \((status >> 8) & 0xFF) during \(phase)"
+        let code = (status >> 8) & 0xFF
+        // actshare-provider-host exits 75 when its pipe fails: the provider closed it.
+        if code == 75 { return "broke its pipe to actshare during \(phase)" }
+        return "exited with status \(code) during \(phase)"
     }
 
     static func name(ofSignal signal: Int32) -> String {

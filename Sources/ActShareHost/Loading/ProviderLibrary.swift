@@ -17,7 +17,7 @@ final class ProviderLibrary {
     init(manifest: ProviderManifest) throws {
         path = manifest.library
         guard let handle = dlopen(manifest.library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            let reason = LibraryFile.problem(manifest.library) ?? dlerror().map { String(cString: $0) } ?? "unknown error"
             throw ActShareError(
                 .providerFailed, "provider \(manifest.id): cannot load library \(manifest.library): \(Self.shorten(reason, path: manifest.library))",
                 at: manifest.libraryLocation)

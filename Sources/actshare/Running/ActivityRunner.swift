@@ -39,6 +39,7 @@ struct ActivityRunner {
         let values = try resolver.resolve(try options.optionPairs(), for: offer)
         let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
         let observer = TerminalObserver(json: options.json)
+        invocation.host.catchCancellationSignals()
         let result = invocation.host.perform(offer, request: request, observer: observer)
         observer.finishProgressLine()
 

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// Providers that crash, exit, hang or corrupt the pipe run beside good ones: each fault
+/// is one clear line, the provider is left out, and everything else still works.
+@Suite struct IsolationTests {
+    /// A provider around one hostile hook, in a directory of its own.
+    static func hostile(_ name: String, canPerform: String? = nil, perform: String = "hostile_yes",
+                        library: String = "\(Sandbox.cProviders)/libhostile.so", timeout: String = "1s") -> String {
+        """
+        schema: actshare/provider@1
+        id: org.test.\(name)
+        name: \(name)
+        version: 1.0.0
+        library: \(library)
+        timeout: \(timeout)
+        activities:
+          - type: org.test.\(name).go
+            title: Hostile \(name)
+            accepts: {kinds: [file, text]}
+            hooks:
+        \(canPerform.map { "      can-perform: \($0)\n" } ?? "")      perform: \(perform)
+        """
+    }
+
+    /// A sandbox with the examples and one hostile provider; returns it and the manifest path.
+    static func sandbox(_ name: String, _ manifest: String) throws -> (Sandbox, String) {
+        let sandbox = try Sandbox()
+        let directory = "\(sandbox.root)/hostile"
+        sandbox.providerPath.insert(directory, at: 0)
+        let file = "\(directory)/\(name).yaml"
+        try Sandbox.write(manifest, to: file)
+        return (sandbox, file)
+    }
+
+    static let goodTypes = ["org.example.wordcount.count", "org.example.wordcount.describe", "org.example.hello.greet", "org.example.hello.sign"]
+
+    @Test(arguments: [
+        ("segv", "hostile_segv", "crashed during the call (SIGSEGV, a bad memory access)"),
+        ("abort", "hostile_abort", "crashed during the call (SIGABRT, aborted)"),
+        ("bus", "hostile_bus", "crashed during the call (SIGBUS, a bad memory access)"),
+        ("exit", "hostile_exit", "exited with status 3 during the call"),
+        ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
+        ("garbage", "hostile_garbage", "sent a reply of unknown type 90 (the pipe is corrupt), and was stopped"),
+        ("close", "hostile_close", "broke its pipe to actshare during the call"),
+    ])
+    func aFaultyCanPerformHookIsLeftOut(_ name: String, _ symbol: String, _ what: String) throws {
+        let (sandbox, file) = try Self.sandbox(name, Self.hostile(name, canPerform: symbol))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let started = Date()
+        let run = try sandbox.run("list", "--json", text)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 0)
+        #expect(run.stderr == "\(file):12:20: error: provider org.test.\(name): can-perform hook \(what)\n")
+        #expect(try run.listedTypes() == Self.goodTypes)
+        // The time limit is 1s; a hang must not hold the share sheet much longer.
+        #expect(elapsed < 4, "list took \(elapsed) s")
+
+        // Performing it fails with the same line (the helper is started again).
+        let perform = try sandbox.run("perform", "org.test.\(name).go", text, "--json")
+        #expect(perform.status == 3)
+        // And the good providers still perform.
+        let good = try sandbox.run("perform", "org.example.wordcount.count", text)
+        #expect(good.status == 0)
+        #expect(good.stdout == "2 words, 1 lines, 11 bytes (item 1)\n")
+    }
+
+    @Test(arguments: [
+        ("segv", "hostile_segv", "crashed during the call (SIGSEGV, a bad memory access)"),
+        ("exit", "hostile_exit", "exited with status 3 during the call"),
+        ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
+        ("huge", "{symbol: hostile_huge, returns: string}", "sent a reply of 20971534 bytes, more than the 16 MiB allowed (the pipe is corrupt), and was stopped"),
+        ("utf8", "{symbol: hostile_bad_utf8, returns: string}", "sent text that is not UTF-8 (the pipe is corrupt), and was stopped"),
+    ])
+    func aFaultyPerformHookFailsTheActivity(_ name: String, _ symbol: String, _ what: String) throws {
+        let (sandbox, file) = try Self.sandbox(name, Self.hostile(name, perform: symbol))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("perform", "org.test.\(name).go", text, "--json")
+        #expect(run.status == 1)
+        let line = "\(file):12:16: error: provider org.test.\(name): perform hook \(what)"
+        #expect(run.stderr == "actshare: \(line)\n")
+        let json = try run.json()
+        #expect(json["completed"] as? Bool == false)
+        #expect(json["error"] as? String == line)
+        #expect(try sandbox.run("list", "--json", text).listedTypes().contains("org.example.hello.greet"))
+    }
+
+    @Test func libraryProblemsNameTheLibraryKey() throws {
+        let (sandbox, _) = try Self.sandbox("none", "")
+        let directory = "\(sandbox.root)/hostile"
+        let junk = "\(sandbox.root)/libjunk.so"
+        try Sandbox.write(String(repeating: "not a library, only text\n", count: 10), to: junk)
+        var arm = try Data(contentsOf: URL(fileURLWithPath: "\(Sandbox.cProviders)/libhostile.so"))
+        arm[18] = 183  // e_machine: AArch64
+        arm[19] = 0
+        let armLibrary = "\(sandbox.root)/libarm.so"
+        try arm.write(to: URL(fileURLWithPath: armLibrary))
+        try FileManager.default.removeItem(atPath: "\(directory)/none.yaml")
+        try Sandbox.write(Self.hostile("notelf", canPerform: "hostile_yes", library: junk), to: "\(directory)/notelf.yaml")
+        try Sandbox.write(Self.hostile("arm", canPerform: "hostile_yes", library: armLibrary), to: "\(directory)/arm.yaml")
+        try Sandbox.write(Self.hostile("missing", canPerform: "no_such_function"), to: "\(directory)/missing.yaml")
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.status == 0)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.contains("\(directory)/arm.yaml:5:10: error: provider org.test.arm: cannot load library \(armLibrary): built for another architecture (AArch64); this machine is x86-64"))
+        #expect(lines.contains("\(directory)/missing.yaml:12:20: error: provider org.test.missing: can-perform hook symbol 'no_such_function' is not in libhostile.so"))
+        #expect(lines.contains("\(directory)/notelf.yaml:5:10: error: provider org.test.notelf: cannot load library \(junk): not an ELF shared library"))
+        #expect(try run.listedTypes() == Self.goodTypes)
+    }
+
+    @Test func aProviderThatPrintsCannotCorruptThePipe() throws {
+        let (sandbox, _) = try Self.sandbox("print", Self.hostile("print", canPerform: "hostile_print"))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.status == 0)
+        #expect(try run.listedTypes().contains("org.test.print.go"))
+        // Its output went to standard error, not into the JSON.
+        #expect(run.stderr.contains("noise"))
+    }
+
+    @Test func isolatedCanPerformHooksRunConcurrently() throws {
+        let sandbox = try Sandbox()
+        let directory = "\(sandbox.root)/hostile"
+        sandbox.providerPath.insert(directory, at: 0)
+        for name in ["hang1", "hang2", "hang3"] {
+            try Sandbox.write(Self.hostile(name, canPerform: "hostile_hang"), to: "\(directory)/\(name).yaml")
+        }
+        let text = try sandbox.file("a.txt", "some words\n")
+        let started = Date()
+        let run = try sandbox.run("list", "--json", text)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 0)
+        #expect(run.stderr.split(separator: "\n").count == 3)
+        // Three 1s time limits in parallel, not one after another.
+        #expect(elapsed < 2.5, "list took \(elapsed) s")
+        #expect(try run.listedTypes() == Self.goodTypes)
+    }
+
+    @Test func theConfigOverridesATimeLimit() throws {
+        let (sandbox, file) = try Self.sandbox("hang", Self.hostile("hang", canPerform: "hostile_hang", timeout: "30s"))
+        try sandbox.writeConfig("timeouts: {org.test.hang: 300ms}\n")
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.stderr == "\(file):12:20: error: provider org.test.hang: can-perform hook did not answer within 0.3s, and was stopped\n")
+    }
+
+    @Test(arguments: [(SIGINT, "hostile_wait_for_cancel"), (SIGTERM, "hostile_wait_for_cancel"), (SIGINT, "hostile_ignore_cancel")])
+    func cancellingAPerformExitsFour(_ signal: Int32, _ symbol: String) throws {
+        let (sandbox, _) = try Self.sandbox("wait", Self.hostile("wait", perform: symbol, timeout: "30s"))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let started = Date()
+        let run = try sandbox.runSignalled(["perform", "org.test.wait.go", text, "--json"], signal: signal, after: 0.7)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 4, "\(run.stderr)")
+        let json = try run.json()
+        #expect(json["completed"] as? Bool == false)
+        #expect(json["activity"] as? String == "org.test.wait.go")
+        // One that ignores cancellation is killed after the 2s grace period.
+        #expect(elapsed < 5, "took \(elapsed) s")
+    }
+}
+
+extension Sandbox {
+    /// Runs actshare and sends it `signal` after `delay` seconds.
+    func runSignalled(_ arguments: [String], signal: Int32, after delay: TimeInterval) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, signal)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+    }
+}

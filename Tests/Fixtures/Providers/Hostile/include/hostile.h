@@ -1,0 +1,18 @@
+/* Test fixture: hooks that misbehave in every way a provider can, one per function. */
+#ifndef ACTSHARE_FIXTURE_HOSTILE_H
+#define ACTSHARE_FIXTURE_HOSTILE_H
+#include <actshare/provider.h>
+ACTSHARE_EXPORT int32_t hostile_segv(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_abort(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_bus(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_exit(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_hang(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_garbage(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_close(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_print(const actshare_request *request);
+ACTSHARE_EXPORT const char *hostile_huge(void);
+ACTSHARE_EXPORT const char *hostile_bad_utf8(void);
+ACTSHARE_EXPORT int32_t hostile_wait_for_cancel(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t hostile_ignore_cancel(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t hostile_yes(const actshare_request *request);
+#endif
