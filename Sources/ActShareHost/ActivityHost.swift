@@ -31,9 +31,19 @@ public final class ActivityHost {
         cactshare_catch_cancel_signals()
     }
 
-    /// The activities that can perform on `items`, in offer order, and a diagnostic for
-    /// each provider whose `can-perform` hook could not be called (its activity is left out).
-    public func offers(for items: [Item], exclusions: Exclusions, recents: [String]) -> (offers: [Offer], diagnostics: [Diagnostic]) {
+    /// What ``offers(for:exclusions:recents:)`` found.
+    public struct Offers: Sendable {
+        /// The activities that can perform on the items, in offer order.
+        public var offers: [Offer]
+        /// One line for each fault of a `can-perform` hook (its activities are left out).
+        public var diagnostics: [Diagnostic]
+        /// The fault that left out each activity type, so `perform TYPE` can report it.
+        public var faults: [String: ActShareError]
+    }
+
+    /// The activities that can perform on `items`, in offer order, and what went wrong
+    /// with the `can-perform` hooks that could not be asked.
+    public func offers(for items: [Item], exclusions: Exclusions, recents: [String]) -> Offers {
         let router = Router(registry: registry, exclusions: exclusions)
         var diagnostics: [Diagnostic] = []
         let candidates = router.candidates(for: items)
@@ -71,17 +81,19 @@ public final class ActivityHost {
             for (index, answer) in work.wait() { answers[index] = answer }
         }
         var offers: [Offer] = []
+        var faults: [String: ActShareError] = [:]
         var reported: Set<String> = []
         for (index, offer) in candidates.enumerated() {
             switch answers[index] {
             case nil, .success(true)?: offers.append(offer)
             case .success(false)?: break
             case .failure(let error)?:
+                faults[offer.type] = error
                 // One line per fault, however many of the provider's activities it hit.
                 if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
             }
         }
-        return (Router.order(offers, pins: config.pin, recents: recents), diagnostics)
+        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults)
     }
 
     /// Performs `offer` on the request's items and reports the result.

@@ -56,9 +56,13 @@ import Testing
         // The time limit is 1s; a hang must not hold the share sheet much longer.
         #expect(elapsed < 4, "list took \(elapsed) s")
 
-        // Performing it fails with the same line (the helper is started again).
+        // Performing it fails with the same line (the helper is started again): exit 1.
         let perform = try sandbox.run("perform", "org.test.\(name).go", text, "--json")
-        #expect(perform.status == 3)
+        let line = "\(file):12:20: error: provider org.test.\(name): can-perform hook \(what)"
+        #expect(perform.status == 1)
+        #expect(perform.stderr == "actshare: \(line)\n")
+        #expect(try perform.json()["error"] as? String == line)
+        #expect(try perform.json()["completed"] as? Bool == false)
         // And the good providers still perform.
         let good = try sandbox.run("perform", "org.example.wordcount.count", text)
         #expect(good.status == 0)

@@ -16,15 +16,21 @@ struct ActivityRunner {
     func run(items: [Item], type: String?) throws {
         let exclusions = try invocation.exclusions(options)
         let recents = invocation.recents
-        let (offers, diagnostics) = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
-        for diagnostic in diagnostics { StandardStreams.err("\(diagnostic)\n") }
+        let found = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
+        let offers = found.offers
+        // The named activity's own fault is the command's error, reported once below.
+        let ownFault = type.flatMap { found.faults[$0] }
+        for diagnostic in found.diagnostics where diagnostic.description != ownFault.map(Diagnostic.init)?.description {
+            StandardStreams.err("\(diagnostic)\n")
+        }
 
         let offer: Offer
         if let type {
-            guard let found = offers.first(where: { $0.type == type }) else {
+            if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
+            guard let match = offers.first(where: { $0.type == type }) else {
                 throw fail(.noActivity, activity: type, unavailableReason(type, exclusions: exclusions))
             }
-            offer = found
+            offer = match
         } else {
             guard !offers.isEmpty else {
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
