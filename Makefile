@@ -14,9 +14,11 @@ plugins:
 test:
 	scripts/test
 
-# Start-up of `actshare list` against `gio info`, with the examples and 1,000 providers.
+# Start-up of `actshare list` against `gio info` (examples, 1,000 providers), and the
+# cost of running a provider in its own process.
 bench:
 	Benchmarks/list-startup
+	Benchmarks/isolation-cost
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

@@ -161,10 +161,11 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
             frame.append(name)
             frame.append(value)
         }
-        try exchange(frame, hook: nil) { reply in
+        // Not awaited here: the reply is read before the next call's (see `exchange`).
+        try post(frame) { reply in
             if reply.kind == .error {
                 var reader = FrameReader(reply.payload)
-                throw failure(nil, "refused the request: \((try? reader.string()) ?? "no reason")")
+                throw self.failure(nil, "refused the request: \((try? reader.string()) ?? "no reason")")
             }
         }
     }
@@ -180,15 +181,30 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         }
         var frame = Frame(.load)
         frame.append(manifest.library)
-        try exchange(frame, hook: nil) { reply in
+        try post(frame) { reply in
             if reply.kind == .error {
                 var reader = FrameReader(reply.payload)
-                let reason = LibraryFile.problem(manifest.library) ?? (try? reader.string()) ?? "unknown error"
-                throw record(ActShareError(
-                    .providerFailed, "provider \(manifest.id): cannot load library \(manifest.library): \(reason)",
-                    at: manifest.libraryLocation))
+                let reason = LibraryFile.problem(self.manifest.library) ?? (try? reader.string()) ?? "unknown error"
+                throw self.record(ActShareError(
+                    .providerFailed, "provider \(self.manifest.id): cannot load library \(self.manifest.library): \(reason)",
+                    at: self.manifest.libraryLocation))
             }
         }
+    }
+
+    /// Frames sent whose replies are still to be read, in order, with their handlers.
+    /// LOAD and REQUEST are sent without waiting, so starting a helper and asking a
+    /// hook costs one round trip, not three.
+    private var unanswered: [(Frame) throws -> Void] = []
+
+    private func post(_ frame: Frame, handle: @escaping (Frame) throws -> Void) throws {
+        guard let process else { throw fault ?? failure(nil, "no helper process") }
+        do {
+            try process.send(frame)
+        } catch let fault as ProviderProcess.Fault {
+            throw record(failure(nil, fault.description))
+        }
+        unanswered.append(handle)
     }
 
     /// A frame handler's way of saying "keep reading": the reply was a callback.
@@ -204,31 +220,36 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         var cancelling = false
         do {
             try process.send(frame)
-            while true {
-                let reply = try process.receive(deadline: {
-                    if !cancelling && cancelled.pointee != 0 {
-                        // The user cancelled: tell the provider, and give it a grace period.
-                        cancelling = true
-                        process.requestCancel()
-                        deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
-                    }
-                    return deadline
-                }, timeout: limit)
-                switch reply.kind {
-                case .progress:
-                    var reader = FrameReader(reply.payload)
-                    let fraction = Double(bitPattern: try reader.uint64())
-                    if fraction.isFinite { observer?.progress(min(max(fraction, 0), 1), activity: hook?.symbol ?? manifest.id) }
-                case .log:
-                    var reader = FrameReader(reply.payload)
-                    let level = LogLevel(rawValue: Int32(try reader.byte())) ?? .info
-                    observer?.log(level, try reader.string(), provider: manifest.id)
-                default:
-                    do {
-                        try handle(reply)
-                        return
-                    } catch is Continue {
-                        continue
+            // Replies come in order: first those of frames posted earlier, then this one's.
+            try withoutActuallyEscaping(handle) { handle in
+                var handlers = unanswered + [handle]
+                unanswered = []
+                while !handlers.isEmpty {
+                    let reply = try process.receive(deadline: {
+                        if !cancelling && cancelled.pointee != 0 {
+                            // The user cancelled: tell the provider, and give it a grace period.
+                            cancelling = true
+                            process.requestCancel()
+                            deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
+                        }
+                        return deadline
+                    }, timeout: limit)
+                    switch reply.kind {
+                    case .progress:
+                        var reader = FrameReader(reply.payload)
+                        let fraction = Double(bitPattern: try reader.uint64())
+                        if fraction.isFinite { observer?.progress(min(max(fraction, 0), 1), activity: hook?.symbol ?? manifest.id) }
+                    case .log:
+                        var reader = FrameReader(reply.payload)
+                        let level = LogLevel(rawValue: Int32(try reader.byte())) ?? .info
+                        observer?.log(level, try reader.string(), provider: manifest.id)
+                    default:
+                        do {
+                            try handlers[0](reply)
+                            handlers.removeFirst()
+                        } catch is Continue {
+                            continue
+                        }
                     }
                 }
             }
