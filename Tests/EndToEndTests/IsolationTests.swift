@@ -124,6 +124,20 @@ import Testing
         #expect(run.stderr.contains("noise"))
     }
 
+    @Test func sessionCallbacksCrossThePipe() throws {
+        // Hello runs isolated (its manifest does not say otherwise): its progress and log
+        // lines, options and returned items travel the pipe.
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["ACTSHARE_DEBUG"] = "1"
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.runOnTerminal(["perform", "org.example.hello.greet", text, "--text", "hi", "-o", "greeting=Hey"], input: "")
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("org.example.hello.greet: 50%"))
+        #expect(run.stdout.contains("org.example.hello.greet: 100%"))
+        #expect(run.stdout.contains("actshare: org.example.hello: Hey, a.txt!"))
+        #expect(run.stdout.contains("actshare: org.example.hello: Hey, hi!"))
+    }
+
     @Test func isolatedCanPerformHooksRunConcurrently() throws {
         let sandbox = try Sandbox()
         let directory = "\(sandbox.root)/hostile"

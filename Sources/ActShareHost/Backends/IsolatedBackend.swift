@@ -18,6 +18,8 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
     private let cancelled: UnsafeMutablePointer<Int32>
     private var process: ProviderProcess?
     private var fault: ActShareError?
+    /// The activity of the request being served, for progress reports.
+    private var activityType: String?
 
     /// How long a cancelled provider may take to stop before it is killed.
     static let cancellationGrace: UInt64 = 2_000_000_000
@@ -142,6 +144,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
 
     private func sendRequest(_ request: ActivityRequest) throws {
         try started()
+        activityType = request.activityType
         var frame = Frame(.request)
         frame.append(request.activityType)
         frame.append(optional: request.subject)
@@ -238,7 +241,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
                     case .progress:
                         var reader = FrameReader(reply.payload)
                         let fraction = Double(bitPattern: try reader.uint64())
-                        if fraction.isFinite { observer?.progress(min(max(fraction, 0), 1), activity: hook?.symbol ?? manifest.id) }
+                        if fraction.isFinite { observer?.progress(min(max(fraction, 0), 1), activity: activityType ?? manifest.id) }
                     case .log:
                         var reader = FrameReader(reply.payload)
                         let level = LogLevel(rawValue: Int32(try reader.byte())) ?? .info
