@@ -4,4 +4,12 @@ public enum MatchMode: String, Sendable, CaseIterable {
     case all
     /// At least one item must match.
     case any
+
+    /// One answer from per-item answers: all true, or any true.
+    public func combine(_ answers: [Bool]) -> Bool {
+        switch self {
+        case .all: return answers.allSatisfy { $0 }
+        case .any: return answers.contains(true)
+        }
+    }
 }

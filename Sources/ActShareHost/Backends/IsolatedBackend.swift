@@ -38,10 +38,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
             answers.append(HookResult.verdict(raw, returns: hook.returns))
             return true
         }
-        switch activity.accepts.match {
-        case .all: return answers.allSatisfy { $0 }
-        case .any: return answers.contains(true)
-        }
+        return activity.accepts.match.combine(answers)
     }
 
     public func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {
