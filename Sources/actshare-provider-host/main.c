@@ -360,6 +360,8 @@ done:
 }
 
 int main(void) {
+    /* Nothing but the protocol is inherited on purpose: close anything else. */
+    close_range(5, ~0U, 0);
     /* The protocol moves to private descriptors, and stdout to stderr, before any
      * provider code runs: what a provider prints cannot reach the pipe. */
     protocol_in = fcntl(3, F_DUPFD_CLOEXEC, 100);

@@ -75,6 +75,7 @@ final class Sandbox {
             "XDG_CACHE_HOME": "\(root)/cache",
             "XDG_RUNTIME_DIR": "\(root)/runtime",
             "ACTSHARE_PROVIDER_PATH": providerPath.joined(separator: ":"),
+            "ACTSHARE_NO_BUILTINS": "1",
             "LANG": "C.UTF-8",
         ]
         environment.merge(extraEnvironment) { $1 }

@@ -53,13 +53,15 @@ public struct SearchPaths: Sendable {
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
             helper = FileSystem.join(binDirectory, "actshare-manifests")
+            // ACTSHARE_NO_BUILTINS=1 leaves the built-in providers out (for tests and debugging).
+            let builtins = Environment.value("ACTSHARE_NO_BUILTINS").map { $0.isEmpty || $0 == "0" } ?? true
             if let repository = buildTreeRepository(of: binDirectory) {
-                providers.append(FileSystem.join(repository, "manifests"))
+                if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
             } else {
                 let prefix = FileSystem.directoryName(binDirectory)
-                providers.append(FileSystem.join(prefix, "share/actshare/manifests"))
+                if builtins { providers.append(FileSystem.join(prefix, "share/actshare/manifests")) }
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
             }

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+/// The built-in Copy activity against a real X server (Xvfb), read back with xclip.
+@Suite(.serialized) struct ClipboardTests {
+    /// An Xvfb of the test's own, stopped when the test ends.
+    ///
+    /// Started with posix_spawn, not Foundation's Process: an X server closes the
+    /// descriptors it inherits, and Foundation takes the closing of its watch socket for
+    /// the child's exit and blocks in waitpid, stalling every other Process.
+    final class Display {
+        let pid: pid_t
+        let name: String
+
+        init() throws {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let arguments = ["/usr/bin/Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"]
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            // The test runner's threads block signals; Xvfb must not inherit that.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
+            close(fds[1])
+            defer { close(fds[0]) }
+            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+            self.pid = pid
+            // Xvfb writes its display number once it accepts clients.
+            var number: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(fds[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") { number.append(byte) }
+            name = ":" + String(decoding: number, as: UTF8.self)
+        }
+
+        deinit {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    static func sandbox(_ display: Display) throws -> Sandbox {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        return sandbox
+    }
+
+    /// What xclip reads for `target` from `selection`.
+    static func paste(_ target: String, display: Display, selection: String = "clipboard") throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
+        process.arguments = ["-selection", selection, "-o", "-t", target]
+        process.environment = ["DISPLAY": display.name]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    static func targets(_ display: Display, selection: String = "clipboard") throws -> [String] {
+        String(decoding: try paste("TARGETS", display: display, selection: selection), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The clipboard servers serving `display`, found through /proc.
+    static func servers(on display: Display) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                  command.contains("actshare-clipboard-server"),
+                  let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+            else { return false }
+            return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
+        }
+    }
+
+    @Test func textIsOfferedInEveryTextTarget() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        let text = "héllo wörld ✓"
+        let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", text, "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.targets(display) == ["TARGETS", "TIMESTAMP", "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING"])
+        for target in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"] {
+            #expect(try Self.paste(target, display: display) == Data(text.utf8), "\(target)")
+        }
+        // STRING is ISO-8859-1: é and ö fit, ✓ does not.
+        #expect(try Self.paste("STRING", display: display) == Data([0x68, 0xE9, 0x6C, 0x6C, 0x6F, 0x20, 0x77, 0xF6, 0x72, 0x6C, 0x64, 0x20, 0x3F]))
+    }
+
+    @Test func filesPasteIntoFileManagersAndTextFields() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        let first = try sandbox.file("My Notes.txt", "one\n")
+        let second = try sandbox.file("résumé.md", "two\n")
+        let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", first, second)
+        #expect(run.status == 0, "\(run.stderr)")
+        let uri = { (path: String) in "file://" + path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "@:")))! }
+        #expect(try Self.targets(display) == [
+            "TARGETS", "TIMESTAMP", "text/uri-list", "x-special/gnome-copied-files", "x-special/mate-copied-files",
+            "application/x-kde-cutselection", "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING",
+        ])
+        #expect(try Self.paste("text/uri-list", display: display) == Data("\(uri(first))\r\n\(uri(second))\r\n".utf8))
+        let copied = Data("copy\n\(uri(first))\n\(uri(second))".utf8)
+        #expect(try Self.paste("x-special/gnome-copied-files", display: display) == copied)
+        #expect(try Self.paste("x-special/mate-copied-files", display: display) == copied)
+        #expect(try Self.paste("application/x-kde-cutselection", display: display) == Data("0".utf8))
+        #expect(try Self.paste("UTF8_STRING", display: display) == Data("\(first)\n\(second)".utf8))
+    }
+
+    @Test func urlsPasteIntoBrowsers() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        let url = "https://example.org/a?b=c"
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", url).status == 0)
+        #expect(try Self.targets(display) == [
+            "TARGETS", "TIMESTAMP", "text/uri-list", "text/x-moz-url", "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING",
+        ])
+        #expect(try Self.paste("text/uri-list", display: display) == Data("\(url)\r\n".utf8))
+        #expect(try Self.paste("text/x-moz-url", display: display) == "\(url)\n\(url)".data(using: .utf16LittleEndian))
+        #expect(try Self.paste("UTF8_STRING", display: display) == Data(url.utf8))
+    }
+
+    @Test func aLargeImagePastesByteForByteThroughINCR() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        let image = "\(sandbox.root)/files/big.png"
+        let maker = try Sandbox.execute("/usr/bin/python3", ["\(Sandbox.repository)/Tests/Fixtures/make-png.py", image, "2580", "2710"], environment: [:], stdin: nil)
+        #expect(maker.status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: image))
+        #expect(bytes.count > 20 << 20)
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", image).status == 0)
+        #expect(try Self.targets(display).contains("image/png"))
+        #expect(try Self.paste("image/png", display: display) == bytes)
+        #expect(try Self.paste("x-special/gnome-copied-files", display: display) == Data("copy\nfile://\(image)".utf8))
+    }
+
+    @Test func aSecondCopyReplacesTheFirst() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "first").status == 0)
+        let first = Self.servers(on: display)
+        #expect(first.count == 1)
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "second").status == 0)
+        #expect(try Self.paste("UTF8_STRING", display: display) == Data("second".utf8))
+        // The first server saw SelectionClear and ended.
+        var remaining = Self.servers(on: display)
+        for _ in 0..<50 where remaining.count > 1 {
+            Thread.sleep(forTimeInterval: 0.05)
+            remaining = Self.servers(on: display)
+        }
+        #expect(remaining.count == 1)
+        #expect(!remaining.contains(first[0]))
+    }
+
+    @Test func selectionAndLifetimeOptions() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "both", "-o", "selection=both", "-o", "lifetime=1").status == 0)
+        #expect(try Self.paste("UTF8_STRING", display: display, selection: "primary") == Data("both".utf8))
+        #expect(try Self.paste("UTF8_STRING", display: display, selection: "clipboard") == Data("both".utf8))
+        // After its lifetime the server is gone.
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(Self.servers(on: display).isEmpty)
+        try sandbox.writeConfig("providers:\n  org.actshare.clipboard: {selection: primary}\n")
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "primary only").status == 0)
+        #expect(try Self.paste("UTF8_STRING", display: display, selection: "primary") == Data("primary only".utf8))
+        #expect(try Self.paste("UTF8_STRING", display: display, selection: "clipboard").isEmpty)
+    }
+
+    @Test func osc52OnATerminalWithoutADisplay() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let run = try sandbox.runOnTerminal(["perform", "org.actshare.copy-to-clipboard", "--text", "hi ✓"], input: "")
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("\u{1B}]52;c;\(Data("hi ✓".utf8).base64EncodedString())\u{07}"))
+    }
+
+    @Test func withNoDisplayAndNoTerminalItSaysWhatItTried() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        // setsid: no controlling terminal, so no /dev/tty for OSC 52.
+        let run = try Sandbox.execute("/usr/bin/setsid", ["-w", Sandbox.binary, "perform", "org.actshare.copy-to-clipboard", "--text", "x"],
+                                      environment: sandbox.environment, stdin: nil)
+        #expect(run.status == 1)
+        #expect(run.stderr == "actshare: org.actshare.copy-to-clipboard: no clipboard to copy to: no X display (DISPLAY is not set), no Wayland compositor with wl-copy (WAYLAND_DISPLAY), and no terminal for OSC 52\n")
+        let x11 = try Sandbox.execute("/usr/bin/setsid", ["-w", Sandbox.binary, "perform", "org.actshare.copy-to-clipboard", "--text", "x", "-o", "backend=x11"],
+                                      environment: sandbox.environment, stdin: nil)
+        #expect(x11.status == 1)
+        #expect(x11.stderr == "actshare: org.actshare.copy-to-clipboard: X11 clipboard: cannot connect to the X display (DISPLAY unset)\n")
+    }
+}
