@@ -49,6 +49,7 @@ static void append_string(buffer *b, const char *string) { append(b, string, str
 typedef struct target {
     const char *name;
     buffer data;
+    int is_file; /* data holds a path: the server reads the file (a large image, once) */
 } target;
 
 typedef struct targets {
@@ -58,6 +59,7 @@ typedef struct targets {
 
 static buffer *add(targets *t, const char *name) {
     t->list[t->count].name = name;
+    t->list[t->count].is_file = 0;
     memset(&t->list[t->count].data, 0, sizeof(buffer));
     return &t->list[t->count++].data;
 }
@@ -120,8 +122,7 @@ static void append_utf16(buffer *out, const char *text) {
 }
 
 /* Every target for the items, in the order a requestor should prefer them. */
-static int build_targets(const actshare_request *request, targets *t, buffer *text, const char **image_type,
-                         actshare_session *session) {
+static void build_targets(const actshare_request *request, targets *t, buffer *text, const char **image_type) {
     buffer uris = {0}, copied = {0}, moz = {0};
     size_t files = 0, urls = 0;
     *image_type = NULL;
@@ -165,14 +166,10 @@ static int build_targets(const actshare_request *request, targets *t, buffer *te
     }
     if (urls) append(add(t, "text/x-moz-url"), moz.bytes, moz.length);
     if (*image_type) {
+        /* The image's bytes are read by the X11 server itself (one copy, not three). */
         buffer *image = add(t, *image_type);
-        if (read_file(request->items[0].path, image) != 0) {
-            char message[4200];
-            snprintf(message, sizeof message, "cannot read %s: %s", request->items[0].path, strerror(errno));
-            session->set_error(session, message);
-            free(uris.bytes); free(copied.bytes); free(moz.bytes);
-            return -1;
-        }
+        append_string(image, request->items[0].path);
+        t->list[t->count - 1].is_file = 1;
         /* PNG is what every application pastes; other formats are offered as they are. */
         if (strcmp(*image_type, "image/png") != 0) *image_type = NULL;
     }
@@ -185,7 +182,6 @@ static int build_targets(const actshare_request *request, targets *t, buffer *te
     free(uris.bytes);
     free(copied.bytes);
     free(moz.bytes);
-    return 0;
 }
 
 static const char *directory_of_this_library(char *out, size_t size) {
@@ -246,6 +242,8 @@ static int copy_x11(const targets *t, unsigned selections, unsigned lifetime, ac
     for (size_t i = 0; i < t->count; i++) {
         put_u32(&payload, (uint32_t)strlen(t->list[i].name));
         append_string(&payload, t->list[i].name);
+        unsigned char source = (unsigned char)t->list[i].is_file;
+        append(&payload, &source, 1);
         put_u32(&payload, (uint32_t)t->list[i].data.length);
         append(&payload, t->list[i].data.bytes, t->list[i].data.length);
     }
@@ -290,6 +288,15 @@ static int copy_wayland(const targets *t, const char *image_type, unsigned selec
         }
     }
     if (!best) best = &t->list[0];
+    buffer file = {0};
+    const buffer *data = &best->data;
+    if (best->is_file) {
+        if (read_file(best->data.bytes, &file) != 0) {
+            session->set_error(session, "cannot read the image to copy");
+            return -1;
+        }
+        data = &file;
+    }
     int input[2];
     if (pipe2(input, O_CLOEXEC) != 0) return -1;
     posix_spawn_file_actions_t actions;
@@ -302,17 +309,19 @@ static int copy_wayland(const targets *t, const char *image_type, unsigned selec
     close(input[0]);
     if (spawned != 0) {
         close(input[1]);
+        free(file.bytes);
         session->set_error(session, "Wayland clipboard: wl-copy (wl-clipboard) is not installed");
         return -1;
     }
     size_t offset = 0;
-    while (offset < best->data.length) {
-        ssize_t count = write(input[1], best->data.bytes + offset, best->data.length - offset);
+    while (offset < data->length) {
+        ssize_t count = write(input[1], data->bytes + offset, data->length - offset);
         if (count < 0 && errno == EINTR) continue;
         if (count <= 0) break;
         offset += (size_t)count;
     }
     close(input[1]);
+    free(file.bytes);
     int status = 0;
     waitpid(pid, &status, 0); /* wl-copy returns once the compositor has the selection */
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -388,7 +397,7 @@ int32_t clipboard_copy(const actshare_request *request, actshare_session *sessio
     targets t = {0};
     buffer text = {0};
     const char *image_type = NULL;
-    if (build_targets(request, &t, &text, &image_type, session) != 0) return ACTSHARE_STATUS_FAILED;
+    build_targets(request, &t, &text, &image_type);
     if (t.count == 0) {
         session->set_error(session, "nothing to copy");
         free_targets(&t);

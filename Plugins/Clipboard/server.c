@@ -5,7 +5,9 @@
  *
  * Input on stdin (little-endian): u32 selections (1 clipboard, 2 primary), u32 lifetime
  * in seconds (0: until replaced), u32 target count, then per target: u32 name length,
- * name, u32 data length, data. Readiness on fd 3: "ok\n" once the selections are owned
+ * name, u8 source (0: the data follows; 1: a file path follows, whose contents are read
+ * here, once, so a large file is copied once rather than through the pipe), u32 length,
+ * bytes. Readiness on fd 3: "ok\n" once the selections are owned
  * (ownership confirmed with the server), or "error: MESSAGE\n".
  *
  * Large data goes by the INCR protocol (ICCCM 2.7.2), in chunks the requestor pulls by
@@ -22,10 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define INCR_CHUNK (256u * 1024u)
+/* Up to this much goes in one property; more goes by INCR in chunks of this size (kept
+ * under Xvfb's and Xorg's 16 MiB maximum request). */
+static uint32_t incr_chunk = 4u << 20;
 
 typedef struct target {
     char *name;
@@ -75,10 +80,9 @@ static uint32_t read_u32(void) {
     return bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | ((uint32_t)bytes[3] << 24);
 }
 
-static xcb_atom_t intern(xcb_connection_t *connection, const char *name) {
-    xcb_intern_atom_reply_t *reply =
-        xcb_intern_atom_reply(connection, xcb_intern_atom(connection, 0, (uint16_t)strlen(name), name), NULL);
-    if (!reply) fail("cannot intern atom %s", name);
+static xcb_atom_t intern_reply(xcb_connection_t *connection, xcb_intern_atom_cookie_t cookie) {
+    xcb_intern_atom_reply_t *reply = xcb_intern_atom_reply(connection, cookie, NULL);
+    if (!reply) fail("the X server refused an atom");
     xcb_atom_t atom = reply->atom;
     free(reply);
     return atom;
@@ -108,12 +112,28 @@ int main(void) {
     if (target_count == 0 || target_count > 64) fail("no targets to serve");
     targets = calloc(target_count, sizeof *targets);
     for (uint32_t i = 0; i < target_count; i++) {
+        uint32_t name_length = read_u32();
+        targets[i].name = calloc(1, name_length + 1);
+        if (read_all(0, targets[i].name, name_length) != 0) fail("truncated input");
+        unsigned char source;
+        if (read_all(0, &source, 1) != 0) fail("truncated input");
         uint32_t length = read_u32();
-        targets[i].name = calloc(1, length + 1);
-        if (read_all(0, targets[i].name, length) != 0) fail("truncated input");
-        targets[i].length = read_u32();
+        unsigned char *bytes = malloc(length + 1u);
+        if (!bytes || read_all(0, bytes, length) != 0) fail("truncated input");
+        if (source == 0) {
+            targets[i].data = bytes;
+            targets[i].length = length;
+            continue;
+        }
+        bytes[length] = '\0';
+        int fd = open((char *)bytes, O_RDONLY | O_CLOEXEC);
+        struct stat info;
+        if (fd < 0 || fstat(fd, &info) != 0 || info.st_size > 0x7FFFFFFF) fail("cannot read %s: %s", (char *)bytes, strerror(errno));
+        targets[i].length = (uint32_t)info.st_size;
         targets[i].data = malloc(targets[i].length ? targets[i].length : 1);
-        if (!targets[i].data || read_all(0, targets[i].data, targets[i].length) != 0) fail("truncated input");
+        if (!targets[i].data || read_all(fd, targets[i].data, targets[i].length) != 0) fail("cannot read %s", (char *)bytes);
+        close(fd);
+        free(bytes);
     }
 
     int screen_number;
@@ -129,12 +149,19 @@ int main(void) {
     xcb_create_window(connection, XCB_COPY_FROM_PARENT, window, screen->root, 0, 0, 1, 1, 0,
                       XCB_WINDOW_CLASS_INPUT_ONLY, screen->root_visual, XCB_CW_EVENT_MASK, &mask);
 
-    xcb_atom_t clipboard = intern(connection, "CLIPBOARD");
-    xcb_atom_t targets_atom = intern(connection, "TARGETS");
-    xcb_atom_t timestamp_atom = intern(connection, "TIMESTAMP");
-    xcb_atom_t incr = intern(connection, "INCR");
-    xcb_atom_t stamp = intern(connection, "ACTSHARE_TIMESTAMP");
-    for (uint32_t i = 0; i < target_count; i++) targets[i].atom = intern(connection, targets[i].name);
+    /* All atoms in one round trip: the requests go out together, then the replies. */
+    const char *fixed[] = {"CLIPBOARD", "TARGETS", "TIMESTAMP", "INCR", "ACTSHARE_TIMESTAMP"};
+    xcb_intern_atom_cookie_t cookies[5 + 64];
+    for (int i = 0; i < 5; i++) cookies[i] = xcb_intern_atom(connection, 0, (uint16_t)strlen(fixed[i]), fixed[i]);
+    for (uint32_t i = 0; i < target_count; i++) {
+        cookies[5 + i] = xcb_intern_atom(connection, 0, (uint16_t)strlen(targets[i].name), targets[i].name);
+    }
+    xcb_atom_t atoms[5 + 64];
+    for (uint32_t i = 0; i < 5 + target_count; i++) atoms[i] = intern_reply(connection, cookies[i]);
+    xcb_atom_t clipboard = atoms[0], targets_atom = atoms[1], timestamp_atom = atoms[2], incr = atoms[3], stamp = atoms[4];
+    for (uint32_t i = 0; i < target_count; i++) targets[i].atom = atoms[5 + i];
+    uint32_t maximum = xcb_get_maximum_request_length(connection) * 4u;
+    if (maximum > 65536 && maximum - 65536 < incr_chunk) incr_chunk = maximum - 65536;
 
     /* A real timestamp for the ownership (ICCCM forbids CurrentTime): append nothing to a
      * property of our window and take the time of the PropertyNotify. */
@@ -208,7 +235,7 @@ int main(void) {
                 }
                 if (!found) {
                     property = XCB_NONE;
-                } else if (found->length <= INCR_CHUNK) {
+                } else if (found->length <= incr_chunk) {
                     xcb_change_property(connection, XCB_PROP_MODE_REPLACE, request->requestor, property, found->atom, 8,
                                         found->length, found->data);
                 } else {
@@ -230,7 +257,7 @@ int main(void) {
                 transfer *t = &transfers[i];
                 if (t->requestor != notice->window || t->property != notice->atom) continue;
                 uint32_t chunk = t->target->length - t->offset;
-                if (chunk > INCR_CHUNK) chunk = INCR_CHUNK;
+                if (chunk > incr_chunk) chunk = incr_chunk;
                 xcb_change_property(connection, XCB_PROP_MODE_REPLACE, t->requestor, t->property, t->target->atom, 8, chunk,
                                     t->target->data + t->offset);
                 t->offset += chunk;

@@ -7,9 +7,12 @@ import Glibc
 // Runs the command with actshare's exit codes: argument-parser's usage errors exit 2
 // (not EX_USAGE), and every error is one line on stderr starting with "actshare:".
 do {
-    if let (items, options) = FastPath.listRequest(Array(CommandLine.arguments.dropFirst())) {
+    switch FastPath.command(Array(CommandLine.arguments.dropFirst())) {
+    case .list(let items, let options)?:
         try ListRunner(items: items, options: options).run()
-    } else {
+    case .perform(let type, let items, let options)?:
+        try PerformCommand.perform(type, items: items, options: options)
+    case nil:
         var command = try ActShareCommand.parseAsRoot()
         try command.run()
     }

@@ -20,9 +20,14 @@ struct PerformCommand: ParsableCommand {
     }
 
     func run() throws {
-        let invocation = try Invocation(configFile: activity.config)
-        let values = try invocation.readItems(items.selection)
-        let runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
+        try Self.perform(type, items: items.selection, options: activity.selection)
+    }
+
+    /// Performs `type` on the items: the whole command, also run by the fast path.
+    static func perform(_ type: String, items: ItemSelection, options: ActivitySelection) throws {
+        let invocation = try Invocation(configFile: options.config)
+        let values = try invocation.readItems(items)
+        let runner = ActivityRunner(invocation: invocation, options: options, stdinIsItem: items.readsStandardInput)
         try runner.run(items: values, type: type)
     }
 }

@@ -1,26 +1,43 @@
-/// Recognises the one invocation a file manager makes on every right-click,
-/// `actshare list [--json] ITEM…`, and runs it without argument-parser.
+/// Recognises the invocations made on every right-click and every scripted copy —
+/// `actshare list [--json] ITEM…` and `actshare perform TYPE [--json] ITEM…` (items may
+/// include `--text VALUE`) — and runs them without argument-parser.
 ///
 /// argument-parser builds its command tree by reflection, which costs about 1 ms at
-/// start-up here: as much as the rest of `list` together. Only plain paths and URLs
-/// and `--json` are recognised; anything else (a flag, `-`, `--help`, a value starting
-/// with `-`) returns nil and goes through argument-parser as usual, so behaviour and
-/// messages are defined there. The end-to-end tests compare both paths' output.
+/// start-up here: as much as the rest of `list` together. Only plain paths and URLs,
+/// `--text VALUE` and `--json` are recognised; anything else (another flag, `-`,
+/// `--help`, a path starting with `-`) returns nil and goes through argument-parser as
+/// usual, so behaviour and messages are defined there. The end-to-end tests run both paths.
 enum FastPath {
-    /// The list request in `arguments` (without the program name), if it is that simple.
-    static func listRequest(_ arguments: [String]) -> (ItemSelection, ActivitySelection)? {
-        guard arguments.first == "list" else { return nil }
+    /// A recognised command.
+    enum Command {
+        case list(ItemSelection, ActivitySelection)
+        case perform(type: String, ItemSelection, ActivitySelection)
+    }
+
+    static func command(_ arguments: [String]) -> Command? {
+        guard let verb = arguments.first, verb == "list" || verb == "perform" else { return nil }
         var items = ItemSelection()
         var options = ActivitySelection()
-        for argument in arguments.dropFirst() {
+        var type: String?
+        var rest = arguments.dropFirst()
+        if verb == "perform" {
+            guard let first = rest.first, !first.hasPrefix("-") else { return nil }
+            type = first
+            rest = rest.dropFirst()
+        }
+        while let argument = rest.popFirst() {
             if argument == "--json" {
                 options.json = true
+            } else if argument == "--text" {
+                guard let text = rest.popFirst() else { return nil }
+                items.texts.append(text)
             } else if argument.isEmpty || argument.hasPrefix("-") {
                 return nil
             } else {
                 items.arguments.append(argument)
             }
         }
-        return (items, options)
+        if let type { return .perform(type: type, items, options) }
+        return .list(items, options)
     }
 }
