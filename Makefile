@@ -19,6 +19,7 @@ test:
 bench:
 	Benchmarks/list-startup
 	Benchmarks/isolation-cost
+	Benchmarks/clipboard-vs-xclip
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

@@ -203,5 +203,10 @@ import Testing
                                       environment: sandbox.environment, stdin: nil)
         #expect(x11.status == 1)
         #expect(x11.stderr == "actshare: org.actshare.copy-to-clipboard: X11 clipboard: cannot connect to the X display (DISPLAY unset)\n")
+        // wl-copy is not installed here: the Wayland back end says so.
+        sandbox.extraEnvironment["PATH"] = "/usr/bin:/bin"
+        let wayland = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "x", "-o", "backend=wayland")
+        #expect(wayland.status == 1)
+        #expect(wayland.stderr == "actshare: org.actshare.copy-to-clipboard: Wayland clipboard: wl-copy (wl-clipboard) is not installed\n")
     }
 }
