@@ -216,6 +216,8 @@ static int copy_x11(const targets *t, unsigned selections, unsigned lifetime, ac
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, input[0], 0);
     posix_spawn_file_actions_adddup2(&actions, ready[1], 3);
+    /* It outlives actshare: nothing else actshare has open may stay open in it. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     /* A session of its own: it outlives actshare and its terminal. */
@@ -302,6 +304,10 @@ static int copy_wayland(const targets *t, const char *image_type, unsigned selec
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, input[0], 0);
+    /* wl-copy stays in the background to serve: it must not hold actshare's output open. */
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     char *argv[] = {"wl-copy", "--type", (char *)best->name, selections == 2 ? "--primary" : NULL, NULL};
     pid_t pid;
     int spawned = posix_spawnp(&pid, "wl-copy", &actions, NULL, argv, environ);

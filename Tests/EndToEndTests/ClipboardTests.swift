@@ -51,6 +51,63 @@ import Testing
         }
     }
 
+    /// A headless sway (wlroots) of the test's own, run as nobody (sway refuses root), with
+    /// its runtime directory.
+    final class WaylandCompositor {
+        let pid: pid_t
+        let runtimeDirectory: String
+        let display: String
+
+        init() throws {
+            runtimeDirectory = NSTemporaryDirectory() + "actshare-wayland-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            chown(runtimeDirectory, 65534, 65534)
+            let arguments = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/sway", "-c", "/dev/null"]
+            let environment = [
+                "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)", "WLR_BACKENDS=headless",
+                "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "PATH=/usr/bin:/bin",
+            ]
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            let argv = arguments.map { strdup($0) } + [nil]
+            let envp = environment.map { strdup($0) } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+            self.pid = pid
+            display = "wayland-1"
+            for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(runtimeDirectory)/\(display)") {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+
+        deinit {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        }
+
+        /// What wl-paste reads (`--type TYPE`), or the offered types (`--list-types`).
+        func paste(_ arguments: [String]) throws -> Data {
+            let run = try Sandbox.execute("/usr/bin/wl-paste", arguments, environment: [
+                "XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": display, "PATH": "/usr/bin:/bin",
+            ], stdin: nil)
+            return Data(run.stdout.utf8)
+        }
+    }
+
     static func sandbox(_ display: Display) throws -> Sandbox {
         let sandbox = try Sandbox(providerPath: [])
         sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
@@ -183,6 +240,24 @@ import Testing
         #expect(try Self.paste("UTF8_STRING", display: display, selection: "clipboard").isEmpty)
     }
 
+    @Test func waylandThroughWlCopyWithTheMostUsefulType() throws {
+        let compositor = try WaylandCompositor()
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        sandbox.extraEnvironment["XDG_RUNTIME_DIR"] = compositor.runtimeDirectory
+        sandbox.extraEnvironment["WAYLAND_DISPLAY"] = compositor.display
+        let text = "héllo wayland ✓"
+        let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", text)
+        #expect(run.status == 0, "\(run.stderr)")
+        // wl-copy offers the one type given (and, for text, its usual aliases).
+        #expect(String(decoding: try compositor.paste(["--list-types"]), as: UTF8.self).split(separator: "\n").first == "text/plain;charset=utf-8")
+        #expect(try compositor.paste(["--no-newline", "--type", "text/plain;charset=utf-8"]) == Data(text.utf8))
+        let file = try sandbox.file("a b.txt", "x\n")
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", file).status == 0)
+        #expect(String(decoding: try compositor.paste(["--list-types"]), as: UTF8.self).split(separator: "\n").first == "text/uri-list")
+        #expect(try compositor.paste(["--no-newline", "--type", "text/uri-list"]) == Data("file://\(file.replacingOccurrences(of: " ", with: "%20"))\r\n".utf8))
+    }
+
     @Test func osc52OnATerminalWithoutADisplay() throws {
         let sandbox = try Sandbox(providerPath: [])
         sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
@@ -203,8 +278,8 @@ import Testing
                                       environment: sandbox.environment, stdin: nil)
         #expect(x11.status == 1)
         #expect(x11.stderr == "actshare: org.actshare.copy-to-clipboard: X11 clipboard: cannot connect to the X display (DISPLAY unset)\n")
-        // wl-copy is not installed here: the Wayland back end says so.
-        sandbox.extraEnvironment["PATH"] = "/usr/bin:/bin"
+        // Without wl-copy on the PATH, the Wayland back end says so.
+        sandbox.extraEnvironment["PATH"] = sandbox.root
         let wayland = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "x", "-o", "backend=wayland")
         #expect(wayland.status == 1)
         #expect(wayland.stderr == "actshare: org.actshare.copy-to-clipboard: Wayland clipboard: wl-copy (wl-clipboard) is not installed\n")
