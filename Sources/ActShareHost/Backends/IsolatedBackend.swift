@@ -34,7 +34,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
     public func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool {
         guard let hook = activity.hooks.canPerform else { return true }
         var answers: [Bool] = []
-        try run(hook, request: request, observer: nil) { raw, _ in
+        try run(hook, request: request) { raw, _ in
             answers.append(HookResult.verdict(raw, returns: hook.returns))
             return true
         }
@@ -84,12 +84,11 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
     }
 
     /// Runs `hook` once or per item (can-perform), handing each result to `body`.
-    private func run(_ hook: HookDeclaration, request: ActivityRequest, observer: (any SessionObserver)?,
-                     body: (UInt64, String?) throws -> Bool) throws {
+    private func run(_ hook: HookDeclaration, request: ActivityRequest, body: (UInt64, String?) throws -> Bool) throws {
         try sendRequest(request)
         var collected = Collected()
         try calls(hook, items: request.items.count) { index in
-            let (raw, text) = try call(hook, item: index, observer: observer, collected: &collected)
+            let (raw, text) = try call(hook, item: index, observer: nil, collected: &collected)
             return try body(raw, text)
         }
     }

@@ -8,19 +8,21 @@ import ActShareCore
 /// - It loads nothing when created. The library is opened on the first call that needs
 ///   it, and at most once; so a provider whose activities the static rules or the
 ///   exclusions removed never has its code loaded.
-/// - Each hook is called through libffi with the signature its declaration gives
-///   (``HookDeclaration``): the standard signatures of `provider.h`, or a plain C
-///   function bound declaratively. A hook with `item.*` arguments is called once per
-///   item, in item order.
+/// - Each hook is called through libffi (`cas_invoke` of CActShareCall) with the
+///   signature its declaration gives (``HookDeclaration``): the standard signatures of
+///   `provider.h`, or a plain C function bound declaratively. A hook with `item.*`
+///   arguments is called once per item, in item order.
 /// - ``canPerform(_:request:)`` answers true for an activity without a `can-perform`
 ///   hook. Per-item answers combine by the activity's `match` (all or any).
 /// - ``perform(_:request:observer:)`` calls `prepare` (if declared) and then `perform`,
 ///   stopping at the first call that does not succeed, and reports the outcome with
 ///   the items the provider returned and the message it set with `set_error`.
-/// - Faults (a library that does not load, a missing symbol) are thrown as
+/// - Faults (a library that does not load, a missing symbol; for an isolated provider
+///   also a crash, an exit, a hang past its time limit, a corrupt pipe) are thrown as
 ///   ``ActShareError`` with code `providerFailed`, naming the provider, the hook and
 ///   the manifest position at fault. A failure the provider reports is not a fault:
-///   it is an outcome with status `failed`.
+///   it is an outcome with status `failed`; a cancellation is status `cancelled`.
+/// - It may be used from one thread at a time, not necessarily the same one.
 public protocol ProviderBackend: AnyObject {
     /// The provider this back end runs.
     var manifest: ProviderManifest { get }
