@@ -137,4 +137,15 @@ import Testing
         #expect(try sandbox.run("list", "--json", png).listedTypes().contains("org.actshare.test.canary.images"))
         #expect(try String(contentsOfFile: canary, encoding: .utf8) == "loaded\n")
     }
+
+    @Test func performingOneActivityAsksNoOtherProvider() throws {
+        let sandbox = try Sandbox(providerPath: [Sandbox.examples, Sandbox.fixtureProviders])
+        let canary = "\(sandbox.root)/canary.log"
+        sandbox.extraEnvironment["ACTSHARE_CANARY_FILE"] = canary
+        let png = try sandbox.data("a.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]))
+        // The canary's activity takes images and has a can-perform hook; performing
+        // another activity on an image must not load it.
+        #expect(try sandbox.run("perform", "org.example.hello.sign", png, "-o", "name=Ada").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: canary))
+    }
 }
