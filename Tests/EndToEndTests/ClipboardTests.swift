@@ -3,27 +3,28 @@ import Testing
 
 /// The built-in Copy activity against a real X server (Xvfb), read back with xclip.
 @Suite(.serialized) struct ClipboardTests {
-    /// An Xvfb of the test's own, stopped when the test ends.
+    /// A server process of a test's own, killed (and reaped) when the test ends.
     ///
     /// Started with posix_spawn, not Foundation's Process: an X server closes the
     /// descriptors it inherits, and Foundation takes the closing of its watch socket for
-    /// the child's exit and blocks in waitpid, stalling every other Process.
-    final class Display {
+    /// the child's exit and blocks in waitpid, stalling every other Process. The signal
+    /// mask is cleared: the test runner's threads block signals, and a server must not
+    /// inherit that.
+    final class Server {
         let pid: pid_t
-        let name: String
 
-        init() throws {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        /// Starts `arguments` with standard output on `stdout` (or /dev/null) and
+        /// standard error on /dev/null; `environment` nil inherits ours.
+        init(_ arguments: [String], environment: [String]? = nil, stdout: Int32? = nil) throws {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            if let stdout {
+                posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            let arguments = ["/usr/bin/Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"]
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            // The test runner's threads block signals; Xvfb must not inherit that.
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
@@ -31,17 +32,14 @@ import Testing
             sigemptyset(&none)
             posix_spawnattr_setsigmask(&attributes, &none)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            let argv = arguments.map { strdup($0) } + [nil]
+            let envp = environment.map { $0.map { strdup($0) } + [nil] }
+            defer { (argv + (envp ?? [])).forEach { free($0) } }
             var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-            close(fds[1])
-            defer { close(fds[0]) }
+            let spawned = envp.map { posix_spawn(&pid, arguments[0], &actions, &attributes, argv, $0) }
+                ?? posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
             guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
             self.pid = pid
-            // Xvfb writes its display number once it accepts clients.
-            var number: [UInt8] = []
-            var byte: UInt8 = 0
-            while read(fds[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") { number.append(byte) }
-            name = ":" + String(decoding: number, as: UTF8.self)
         }
 
         deinit {
@@ -51,51 +49,53 @@ import Testing
         }
     }
 
+    /// An Xvfb of the test's own, stopped when the test ends.
+    final class Display {
+        let server: Server
+        let name: String
+
+        init() throws {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            defer { close(fds[0]) }
+            do {
+                server = try Server(["/usr/bin/Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], stdout: fds[1])
+                close(fds[1])
+            } catch {
+                close(fds[1])
+                throw error
+            }
+            // Xvfb writes its display number once it accepts clients.
+            var number: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(fds[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") { number.append(byte) }
+            name = ":" + String(decoding: number, as: UTF8.self)
+        }
+    }
+
     /// A headless sway (wlroots) of the test's own, run as nobody (sway refuses root), with
     /// its runtime directory.
     final class WaylandCompositor {
-        let pid: pid_t
+        let server: Server
         let runtimeDirectory: String
-        let display: String
+        let display = "wayland-1"
 
         init() throws {
             runtimeDirectory = NSTemporaryDirectory() + "actshare-wayland-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             chown(runtimeDirectory, 65534, 65534)
-            let arguments = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/sway", "-c", "/dev/null"]
-            let environment = [
-                "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)", "WLR_BACKENDS=headless",
-                "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "PATH=/usr/bin:/bin",
-            ]
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t()
-            sigemptyset(&none)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-            let argv = arguments.map { strdup($0) } + [nil]
-            let envp = environment.map { strdup($0) } + [nil]
-            defer { (argv + envp).forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
-            self.pid = pid
-            display = "wayland-1"
+            server = try Server(
+                ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/sway", "-c", "/dev/null"],
+                environment: [
+                    "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)", "WLR_BACKENDS=headless",
+                    "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "PATH=/usr/bin:/bin",
+                ])
             for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(runtimeDirectory)/\(display)") {
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
 
         deinit {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
             try? FileManager.default.removeItem(atPath: runtimeDirectory)
         }
 
