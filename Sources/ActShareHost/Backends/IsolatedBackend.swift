@@ -214,7 +214,8 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
     private func exchange(_ frame: Frame, hook: HookDeclaration?, observer: (any SessionObserver)? = nil,
                           handle: (Frame) throws -> Void) throws {
         guard let process else { throw fault ?? failure(hook, "no helper process") }
-        let limit = "\(Double(timeoutMilliseconds) / 1000)s".replacingFirst(".0s", with: "s")
+        // "5s", "0.3s": the limit as a person wrote it in the manifest or config.
+        let limit = timeoutMilliseconds % 1000 == 0 ? "\(timeoutMilliseconds / 1000)s" : "\(Double(timeoutMilliseconds) / 1000)s"
         var deadline = ProviderProcess.now() + UInt64(timeoutMilliseconds) * 1_000_000
         var cancelling = false
         do {
@@ -281,12 +282,5 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         fault = error
         process?.stop()
         return error
-    }
-}
-
-extension String {
-    func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard hasSuffix(target) else { return self }
-        return String(dropLast(target.count)) + replacement
     }
 }
