@@ -15,7 +15,7 @@ import Glibc
 #endif
 
 func usage(_ message: String) -> Never {
-    StandardError.write("actshare-manifests: \(message)\n")
+    FileSystem.writeAll(Array("actshare-manifests: \(message)\n".utf8), to: 2)
     exit(2)
 }
 
@@ -62,4 +62,4 @@ if let indexFile {
         files: files, configFile: configFile, useIndexFile: false, decodeManifest: decodeManifest, decodeConfig: decodeConfig
     ).bytes
 }
-StandardError.writeAll(bytes, to: 1)
+guard FileSystem.writeAll(bytes, to: 1) else { exit(1) }

@@ -163,17 +163,11 @@ public enum FileSystem {
         let temporary = "\(path).tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ioError("cannot write \(temporary)", errno) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw ioError("cannot write \(temporary)", code)
-            }
-            written += count
+        guard writeAll(bytes, to: fd) else {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw ioError("cannot write \(temporary)", code)
         }
         close(fd)
         guard rename(temporary, path) == 0 else {
@@ -181,6 +175,20 @@ public enum FileSystem {
             unlink(temporary)
             throw ioError("cannot write \(path)", code)
         }
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying after interruptions; false on an error
+    /// (`errno` says which).
+    @discardableResult
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
     }
 
     /// Creates a directory and its parents (mode 0700 for new ones, as XDG asks).

@@ -72,14 +72,7 @@ final class ProviderProcess {
 
     /// Sends a frame; a helper that went away is a fault.
     func send(_ frame: Frame) throws {
-        let bytes = frame.encoded
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw Fault(description: ended(during: "a request")) }
-            offset += count
-        }
+        guard FileSystem.writeAll(frame.encoded, to: input) else { throw Fault(description: ended(during: "a request")) }
     }
 
     /// The next frame, waiting until the deadline (CLOCK_MONOTONIC nanoseconds) that

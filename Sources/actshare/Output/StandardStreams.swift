@@ -1,3 +1,4 @@
+import ActShareCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,17 +15,6 @@ enum StandardStreams {
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     static func write(to fd: Int32, _ text: String) {
-        var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += count
-            }
-        }
+        FileSystem.writeAll(Array(text.utf8), to: fd)
     }
 }
