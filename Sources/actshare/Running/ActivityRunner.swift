@@ -14,11 +14,7 @@ struct ActivityRunner {
     /// Performs `type`, or the activity the user picks, on `items`; returns normally only
     /// when it completed.
     func run(items: [Item], type: String?) throws {
-        var exclusions = try invocation.exclusions(options)
-        if let type {
-            // Only the named activity is considered: no other provider's can-perform runs.
-            exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type])
-        }
+        let exclusions = try invocation.exclusions(options, onlyOf: type)
         let recents = invocation.recents
         let found = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
         let offers = found.offers

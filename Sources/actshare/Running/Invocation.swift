@@ -39,17 +39,15 @@ final class Invocation {
         }
     }
 
-    /// The exclusions from the config and the command line. `--activity` also narrows
-    /// the offer to that one type.
-    func exclusions(_ options: ActivitySelection) throws -> Exclusions {
-        for type in options.exclude + options.only + [options.activity].compactMap({ $0 }) where !isReverseDNS(type) {
+    /// The exclusions from the config and the command line, narrowed to `type` when one
+    /// activity is named (so no other provider's code runs). Malformed types in flags are
+    /// usage errors.
+    func exclusions(_ options: ActivitySelection, onlyOf type: String? = nil) throws -> Exclusions {
+        for type in options.exclude + options.only + [options.activity].compactMap({ $0 }) where !ReverseDNS.isValid(type) {
             throw CommandFailure(.badInput, "'\(type)' is not an activity type such as org.example.hello.greet")
         }
-        return Exclusions(config: config, exclude: options.exclude, only: options.only)
-    }
-
-    private func isReverseDNS(_ type: String) -> Bool {
-        let labels = type.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.contains(" ") }
+        var exclusions = Exclusions(config: config, exclude: options.exclude, only: options.only)
+        if let type { exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type]) }
+        return exclusions
     }
 }

@@ -11,10 +11,7 @@ struct ListRunner {
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)
         let values = try invocation.readItems(items)
-        var exclusions = try invocation.exclusions(options)
-        if let type = options.activity {
-            exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type])
-        }
+        let exclusions = try invocation.exclusions(options, onlyOf: options.activity)
         let recents = invocation.recents.types
         let offers: [Offer]
         if values.isEmpty {
