@@ -89,6 +89,8 @@ import Testing
             .init(file: "broken.yaml", result: .failure(ActShareError(.badManifest, "bad", at: SourceLocation(file: "broken.yaml", line: 2, column: 3)))),
         ])
         #expect(registry.activity(ofType: "org.same.type")?.provider.id == "org.first")
+        // The loser stays listed as a provider, without the activity it lost.
+        #expect(registry.providers.map { $0.activities.map(\.type) } == [["org.same.type"], []])
         #expect(registry.warnings.map(\.description) == [
             "test.yaml:1:1: warning: activity type 'org.same.type' is also declared in first.yaml, which wins",
         ])

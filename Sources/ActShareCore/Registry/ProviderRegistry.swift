@@ -20,6 +20,8 @@ public struct ProviderRegistry: Sendable {
     private let entries: [ManifestIndex.Entry]
     /// Entry positions of the usable providers, in search order.
     private var usable: [Int] = []
+    /// Activity types that lost a conflict, by entry position (rare, so usually empty).
+    private var lostTypes: [Int: [String]] = [:]
     private let decoded: DecodedManifests
 
     /// Errors and warnings, in the order a user should read them.
@@ -61,6 +63,7 @@ public struct ProviderRegistry: Sendable {
                         let first = route(ofType: type).map { entries[$0.provider].file } ?? entry.file
                         let location = (try? entry.manifest().get())?.activities.first { $0.type == type }?.location
                         warnings.append(Diagnostic(.warning, "activity type '\(type)' is also declared in \(first), which wins", at: location))
+                        lostTypes[position, default: []].append(type)
                         continue
                     }
                     routes.append(ActivityRoute(provider: position, providerID: summary.id, activity: activity))
@@ -105,10 +108,8 @@ public struct ProviderRegistry: Sendable {
     public var providers: [ProviderManifest] {
         usable.compactMap { position in
             guard let manifest = manifest(at: position) else { return nil }
-            let kept = manifest.activities.filter { activity in
-                routes.contains { $0.provider == position && $0.type == activity.type }
-            }
-            return kept.count == manifest.activities.count ? manifest : manifest.keeping(kept)
+            guard let lost = lostTypes[position] else { return manifest }
+            return manifest.keeping(manifest.activities.filter { !lost.contains($0.type) })
         }
     }
 
