@@ -47,14 +47,7 @@ public struct ManifestDecoder: Sendable {
         let libraryValue = try top.require("library", in: "a provider manifest")
         let library = try resolveLibrary(try nonEmpty(libraryValue), in: directory, value: libraryValue)
 
-        var isolation = Isolation.process
-        if let value = top["isolation"] {
-            let word = try value.string(kind: kind)
-            guard let parsed = Isolation(rawValue: word) else {
-                throw value.error("'isolation' must be process or in-process, not '\(word)'", kind: kind)
-            }
-            isolation = parsed
-        }
+        let isolation = try top["isolation"]?.word(Isolation.self, kind: kind) ?? .process
 
         var timeout = 5000
         if let value = top["timeout"] {
@@ -100,14 +93,7 @@ public struct ManifestDecoder: Sendable {
         }
         let title = try nonEmpty(try map.require("title", in: "an activity"))
 
-        var category = ActivityCategory.action
-        if let categoryValue = map["category"] {
-            let word = try categoryValue.string(kind: kind)
-            guard let parsed = ActivityCategory(rawValue: word) else {
-                throw categoryValue.error("'\(categoryValue.path)' must be action or share, not '\(word)'", kind: kind)
-            }
-            category = parsed
-        }
+        let category = try map["category"]?.word(ActivityCategory.self, kind: kind) ?? .action
 
         var image = category == .share ? "document-send" : "system-run"
         if let imageValue = map["image"] {
@@ -177,11 +163,7 @@ public struct ManifestDecoder: Sendable {
             rules.maxTotalSize = bytes
         }
         if let matchValue = map["match"] {
-            let word = try matchValue.string(kind: kind)
-            guard let match = MatchMode(rawValue: word) else {
-                throw matchValue.error("'\(matchValue.path)' must be all or any, not '\(word)'", kind: kind)
-            }
-            rules.match = match
+            rules.match = try matchValue.word(MatchMode.self, kind: kind)
         }
         return rules
     }
@@ -202,11 +184,7 @@ public struct ManifestDecoder: Sendable {
             }
             var option = OptionDeclaration(name: name)
             if let typeValue = map["type"] {
-                let word = try typeValue.string(kind: kind)
-                guard let type = OptionDeclaration.ValueType(rawValue: word) else {
-                    throw typeValue.error("'\(typeValue.path)' must be string, integer, boolean or path, not '\(word)'", kind: kind)
-                }
-                option.type = type
+                option.type = try typeValue.word(OptionDeclaration.ValueType.self, kind: kind)
             }
             if let requiredValue = map["required"] { option.required = try requiredValue.bool(kind: kind) }
             if let promptValue = map["prompt"] { option.prompt = try promptValue.string(kind: kind) }

@@ -87,6 +87,19 @@ struct YAMLValue {
         }
     }
 
+    /// One of the words a closed set of choices is spelled with, such as `process` or
+    /// `in-process`; any other word is an error that lists them all.
+    func word<Word: RawRepresentable & CaseIterable>(_: Word.Type, kind: ActShareError.Code) throws -> Word
+    where Word.RawValue == String {
+        let text = try string(kind: kind)
+        guard let word = Word(rawValue: text) else {
+            let spellings = Word.allCases.map(\.rawValue)
+            let list = spellings.dropLast().joined(separator: ", ") + " or " + spellings[spellings.count - 1]
+            throw error("\(name) must be \(list), not '\(text)'", kind: kind)
+        }
+        return word
+    }
+
     /// A list of strings; a single string is taken as a list of one.
     func stringList(kind: ActShareError.Code) throws -> [String] {
         if case .scalar = resolved { return [try string(kind: kind)] }
