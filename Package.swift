@@ -36,9 +36,8 @@ let package = Package(
         .target(
             name: "CActShareCall", dependencies: ["CActShare"], path: "Sources/CActShareCall",
             linkerSettings: [.linkedLibrary("ffi")]),
-        .systemLibrary(
-            name: "CGIO", path: "Sources/CGIO", pkgConfig: "gio-2.0",
-            providers: [.apt(["libglib2.0-dev"])]),
+        // GIO's content-type functions, opened with dlopen at first use (see cgio.h).
+        .target(name: "CGIO", path: "Sources/CGIO", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: The host
         .target(

@@ -65,11 +65,12 @@ import Testing
         }
     }
 
-    @Test func sniffsTextItems() {
+    @Test func textItemsArePlainTextUnlessTyped() {
         #expect(Item.text("plain words").contentType == "text/plain")
-        #expect(Item.text("<!DOCTYPE html><html><body>x</body></html>").contentType == "text/html")
-        // A text item is always a text type, whatever its bytes look like.
-        #expect(Item.text("%PDF-1.4 not really").contentType == "text/plain")
+        #expect(Item.text("<!DOCTYPE html><html><body>x</body></html>").contentType == "text/plain")
+        #expect(Item.text("<p>x</p>", contentType: "text/html").contentType == "text/html")
+        // A text item is always a text type, whatever it is said to be.
+        #expect(Item.text("%PDF-1.4 not really", contentType: "application/pdf").contentType == "text/plain")
     }
 
     private func gioContentType(_ path: String) throws -> String {

@@ -134,12 +134,13 @@ import Testing
         String(decoding: try paste("TARGETS", display: display, selection: selection), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// The clipboard servers serving `display`, found through /proc.
+    /// The clipboard servers serving `display`, found through /proc by the name the
+    /// Copy provider gives its background process.
     static func servers(on display: Display) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.filter { pid in
-            guard let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                  command.contains("actshare-clipboard-server"),
+            guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                  name == "actshare-copy\n",
                   let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
             else { return false }
             return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DISPLAY=\(display.name)" }
@@ -277,7 +278,7 @@ import Testing
         let x11 = try Sandbox.execute("/usr/bin/setsid", ["-w", Sandbox.binary, "perform", "org.actshare.copy-to-clipboard", "--text", "x", "-o", "backend=x11"],
                                       environment: sandbox.environment, stdin: nil)
         #expect(x11.status == 1)
-        #expect(x11.stderr == "actshare: org.actshare.copy-to-clipboard: X11 clipboard: cannot connect to the X display (DISPLAY unset)\n")
+        #expect(x11.stderr == "actshare: org.actshare.copy-to-clipboard: X11 clipboard: cannot connect to the X display (DISPLAY is not set)\n")
         // Without wl-copy on the PATH, the Wayland back end says so.
         sandbox.extraEnvironment["PATH"] = sandbox.root
         let wayland = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "x", "-o", "backend=wayland")

@@ -18,7 +18,7 @@ public enum ContentType {
         if !status.isRegular { return specialFileType(path) }
         if status.size == 0 { return plainText }
         let name = FileSystem.baseName(path)
-        var uncertain: gboolean = 0
+        var uncertain: Int32 = 0
         let byName = guess(name: name, bytes: nil, uncertain: &uncertain)
         guard uncertain != 0 else { return byName }
         let head = (try? FileSystem.read(path, limit: 4096)) ?? []
@@ -27,13 +27,15 @@ public enum ContentType {
 
     /// The type of some bytes, judged by their content alone.
     public static func sniff(_ bytes: [UInt8]) -> String {
-        var uncertain: gboolean = 0
+        var uncertain: Int32 = 0
         return guess(name: nil, bytes: Array(bytes.prefix(4096)), uncertain: &uncertain)
     }
 
     /// Whether `type` is `supertype` or a subclass of it, aliases included.
     public static func isA(_ type: String, _ supertype: String) -> Bool {
-        g_content_type_is_a(type, supertype) != 0
+        // Answered here when it can be, so that a text item never loads GIO.
+        if type == supertype { return true }
+        return cgio_content_type_is_a(type, supertype) != 0
     }
 
     /// Whether `type` matches a manifest pattern: `*/*`, `major/*` or a MIME type.
@@ -70,23 +72,23 @@ public enum ContentType {
 
     // MARK: GIO
 
-    private static func guess(name: String?, bytes: [UInt8]?, uncertain: inout gboolean) -> String {
-        let result: UnsafeMutablePointer<gchar>?
+    private static func guess(name: String?, bytes: [UInt8]?, uncertain: inout Int32) -> String {
+        let result: UnsafeMutablePointer<CChar>?
         if let bytes {
             result = bytes.withUnsafeBufferPointer { buffer in
-                g_content_type_guess(name, buffer.baseAddress, gsize(buffer.count), &uncertain)
+                cgio_content_type_guess(name, buffer.baseAddress, buffer.count, &uncertain)
             }
         } else {
-            result = g_content_type_guess(name, nil, 0, &uncertain)
+            result = cgio_content_type_guess(name, nil, 0, &uncertain)
         }
         guard let result else { return octetStream }
-        defer { g_free(result) }
+        defer { cgio_free(result) }
         return String(cString: result)
     }
 
     private static func canonicalName(_ type: String) -> String {
-        guard let mime = g_content_type_get_mime_type(type) else { return type }
-        defer { g_free(mime) }
+        guard let mime = cgio_content_type_get_mime_type(type) else { return type }
+        defer { cgio_free(mime) }
         return String(cString: mime)
     }
 

@@ -36,9 +36,13 @@ public struct Item: Sendable {
         return Item(kind: .url, url: url, contentType: "x-scheme-handler/\(scheme)", size: UInt64(url.utf8.count))
     }
 
-    /// A text item. The type is sniffed (HTML stays `text/html`) and is always a text type.
+    /// A text item: `text/plain`, or the text type it is known to be (standard input is
+    /// sniffed, so HTML there stays `text/html`).
+    ///
+    /// Text a person typed (`--text`) is not sniffed: it is text, as a string is plain
+    /// text in a share sheet, and sniffing would load GIO, which costs more than a copy.
     public static func text(_ text: String, contentType: String? = nil) -> Item {
-        var type = contentType ?? ContentType.sniff(Array(text.utf8.prefix(4096)))
+        var type = contentType ?? ContentType.plainText
         if !ContentType.isA(type, ContentType.plainText) { type = ContentType.plainText }
         return Item(kind: .text, text: text, contentType: type, size: UInt64(text.utf8.count))
     }
