@@ -4,22 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void buffer_append(buffer *b, const void *bytes, size_t length) {
-    if (b->length + length + 1 > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 256;
-        while (capacity < b->length + length + 1) capacity *= 2;
-        char *grown = realloc(b->bytes, capacity);
-        if (!grown) abort();
-        b->bytes = grown;
-        b->capacity = capacity;
-    }
-    memcpy(b->bytes + b->length, bytes, length);
-    b->length += length;
-    b->bytes[b->length] = '\0';
-}
-
-void buffer_append_string(buffer *b, const char *string) { buffer_append(b, string, strlen(string)); }
-
 static buffer *add(targets *t, const char *name) {
     target *added = &t->list[t->count++];
     added->name = name;

@@ -2,17 +2,10 @@
 #ifndef ACTSHARE_CLIPBOARD_TARGETS_H
 #define ACTSHARE_CLIPBOARD_TARGETS_H
 
+#include "buffer.h"
+
 #include <actshare/provider.h>
 #include <stddef.h>
-
-/* A growable byte string, always NUL-terminated (the NUL is not counted). */
-typedef struct buffer {
-    char *bytes;
-    size_t length, capacity;
-} buffer;
-
-void buffer_append(buffer *b, const void *bytes, size_t length);
-void buffer_append_string(buffer *b, const char *string);
 
 /* One selection target: its name and its bytes, or for an image file, its path (the
  * bytes are read by the X11 server once it runs, rather than copied three times). */

@@ -107,9 +107,11 @@ public final class ActivityHost {
                 return ActivityResult(activity: type, status: .completed, returnedItems: outcome.returnedItems)
             case .cancelled:
                 return ActivityResult(activity: type, status: .cancelled, returnedItems: outcome.returnedItems)
-            case .failed:
+            case .failed, .badInput:
                 let message = outcome.errorMessage ?? "the activity failed without saying why"
-                return ActivityResult(activity: type, status: .failed, returnedItems: outcome.returnedItems, error: "\(type): \(message)")
+                return ActivityResult(
+                    activity: type, status: outcome.status == .badInput ? .badInput : .failed,
+                    returnedItems: outcome.returnedItems, error: "\(type): \(message)")
             }
         } catch let error as ActShareError {
             return ActivityResult(activity: type, status: .failed, error: error.description)

@@ -7,6 +7,8 @@ public struct ActivityResult: Sendable {
         case failed
         /// The user cancelled: a normal outcome, not an error.
         case cancelled
+        /// The provider refused the items or options as given (`error` says which).
+        case badInput
     }
 
     /// The activity type.

@@ -43,6 +43,8 @@ public struct PerformOutcome: Sendable {
         case done
         case failed
         case cancelled
+        /// The items or options cannot be used as given; nothing was done.
+        case badInput
     }
 
     public var status: Status

@@ -15,6 +15,7 @@ enum HookResult {
             switch Int32(truncatingIfNeeded: raw) {
             case 0: return .done
             case 2: return .cancelled
+            case 3: return .badInput
             default: return .failed
             }
         case .bool: return (raw & 0xFF) != 0 ? .done : .failed

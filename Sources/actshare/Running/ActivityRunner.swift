@@ -58,6 +58,7 @@ struct ActivityRunner {
         case .completed: return
         case .failed: throw CommandFailure(.failed, nil)
         case .cancelled: throw CommandFailure(.cancelled, nil)
+        case .badInput: throw CommandFailure(.badInput, nil)
         }
     }
 

@@ -11,7 +11,8 @@
  *       1: the activity can perform on the request's items; 0: it cannot.
  *   int32_t prepare(actshare_request *request, actshare_session *session);
  *   int32_t perform(const actshare_request *request, actshare_session *session);
- *       ACTSHARE_STATUS_DONE (0), ACTSHARE_STATUS_FAILED, or ACTSHARE_STATUS_CANCELLED.
+ *       ACTSHARE_STATUS_DONE (0), ACTSHARE_STATUS_FAILED, ACTSHARE_STATUS_CANCELLED or
+ *       ACTSHARE_STATUS_BAD_INPUT.
  *
  * Everything the host passes in lives until the hook returns; copy what you keep.
  * Strings are NUL-terminated UTF-8. Hooks may be called from any thread, one at a time.
@@ -39,6 +40,9 @@ enum {
     ACTSHARE_STATUS_DONE = 0,      /**< completed */
     ACTSHARE_STATUS_FAILED = 1,    /**< failed; say why with session->set_error */
     ACTSHARE_STATUS_CANCELLED = 2, /**< the user cancelled: a normal outcome */
+    ACTSHARE_STATUS_BAD_INPUT = 3, /**< the items or options cannot be used as given (a
+                                        malformed address, an unreadable file): nothing
+                                        was done; say which with set_error (exit 2) */
 };
 
 /** The kind of an item. */

@@ -1,0 +1,87 @@
+/* Maildir: write tmp/NAME, fsync, link it to new/NAME, unlink tmp/NAME. A reader sees
+ * the whole message in new/ or nothing: a writer killed halfway leaves only tmp/. */
+#include "mail.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int make_directory(const char *path, char *error, size_t error_size) {
+    if (mkdir(path, 0700) == 0 || errno == EEXIST) {
+        struct stat info;
+        if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) return 0;
+        errno = ENOTDIR;
+    }
+    snprintf(error, error_size, "cannot make the Maildir folder %s: %s", path, strerror(errno));
+    return -1;
+}
+
+static int write_all(int fd, const char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t count = write(fd, bytes, length);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) return -1;
+        bytes += count;
+        length -= (size_t)count;
+    }
+    return 0;
+}
+
+int deliver_maildir(const char *directory, const buffer *message, buffer *where, char *error, size_t error_size) {
+    char tmp[4200], new_directory[4200], cur[4200];
+    snprintf(tmp, sizeof tmp, "%s/tmp", directory);
+    snprintf(new_directory, sizeof new_directory, "%s/new", directory);
+    snprintf(cur, sizeof cur, "%s/cur", directory);
+    if (make_directory(directory, error, error_size) || make_directory(tmp, error, error_size) ||
+        make_directory(new_directory, error, error_size) || make_directory(cur, error, error_size)) {
+        return -1;
+    }
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    for (char *p = host; *p; p++) {
+        if (*p == '/') *p = '_'; /* a name must not hold '/' or ':' */
+        if (*p == ':') *p = '_';
+    }
+    static unsigned counter;
+    char name[400], temporary[4800], final[4800];
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        snprintf(name, sizeof name, "%lld.M%ldP%dQ%u.%s", (long long)now.tv_sec, now.tv_nsec / 1000, getpid(), ++counter, host);
+        snprintf(temporary, sizeof temporary, "%s/%s", tmp, name);
+        fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        snprintf(error, error_size, "cannot write to the Maildir %s: %s", directory, strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, message->bytes, message->length) != 0 || fsync(fd) != 0) {
+        snprintf(error, error_size, "cannot write to the Maildir %s: %s", directory, strerror(errno));
+        close(fd);
+        unlink(temporary);
+        return -1;
+    }
+    close(fd);
+    snprintf(final, sizeof final, "%s/%s", new_directory, name);
+    /* link, not rename: it never replaces an existing message of that name. */
+    if (link(temporary, final) != 0) {
+        snprintf(error, error_size, "cannot deliver into %s: %s", new_directory, strerror(errno));
+        unlink(temporary);
+        return -1;
+    }
+    unlink(temporary);
+    /* The new directory entry is made durable too. */
+    int directory_fd = open(new_directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory_fd >= 0) {
+        fsync(directory_fd);
+        close(directory_fd);
+    }
+    buffer_append_string(where, final);
+    return 0;
+}

@@ -1,0 +1,265 @@
+/* The message: RFC 5322 headers and a MIME body (RFC 2045-2049) from the items. */
+#include "mail.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* HTML is text that starts with <html or <!DOCTYPE html, in any case (after blanks). */
+static int is_html(const char *text) {
+    while (isspace((unsigned char)*text)) text++;
+    return strncasecmp(text, "<html", 5) == 0 || strncasecmp(text, "<!doctype html", 14) == 0;
+}
+
+/* A plain rendering of HTML for multipart/alternative: tags dropped (block elements
+ * become line breaks), script and style skipped, the common entities decoded. */
+static void render_html(buffer *out, const char *html) {
+    const char *p = html;
+    int blank = 1;
+    while (*p) {
+        if (*p == '<') {
+            const char *end = strchr(p, '>');
+            if (!end) break;
+            char tag[16] = {0};
+            size_t n = 0;
+            const char *q = p + 1;
+            if (*q == '/') q++;
+            while (n < sizeof tag - 1 && isalnum((unsigned char)*q)) tag[n++] = (char)tolower((unsigned char)*q++);
+            if (p[1] != '/' && (strcmp(tag, "script") == 0 || strcmp(tag, "style") == 0)) {
+                char closing[24];
+                snprintf(closing, sizeof closing, "</%s", tag);
+                const char *close = strcasestr(end, closing);
+                end = close ? strchr(close, '>') : NULL;
+                if (!end) break;
+            } else if (strcmp(tag, "br") == 0 || strcmp(tag, "p") == 0 || strcmp(tag, "div") == 0 || strcmp(tag, "li") == 0 ||
+                       strcmp(tag, "tr") == 0 || (tag[0] == 'h' && isdigit((unsigned char)tag[1]))) {
+                if (!blank) buffer_append_string(out, "\n");
+                blank = 1;
+            }
+            p = end + 1;
+            continue;
+        }
+        if (*p == '&') {
+            static const struct { const char *name, *text; } entities[] = {
+                {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"}, {"&nbsp;", " "}};
+            int matched = 0;
+            for (size_t i = 0; i < sizeof entities / sizeof *entities && !matched; i++) {
+                size_t length = strlen(entities[i].name);
+                if (strncmp(p, entities[i].name, length) == 0) {
+                    buffer_append_string(out, entities[i].text);
+                    p += length;
+                    matched = 1;
+                }
+            }
+            if (matched) {
+                blank = 0;
+                continue;
+            }
+        }
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            if (!blank) buffer_append_string(out, " ");
+        } else {
+            buffer_append(out, p, 1);
+            blank = 0;
+        }
+        p++;
+    }
+    if (!blank) buffer_append_string(out, "\n");
+}
+
+/* A text part: UTF-8, 7bit when it can be, else quoted-printable, or base64 when most
+ * of it is not ASCII (Chinese), so no line passes 998 octets. */
+static void text_part(buffer *out, const char *subtype, const char *text) {
+    size_t length = strlen(text), high = 0, line = 0, longest = 0;
+    int bare_cr = 0;
+    for (size_t i = 0; i < length; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x80) high++;
+        if (c == '\r' && (i + 1 == length || text[i + 1] != '\n')) bare_cr = 1;
+        line = c == '\n' ? 0 : line + 1;
+        if (line > longest) longest = line;
+    }
+    buffer_append_format(out, "Content-Type: text/%s; charset=utf-8\n", subtype);
+    if (high == 0 && longest <= 76 && !bare_cr && !strstr(text, "\nFrom ") && strncmp(text, "From ", 5) != 0) {
+        buffer_append_string(out, "Content-Transfer-Encoding: 7bit\n\n");
+        buffer_append_string(out, text);
+        if (length == 0 || text[length - 1] != '\n') buffer_append_string(out, "\n");
+    } else if (high * 3 > length) {
+        buffer_append_string(out, "Content-Transfer-Encoding: base64\n\n");
+        encode_base64(out, (const unsigned char *)text, length);
+    } else {
+        buffer_append_string(out, "Content-Transfer-Encoding: quoted-printable\n\n");
+        encode_quoted_printable(out, (const unsigned char *)text, length);
+        if (length == 0 || text[length - 1] != '\n') buffer_append_string(out, "\n");
+    }
+}
+
+static int read_file(const char *path, buffer *out) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat info;
+    if (fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+        close(fd);
+        errno = EISDIR;
+        return -1;
+    }
+    char chunk[65536];
+    ssize_t count;
+    while ((count = read(fd, chunk, sizeof chunk)) != 0) {
+        if (count < 0) {
+            if (errno == EINTR) continue;
+            int saved = errno;
+            close(fd);
+            errno = saved;
+            return -1;
+        }
+        buffer_append(out, chunk, (size_t)count);
+    }
+    close(fd);
+    return 0;
+}
+
+static void boundary(char *out, size_t size, const char *seed, int level) {
+    snprintf(out, size, "=_actshare_%d_%s", level, seed);
+}
+
+void message_default_subject(const actshare_request *request, buffer *out) {
+    if (request->item_count == 0) return;
+    const actshare_item *item = &request->items[0];
+    const char *source = item->kind == ACTSHARE_ITEM_FILE ? strrchr(item->path, '/') + 1
+                       : item->kind == ACTSHARE_ITEM_URL  ? item->uri
+                       : item->kind == ACTSHARE_ITEM_TEXT ? item->text
+                                                          : "Shared data";
+    if (item->kind == ACTSHARE_ITEM_TEXT && is_html(source)) {
+        buffer plain = {0};
+        render_html(&plain, source);
+        const char *start = plain.bytes ? plain.bytes : "";
+        while (isspace((unsigned char)*start)) start++;
+        size_t length = strcspn(start, "\n");
+        buffer_append(out, start, length);
+        buffer_free(&plain);
+    } else {
+        while (isspace((unsigned char)*source)) source++;
+        buffer_append(out, source, strcspn(source, "\r\n"));
+    }
+    /* At most 78 bytes, cut at a character boundary, with an ellipsis. */
+    if (out->length > 78) {
+        size_t cut = 75;
+        while (cut > 0 && ((unsigned char)out->bytes[cut] & 0xC0) == 0x80) cut--;
+        out->length = cut;
+        buffer_append_string(out, "…");
+    }
+}
+
+int message_compose(const actshare_request *request, const message_fields *fields, buffer *out, char *message_id,
+                    size_t message_id_size, char *error, size_t error_size) {
+    /* Identity: time, pid and 64 random bits, at the sender's domain. */
+    unsigned long long random_bits = 0;
+    if (getrandom(&random_bits, sizeof random_bits, 0) != sizeof random_bits) random_bits = (unsigned long long)clock();
+    const char *domain = fields->from.count ? strrchr(fields->from.list[0].mailbox, '@') + 1 : "localhost";
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(message_id, message_id_size, "%lld.%ld.%d.%016llx@%s", (long long)now.tv_sec, now.tv_nsec / 1000, getpid(), random_bits, domain);
+    char seed[40];
+    snprintf(seed, sizeof seed, "%016llx", random_bits);
+
+    /* Gather the body text (texts, then URLs) and the attachments. */
+    buffer body = {0};
+    const char *html = NULL;
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_TEXT) {
+            if (!html && is_html(item->text)) {
+                html = item->text;
+                continue;
+            }
+            if (body.length) buffer_append_string(&body, "\n");
+            buffer_append_string(&body, item->text);
+            if (body.bytes[body.length - 1] != '\n') buffer_append_string(&body, "\n");
+        }
+    }
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_URL) {
+            buffer_append_string(&body, item->uri);
+            buffer_append_string(&body, "\n");
+        }
+    }
+    size_t attachments = 0;
+    for (size_t i = 0; i < request->item_count; i++) {
+        int kind = request->items[i].kind;
+        if (kind == ACTSHARE_ITEM_FILE || kind == ACTSHARE_ITEM_DATA) attachments++;
+    }
+
+    /* Headers. */
+    address_header(out, "From", &fields->from);
+    if (fields->to.count) address_header(out, "To", &fields->to);
+    if (fields->cc.count) address_header(out, "Cc", &fields->cc);
+    if (fields->include_bcc && fields->bcc.count) address_header(out, "Bcc", &fields->bcc);
+    encode_header(out, "Subject", fields->subject ? fields->subject : "");
+    char date[64];
+    struct tm local;
+    localtime_r(&now.tv_sec, &local);
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S %z", &local);
+    buffer_append_format(out, "Date: %s\nMessage-ID: <%s>\nMIME-Version: 1.0\nUser-Agent: actshare\n", date, message_id);
+
+    char mixed[64], alternative[64];
+    boundary(mixed, sizeof mixed, seed, 1);
+    boundary(alternative, sizeof alternative, seed, 2);
+    if (attachments) {
+        buffer_append_format(out, "Content-Type: multipart/mixed;\n boundary=\"%s\"\n\nThis is a message in MIME format.\n\n--%s\n", mixed, mixed);
+    }
+    if (html) {
+        buffer_append_format(out, "Content-Type: multipart/alternative;\n boundary=\"%s\"\n\n--%s\n", alternative, alternative);
+        buffer plain = {0};
+        buffer_append(&plain, body.bytes ? body.bytes : "", body.length);
+        if (plain.length) buffer_append_string(&plain, "\n");
+        render_html(&plain, html);
+        text_part(out, "plain", plain.bytes ? plain.bytes : "");
+        buffer_free(&plain);
+        buffer_append_format(out, "\n--%s\n", alternative);
+        text_part(out, "html", html);
+        buffer_append_format(out, "\n--%s--\n", alternative);
+    } else {
+        text_part(out, "plain", body.bytes ? body.bytes : "");
+    }
+    buffer_free(&body);
+
+    int failed = 0;
+    for (size_t i = 0; i < request->item_count && !failed; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind != ACTSHARE_ITEM_FILE && item->kind != ACTSHARE_ITEM_DATA) continue;
+        buffer bytes = {0};
+        const unsigned char *data = item->data;
+        size_t length = item->data_length;
+        const char *name = "attachment";
+        if (item->kind == ACTSHARE_ITEM_FILE) {
+            if (read_file(item->path, &bytes) != 0) {
+                snprintf(error, error_size, "cannot attach %s: %s", item->path, strerror(errno));
+                failed = 1;
+                break;
+            }
+            data = (const unsigned char *)bytes.bytes;
+            length = bytes.length;
+            name = strrchr(item->path, '/') + 1;
+        }
+        buffer_append_format(out, "\n--%s\nContent-Type: %s", mixed, item->content_type);
+        encode_parameter(out, "name", name);
+        buffer_append_string(out, "\nContent-Disposition: attachment");
+        encode_parameter(out, "filename", name);
+        buffer_append_string(out, "\nContent-Transfer-Encoding: base64\n\n");
+        encode_base64(out, data ? data : (const unsigned char *)"", length);
+        buffer_free(&bytes);
+    }
+    if (failed) return -1;
+    if (attachments) buffer_append_format(out, "\n--%s--\n", mixed);
+    return 0;
+}
