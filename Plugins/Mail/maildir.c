@@ -2,6 +2,7 @@
  * the whole message in new/ or nothing: a writer killed halfway leaves only tmp/. */
 #include "mail.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,6 +32,23 @@ static int write_all(int fd, const char *bytes, size_t length) {
     return 0;
 }
 
+/* Files a killed writer left in tmp/ are removed after 36 hours, as the Maildir
+ * convention has it (a writer still at work never takes that long). */
+static void remove_abandoned(const char *tmp) {
+    DIR *folder = opendir(tmp);
+    if (!folder) return;
+    time_t now = time(NULL);
+    struct dirent *entry;
+    while ((entry = readdir(folder))) {
+        struct stat info;
+        if (entry->d_name[0] == '.' || fstatat(dirfd(folder), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (S_ISREG(info.st_mode) && now - info.st_atime > 36 * 3600 && now - info.st_mtime > 36 * 3600) {
+            unlinkat(dirfd(folder), entry->d_name, 0);
+        }
+    }
+    closedir(folder);
+}
+
 int deliver_maildir(const char *directory, const buffer *message, buffer *where, char *error, size_t error_size) {
     char tmp[4200], new_directory[4200], cur[4200];
     snprintf(tmp, sizeof tmp, "%s/tmp", directory);
@@ -40,6 +58,7 @@ int deliver_maildir(const char *directory, const buffer *message, buffer *where,
         make_directory(new_directory, error, error_size) || make_directory(cur, error, error_size)) {
         return -1;
     }
+    remove_abandoned(tmp);
     char host[256] = "localhost";
     gethostname(host, sizeof host - 1);
     for (char *p = host; *p; p++) {
@@ -52,7 +71,7 @@ int deliver_maildir(const char *directory, const buffer *message, buffer *where,
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
-        snprintf(name, sizeof name, "%lld.M%ldP%dQ%u.%s", (long long)now.tv_sec, now.tv_nsec / 1000, getpid(), ++counter, host);
+        snprintf(name, sizeof name, "%lld.M%06ldP%dQ%u.%s", (long long)now.tv_sec, now.tv_nsec / 1000, getpid(), ++counter, host);
         snprintf(temporary, sizeof temporary, "%s/%s", tmp, name);
         fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0 && errno != EEXIST) break;

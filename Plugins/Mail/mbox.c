@@ -4,9 +4,16 @@
  * quoting ('>' before every line matching ^>*From ), fsync'd, and on any failure the
  * file cut back to its old length.
  *
- * A writer killed outright cannot cut back what it wrote. So the dot-lock records the
- * mbox's length before the append; whoever next finds that lock left by a process
- * that no longer exists cuts the mbox back to that length before anything else.
+ * A writer killed outright cannot cut back what it wrote, so a guardian does: a small
+ * child forked before the append, told the old length, that cuts the mbox back and
+ * removes the dot-lock if its parent dies before saying the message is complete. The
+ * dot-lock names both processes and, once the fcntl lock is held, the old length;
+ * other writers wait while either lives, and whoever finds the lock left by two dead
+ * ones (both killed at once) cuts the mbox back to that length first — holding the
+ * fcntl lock while it looks, so that it never mistakes a writer that has just finished
+ * for a dead one. Without a dot-lock (a folder we
+ * cannot write) there is no guardian: nothing would stop another writer appending
+ * after the torn message before the guardian cut it.
  */
 #include "mail.h"
 
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,67 +44,152 @@ static int write_all(int fd, const char *bytes, size_t length) {
     return 0;
 }
 
-/* Reads "PID LENGTH" from a dot-lock; 0 when it says so. */
-static int read_lock(const char *lock, long *pid, long long *length) {
+/* Reads "PID GUARDIAN LENGTH" from a dot-lock; 0 when it says so. */
+static int read_lock(const char *lock, long *pid, long *guardian, long long *length) {
     FILE *file = fopen(lock, "re");
     if (!file) return -1;
-    int read = fscanf(file, "%ld %lld", pid, length);
+    int read = fscanf(file, "%ld %ld %lld", pid, guardian, length);
     fclose(file);
-    return read == 2 ? 0 : -1;
+    return read == 3 ? 0 : -1;
 }
 
-/* Takes the dot-lock, recording the mbox's length; recovers from a dead writer. */
-static int dot_lock(const char *path, const char *lock, char *error, size_t error_size) {
+static int alive(long pid) { return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH); }
+
+/* The guardian's life: learn the old length, then wait for "done" or its parent's death. */
+static void guard(int input, const char *path, const char *lock, pid_t parent) {
+    /* It must not hold the caller's terminal or pipes, nor stop with its process group. */
+    int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd >= 0) {
+        dup2(null_fd, 0);
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+    }
+    if (input > 3) close_range(3, (unsigned)input - 1, 0);
+    close_range((unsigned)input + 1, ~0U, 0);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    char message[64];
+    size_t used = 0;
+    for (;;) {
+        ssize_t count = read(input, message + used, sizeof message - 1 - used);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        used += (size_t)count;
+        if (used >= sizeof message - 1 || memchr(message, 'd', used)) break;
+    }
+    message[used] = '\0';
+    long long length = 0;
+    if (strchr(message, 'd') || sscanf(message, "L%lld", &length) != 1) _exit(0);
+    /* The parent died before the message was complete: cut it off, if the lock is still
+     * the parent's (nobody has recovered and appended since). */
+    long holder = 0, guardian = 0;
+    long long recorded = 0;
+    if (read_lock(lock, &holder, &guardian, &recorded) == 0 && holder == parent) {
+        if (truncate(path, length) == 0) {
+            int fd = open(path, O_WRONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                fsync(fd);
+                close(fd);
+            }
+        }
+        unlink(lock);
+    }
+    _exit(0);
+}
+
+/* Forks the guardian; its pipe's write end goes in `*tell`, or -1 without one. */
+static pid_t start_guardian(const char *path, const char *lock, int *tell) {
+    int fds[2];
+    *tell = -1;
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[1]);
+        guard(fds[0], path, lock, parent);
+    }
+    close(fds[0]);
+    if (pid < 0) {
+        close(fds[1]);
+        return -1;
+    }
+    *tell = fds[1];
+    return pid;
+}
+
+/* Under the mbox's fcntl lock, which a live writer holds for all of its append (and
+ * releases only after removing its dot-lock), looks at a dot-lock again: if it still
+ * names processes that are dead, cuts the mbox back to the length it records (-1:
+ * nothing was appended yet) and removes it. 1 if it removed the lock. */
+static int remove_dead_lock(int fd, const char *lock) {
+    struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    while (fcntl(fd, F_SETLKW, &whole) != 0) {
+        if (errno != EINTR) return 0;
+    }
+    long holder = 0, guardian = 0;
+    long long before = 0;
+    struct stat mbox, info;
+    int removed = 0;
+    if (read_lock(lock, &holder, &guardian, &before) == 0 && !alive(holder) && !alive(guardian)) {
+        if (before >= 0 && fstat(fd, &mbox) == 0 && mbox.st_size > before && ftruncate(fd, before) == 0) fsync(fd);
+        removed = unlink(lock) == 0;
+    } else if (stat(lock, &info) == 0 && time(NULL) - info.st_mtime > LOCK_STALE_SECONDS) {
+        removed = unlink(lock) == 0;
+    }
+    whole.l_type = F_UNLCK;
+    fcntl(fd, F_SETLK, &whole);
+    return removed;
+}
+
+/* Writes "PID GUARDIAN LENGTH" into a file. */
+static int write_record(const char *file, int flags, pid_t guardian, long long length) {
+    int fd = open(file, O_WRONLY | O_CLOEXEC | flags, 0600);
+    if (fd < 0) return -1;
+    char record[64];
+    int size = snprintf(record, sizeof record, "%d %d %lld\n", getpid(), (int)guardian, length);
+    int written = write_all(fd, record, (size_t)size);
+    close(fd);
+    return written;
+}
+
+/* Takes the dot-lock, naming this process and its guardian (the length is not known
+ * yet: -1). 0 when taken; 1 when no dot-lock can be made in that folder (/var/mail for
+ * a user outside group mail: the fcntl lock alone guards the append); -1 on error. */
+static int dot_lock(int fd, const char *path, const char *lock, pid_t guardian, char *error, size_t error_size) {
     char unique[4400], host[256] = "localhost";
     gethostname(host, sizeof host - 1);
     snprintf(unique, sizeof unique, "%s.%s.%d.%ld", lock, host, getpid(), (long)time(NULL));
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (unsigned attempt = 0;; attempt++) {
-        struct stat mbox;
-        long long length = stat(path, &mbox) == 0 ? (long long)mbox.st_size : 0;
-        int fd = open(unique, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            /* No dot-lock is possible in this folder (/var/mail for a user outside group
-             * mail): the fcntl lock alone guards the append. */
-            if (errno == EACCES || errno == EPERM || errno == EROFS) return 1;
-            snprintf(error, error_size, "cannot lock %s: %s", path, strerror(errno));
-            return -1;
-        }
-        char record[64];
-        int size = snprintf(record, sizeof record, "%d %lld\n", getpid(), length);
-        int written = write_all(fd, record, (size_t)size);
-        close(fd);
-        if (written != 0) {
+        if (write_record(unique, O_CREAT | O_EXCL, guardian, -1) != 0) {
+            int saved = errno;
             unlink(unique);
-            snprintf(error, error_size, "cannot lock %s: %s", path, strerror(errno));
+            if (saved == EACCES || saved == EPERM || saved == EROFS) return 1;
+            snprintf(error, error_size, "cannot lock %s: %s", path, strerror(saved));
+            errno = saved;
             return -1;
         }
         int linked = link(unique, lock);
+        int saved = errno;
         unlink(unique);
         if (linked == 0) return 0;
-        if (errno != EEXIST) {
-            snprintf(error, error_size, "cannot lock %s: %s", path, strerror(errno));
+        if (saved != EEXIST) {
+            snprintf(error, error_size, "cannot lock %s: %s", path, strerror(saved));
+            errno = saved;
             return -1;
         }
-        /* Held: by a writer that died (cut its partial message off, take the lock), by
-         * one too long (stale), or by a live one (wait). */
-        long holder = 0;
-        long long before = 0;
-        struct stat info;
-        if (read_lock(lock, &holder, &before) == 0 && holder > 0 && kill((pid_t)holder, 0) != 0 && errno == ESRCH) {
-            if (stat(path, &mbox) == 0 && mbox.st_size > before) truncate(path, before);
-            unlink(lock);
-            continue;
-        }
-        if (stat(lock, &info) == 0 && time(NULL) - info.st_mtime > LOCK_STALE_SECONDS) {
-            unlink(lock);
-            continue;
-        }
+        /* Held: by a live writer (wait), or left by a dead one (recover, then retry). */
+        if (remove_dead_lock(fd, lock)) continue;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (now.tv_sec - start.tv_sec > LOCK_WAIT_SECONDS) {
+            long holder = 0, holder_guardian = 0;
+            long long before = 0;
+            read_lock(lock, &holder, &holder_guardian, &before);
             snprintf(error, error_size, "cannot lock %s: %s is held by process %ld", path, lock, holder);
+            errno = EAGAIN;
             return -1;
         }
         struct timespec pause = {0, (attempt < 10 ? 1 : 10) * 1000000L};
@@ -147,8 +240,17 @@ int deliver_mbox(const char *path, const char *sender, const buffer *message, ch
         buffer_free(&entry);
         return -1;
     }
-    int dotted = dot_lock(path, lock, error, error_size);
+    int tell = -1;
+    pid_t guardian = start_guardian(path, lock, &tell);
+    int dotted = dot_lock(fd, path, lock, guardian, error, error_size);
+    if (dotted != 0 && tell >= 0) {
+        /* No dot-lock (or none taken): the guardian has nothing to guard. */
+        write_all(tell, "d", 1);
+        close(tell);
+        tell = -1;
+    }
     if (dotted < 0) {
+        if (guardian > 0) waitpid(guardian, NULL, 0);
         close(fd);
         buffer_free(&entry);
         return -1;
@@ -168,6 +270,15 @@ int deliver_mbox(const char *path, const char *sender, const buffer *message, ch
         snprintf(error, error_size, "cannot append to %s: %s", path, strerror(errno));
         goto unlock;
     }
+    if (dotted == 0 && write_record(lock, O_TRUNC, guardian, (long long)old_length) != 0) {
+        snprintf(error, error_size, "cannot lock %s: %s", path, strerror(errno));
+        goto unlock;
+    }
+    if (tell >= 0) {
+        char told[40];
+        int size = snprintf(told, sizeof told, "L%lld\n", (long long)old_length);
+        write_all(tell, told, (size_t)size);
+    }
     /* A message starts after a blank line: add what an earlier writer left out. */
     if (old_length > 0) {
         char tail[2] = {0, 0};
@@ -183,10 +294,18 @@ failed:
     snprintf(error, error_size, "cannot append to %s: %s", path, strerror(errno));
     if (ftruncate(fd, old_length) == 0) fsync(fd);
 unlock:
+    if (tell >= 0) {
+        /* Complete, or cut back by us: either way the guardian's work is done. */
+        write_all(tell, "d", 1);
+        close(tell);
+    }
+    /* The dot-lock goes first: while we hold the fcntl lock, nobody can take our lock
+     * for a dead writer's and cut our message off. */
+    if (dotted == 0) unlink(lock);
     whole.l_type = F_UNLCK;
     fcntl(fd, F_SETLK, &whole);
     close(fd);
-    if (dotted == 0) unlink(lock);
+    if (guardian > 0) waitpid(guardian, NULL, 0);
     buffer_free(&entry);
     return result;
 }

@@ -121,7 +121,9 @@ final class Sandbox {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    static func execute(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?) throws -> Run {
+    static func execute(
+        _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?, timeout: Int = 60
+    ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -140,7 +142,7 @@ final class Sandbox {
                 try? writer.close()
             }
         }
-        let deadline = DispatchTime.now() + .seconds(60)
+        let deadline = DispatchTime.now() + .seconds(timeout)
         let group = DispatchGroup()
         nonisolated(unsafe) var stdoutData = Data(), stderrData = Data()
         group.enter()
@@ -149,7 +151,7 @@ final class Sandbox {
         Thread.detachNewThread { stderrData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         if group.wait(timeout: deadline) == .timedOut {
             process.terminate()
-            Issue.record("actshare \(arguments) did not finish within 60 s")
+            Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
         return Run(

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+/// The built-in Mail activity: every message it writes is read back by Python's `email`
+/// package (policy.default) and `mailbox`, as a mail client would read it.
+@Suite struct MailTests {
+    static let reader = "\(Sandbox.repository)/Tests/Fixtures/mail-read.py"
+    static let stress = "\(Sandbox.repository)/Tests/Fixtures/mail-stress.py"
+
+    static func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        sandbox.extraEnvironment["EMAIL"] = ""
+        return sandbox
+    }
+
+    /// The messages in a Maildir, an mbox or one file, as mail-read.py describes them.
+    static func read(_ kind: String, _ path: String) throws -> [[String: Any]] {
+        let run = try Sandbox.execute("/usr/bin/python3", [reader, kind, path], environment: ["LANG": "C.UTF-8"], stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+    }
+
+    static func stress(_ sandbox: Sandbox, _ arguments: [String]) throws -> [String: Any] {
+        let run = try Sandbox.execute("/usr/bin/python3", [stress] + arguments, environment: sandbox.environment, stdin: nil, timeout: 600)
+        #expect(run.status == 0, "\(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    }
+
+    static func files(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    @Test func aMessageRoundTripsInEnglishAndChinese() throws {
+        let sandbox = try Self.sandbox()
+        let report = try sandbox.file("报告 2026.txt", "季度报告\nquarterly report\n")
+        let image = try sandbox.data("chart.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300).map { UInt8($0 % 256) }))
+        let maildir = "\(sandbox.root)/Mail"
+        let run = try sandbox.run(
+            "perform", "org.actshare.mail", "--text", "Hello from actshare — 你好，世界", report, image, "https://example.org/a?b=c",
+            "--subject", "季度报告 and the quarterly report",
+            "-o", "to=张三 <zhang@example.org>, \"Doe, Jane\" <jane@example.org>", "-o", "cc=bob@example.org",
+            "-o", "bcc=secret@example.org", "-o", "from=李四 <li@example.org>", "-o", "spool=maildir:\(maildir)", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let returned = try #require((try run.json()["returned_items"] as? [[String: Any]])?.first)
+        let delivered = try #require(Self.files(in: "\(maildir)/new").first)
+        #expect(returned["path"] as? String == "\(maildir)/new/\(delivered)")
+        #expect(returned["content_type"] as? String == "message/rfc822")
+        #expect(Self.files(in: "\(maildir)/tmp").isEmpty)
+
+        let message = try #require(try Self.read("maildir", maildir).first)
+        #expect(message["defects"] as? [String] == [])
+        #expect(message["subject"] as? String == "季度报告 and the quarterly report")
+        #expect(message["from"] as? [[String]] == [["李四", "li@example.org"]])
+        #expect(message["to"] as? [[String]] == [["张三", "zhang@example.org"], ["Doe, Jane", "jane@example.org"]])
+        #expect(message["cc"] as? [[String]] == [["", "bob@example.org"]])
+        #expect(message["bcc"] is NSNull, "Bcc is for the envelope only")
+        #expect(message["mime_version"] as? String == "1.0")
+        #expect((message["message_id"] as? String)?.hasSuffix("@example.org>") == true)
+        #expect((message["longest_line"] as? Int ?? 999) <= 998)
+        let texts = try #require(message["texts"] as? [[String: Any]])
+        #expect(texts.map { $0["text"] as? String } == ["Hello from actshare — 你好，世界\nhttps://example.org/a?b=c\n"])
+        let attachments = try #require(message["attachments"] as? [[String: Any]])
+        #expect(attachments.map { $0["name"] as? String } == ["报告 2026.txt", "chart.png"])
+        #expect(attachments.map { $0["type"] as? String } == ["text/plain", "image/png"])
+        #expect(attachments.first?["hex"] as? String == Data("季度报告\nquarterly report\n".utf8).map { String(format: "%02x", $0) }.joined())
+        #expect(attachments.last?["hex"] as? String == (try Data(contentsOf: URL(fileURLWithPath: image))).map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test func htmlBecomesAlternativeWithAPlainRendering() throws {
+        let sandbox = try Self.sandbox()
+        let maildir = "\(sandbox.root)/Mail"
+        let html = "<!DOCTYPE html><html><head><style>p {color: red}</style></head><body><h1>Notes &amp; plans</h1><p>Ünïcode ✓</p></body></html>"
+        let run = try sandbox.run("perform", "org.actshare.mail", "--text", html, "-o", "spool=maildir:\(maildir)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let message = try #require(try Self.read("maildir", maildir).first)
+        #expect(message["defects"] as? [String] == [])
+        #expect(message["content_type"] as? String == "multipart/alternative")
+        #expect(message["subject"] as? String == "Notes & plans", "the subject comes from the first item")
+        let texts = try #require(message["texts"] as? [[String: Any]])
+        #expect(texts.map { $0["type"] as? String } == ["text/plain", "text/html"])
+        #expect(texts.first?["text"] as? String == "Notes & plans\nÜnïcode ✓\n")
+        #expect(texts.last?["text"] as? String == html + "\n")
+    }
+
+    @Test func longAndChineseTextKeepsEveryLineShort() throws {
+        let sandbox = try Self.sandbox()
+        let maildir = "\(sandbox.root)/Mail"
+        let chinese = String(repeating: "中文段落没有换行。", count: 300)
+        let long = String(repeating: "word ", count: 400) + "\nFrom the start of a line\n.\n"
+        for text in [chinese, long] {
+            let run = try sandbox.run("perform", "org.actshare.mail", "--text", text, "-o", "spool=maildir:\(maildir)")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let messages = try Self.read("maildir", maildir)
+        #expect(messages.count == 2)
+        for message in messages {
+            #expect(message["defects"] as? [String] == [])
+            #expect((message["longest_line"] as? Int ?? 999) <= 998)
+        }
+        let bodies = Set(messages.compactMap { ($0["texts"] as? [[String: Any]])?.first?["text"] as? String })
+        #expect(bodies == [chinese + "\n", long])
+        let subjects = Set(messages.compactMap { $0["subject"] as? String })
+        #expect(subjects.contains { $0.hasPrefix("中文段落") && $0.hasSuffix("…") && $0.utf8.count <= 78 })
+    }
+
+    @Test func mboxAppendsWithMboxrdQuoting() throws {
+        let sandbox = try Self.sandbox()
+        let mbox = "\(sandbox.root)/mbox"
+        try sandbox.writeConfig("""
+            providers:
+              org.actshare.mail: {spool: "mbox:\(mbox)", from: "Config Sender <config@example.org>"}
+            """)
+        for text in [">From quoted already\nplain line\n", "second message\n"] {
+            let run = try sandbox.run("perform", "org.actshare.mail", "--text", text, "-o", "to=reader@example.org", "--json")
+            #expect(run.status == 0, "\(run.stderr)")
+            let said = (try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String
+            #expect(said?.hasSuffix("appended to the mbox \(mbox)") == true)
+        }
+        let raw = try String(contentsOfFile: mbox, encoding: .utf8)
+        #expect(raw.hasPrefix("From config@example.org "))
+        #expect(raw.contains("\n>>From quoted already\n"), "mboxrd adds one '>'")
+        #expect(!FileManager.default.fileExists(atPath: mbox + ".lock"))
+        let messages = try Self.read("mbox", mbox)
+        #expect(messages.count == 2)
+        #expect(messages.allSatisfy { ($0["defects"] as? [String]) == [] })
+        #expect(messages.map { $0["from"] as? [[String]] } == Array(repeating: [["Config Sender", "config@example.org"]], count: 2))
+        #expect(messages.map { $0["subject"] as? String } == [">From quoted already", "second message"])
+    }
+
+    @Test func badInputIsRefusedAndNothingIsWritten() throws {
+        let sandbox = try Self.sandbox()
+        let maildir = "\(sandbox.root)/Mail"
+        let notADirectory = try sandbox.file("plain-file", "x")
+        let folder = "\(sandbox.root)/files/folder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (["-o", "spool=sendmail"], "actshare: org.actshare.mail: no recipient: give one with -o to=ADDRESS (or cc, bcc, or in the config)\n"),
+            (["-o", "to=ann@example.org", "-o", "cc=bob@", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: cc: malformed address 'bob@'\n"),
+            (["-o", "to=Ann <ann@example.org", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: to: malformed address 'Ann <ann@example.org': no closing '>'\n"),
+            (["-o", "from=a@b@c", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: malformed address 'a@b@c'\n"),
+            (["-o", "spool=pigeon:/tmp"], "actshare: org.actshare.mail: unknown spool 'pigeon:/tmp': use maildir:PATH, mbox:PATH or sendmail\n"),
+            (["-o", "spool=maildir:\(notADirectory)/Mail"], "actshare: org.actshare.mail: cannot make the Maildir folder \(notADirectory)/Mail: Not a directory\n"),
+            (["-o", "spool=mbox:\(folder)"], "actshare: org.actshare.mail: cannot open the mbox \(folder): Is a directory\n"),
+        ]
+        for (arguments, message) in cases {
+            let run = try sandbox.run(["perform", "org.actshare.mail", "--text", "hello"] + arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr == message)
+        }
+        let attachingAFolder = try sandbox.run("perform", "org.actshare.mail", "--text", "hello", folder, "-o", "spool=maildir:\(maildir)")
+        #expect(attachingAFolder.status == 2)
+        #expect(attachingAFolder.stderr == "actshare: org.actshare.mail: cannot attach \(folder): Is a directory\n")
+        #expect(Self.files(in: "\(maildir)/new").isEmpty && Self.files(in: "\(maildir)/tmp").isEmpty)
+        #expect(Self.files(in: folder).isEmpty)
+    }
+
+    @Test(arguments: ["mbox", "maildir"])
+    func eightWritersAtOnceLoseNothing(_ kind: String) throws {
+        let sandbox = try Self.sandbox()
+        let spool = kind == "mbox" ? "mbox:\(sandbox.root)/mbox" : "maildir:\(sandbox.root)/Mail"
+        let result = try Self.stress(sandbox, ["concurrent", Sandbox.binary, spool, "8", "200"])
+        #expect(result["messages"] as? Int == 1600)
+        #expect(result["intact"] as? Int == 1600)
+        #expect(result["distinct"] as? Int == 1600)
+        #expect(result["failures"] as? [String] == [])
+    }
+
+    /// A writer killed in the middle of a 48 MiB attachment: readers never see a torn
+    /// message, and the next message goes in cleanly.
+    @Test(arguments: [["maildir"], ["mbox"], ["mbox", "group"]])
+    func aWriterKilledHalfwayLeavesNoPartialMessage(_ mode: [String]) throws {
+        let sandbox = try Self.sandbox()
+        let big = try sandbox.data("big.bin", Data((0..<(48 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
+        let spool = mode[0] == "mbox" ? "mbox:\(sandbox.root)/mbox" : "maildir:\(sandbox.root)/Mail"
+        let result = try Self.stress(sandbox, ["kill", Sandbox.binary, spool, big] + mode.dropFirst())
+        #expect(result["caught"] as? Bool == true, "the writer was killed in the middle")
+        #expect(result["after_kill_intact"] as? Bool == true)
+        if mode == ["mbox"] || mode == ["maildir"] {
+            #expect(result["after_kill"] as? [String] == ["first", "second"])
+        }
+        #expect(result["messages"] as? [String] == ["first", "second", "third"])
+        #expect(result["intact"] as? Int == 3)
+        #expect(result["failures"] as? [String] == [])
+    }
+
+    /// A real MTA: postfix, delivering locally (scripts/start-mta), into the mailbox of
+    /// the user actshare-mail.
+    @Test func sendmailDeliversThroughTheSystemMTA() throws {
+        let mailbox = "/var/mail/actshare-mail"
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/sendmail"), "no MTA: run scripts/start-mta")
+        let sandbox = try Self.sandbox()
+        let subject = "Delivered by postfix \(UUID().uuidString) — 投递"
+        let run = try sandbox.run(
+            "perform", "org.actshare.mail", "--text", "through the MTA", "--subject", subject, "-o", "to=actshare-mail@localhost",
+            "-o", "bcc=nobody-\(UUID().uuidString.prefix(8))@localhost", "-o", "from=tester@localhost", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = try #require((try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String)
+        #expect(said.hasSuffix("sent through /usr/sbin/sendmail"))
+        let messageID = String(said.prefix { $0 != " " })
+        var found: [String: Any]?
+        let deadline = Date().addingTimeInterval(30)
+        while found == nil && Date() < deadline {
+            if FileManager.default.fileExists(atPath: mailbox) {
+                found = try Self.read("mbox", mailbox).first { $0["message_id"] as? String == messageID }
+            }
+            if found == nil { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        let message = try #require(found, "postfix did not deliver \(messageID) to \(mailbox)")
+        #expect(message["subject"] as? String == subject)
+        #expect(message["bcc"] is NSNull, "the MTA removes Bcc")
+        #expect((message["texts"] as? [[String: Any]])?.first?["text"] as? String == "through the MTA\n")
+    }
+}
