@@ -1,10 +1,12 @@
-/// Recognises the invocations made on every right-click and every scripted copy —
+/// Recognises the invocations made on every right-click and every scripted copy or mail —
 /// `actshare list [--json] ITEM…` and `actshare perform TYPE [--json] ITEM…` (items may
-/// include `--text VALUE`) — and runs them without argument-parser.
+/// include `--text VALUE`, options `-o KEY=VALUE` and `--subject VALUE`) — and runs them
+/// without argument-parser.
 ///
 /// argument-parser builds its command tree by reflection, which costs about 1 ms at
 /// start-up here: as much as the rest of `list` together. Only plain paths and URLs,
-/// `--text VALUE` and `--json` are recognised; anything else (another flag, `-`,
+/// `--text VALUE`, `-o`/`--option VALUE`, one `--subject VALUE` and `--json` are
+/// recognised (values are checked later, as on the other path); anything else (another flag, `-`,
 /// `--help`, a path starting with `-`) returns nil and goes through argument-parser as
 /// usual, so behaviour and messages are defined there. The end-to-end tests run both paths.
 enum FastPath {
@@ -31,6 +33,12 @@ enum FastPath {
             } else if argument == "--text" {
                 guard let text = rest.popFirst() else { return nil }
                 items.texts.append(text)
+            } else if argument == "-o" || argument == "--option" {
+                guard let option = rest.popFirst() else { return nil }
+                options.options.append(option)
+            } else if argument == "--subject" {
+                guard let subject = rest.popFirst(), options.subject == nil else { return nil }
+                options.subject = subject
             } else if argument.isEmpty || argument.hasPrefix("-") {
                 return nil
             } else {
