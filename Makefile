@@ -20,6 +20,7 @@ bench:
 	Benchmarks/list-startup
 	Benchmarks/isolation-cost
 	Benchmarks/clipboard-vs-xclip
+	Benchmarks/mail-vs-python
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

@@ -64,6 +64,11 @@ let package = Package(
             name: "ExampleReverse", dependencies: ["CActShare"],
             path: "Plugins/Examples/Reverse", exclude: ["provider.yaml"]),
 
+        // MARK: Benchmarks (Benchmarks/mail-vs-python)
+        .executableTarget(
+            name: "actshare-mail-throughput", dependencies: ["ActShareCore", "ActShareHost"],
+            path: "Benchmarks/MailThroughput"),
+
         // MARK: Tests
         .testTarget(
             name: "ActShareCoreTests",
