@@ -42,3 +42,8 @@ void buffer_free(buffer *b) {
     b->bytes = NULL;
     b->length = b->capacity = 0;
 }
+
+void buffer_free_all(void *b) {
+    buffer_free(b);
+    free(b);
+}

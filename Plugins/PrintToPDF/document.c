@@ -1,0 +1,50 @@
+/* The document: pages of one paper size, a header with the item's name, a footer
+ * `n / N`, and a bookmark per item. */
+#include "printtopdf.h"
+
+#include <cairo-pdf.h>
+#include <stdio.h>
+
+void document_bookmark(document *d, const char *name) {
+    if (!d->drawing) return;
+    char link[32];
+    snprintf(link, sizeof link, "page=%d", d->page + 1);
+    cairo_pdf_surface_add_outline(d->surface, CAIRO_PDF_OUTLINE_ROOT, name, link, 0);
+}
+
+static void show_furniture(document *d, const char *text, double y, int right) {
+    pango_layout_set_text(d->furniture, text, -1);
+    int width, height;
+    pango_layout_get_pixel_size(d->furniture, &width, &height);
+    double x = right ? d->paper.width - d->margin - width : (d->paper.width - width) / 2;
+    cairo_move_to(d->cr, right ? x : x, y - height / 2.0);
+    pango_cairo_show_layout(d->cr, d->furniture);
+}
+
+void document_begin_page(document *d, double width, double height, int furniture) {
+    d->page++;
+    if (!d->drawing) return;
+    cairo_pdf_surface_set_size(d->surface, width, height);
+    if (!furniture) return;
+    cairo_save(d->cr);
+    cairo_set_source_rgb(d->cr, 0.35, 0.35, 0.35);
+    /* The header: the item's name, left, in the top margin, ellipsized to fit. */
+    pango_layout_set_width(d->furniture, (int)((d->paper.width - 2 * d->margin) * PANGO_SCALE));
+    pango_layout_set_ellipsize(d->furniture, PANGO_ELLIPSIZE_MIDDLE);
+    pango_layout_set_text(d->furniture, d->item_name ? d->item_name : "", -1);
+    int text_width, text_height;
+    pango_layout_get_pixel_size(d->furniture, &text_width, &text_height);
+    cairo_move_to(d->cr, d->margin, d->margin / 2 - text_height / 2.0);
+    pango_cairo_show_layout(d->cr, d->furniture);
+    pango_layout_set_width(d->furniture, -1);
+    pango_layout_set_ellipsize(d->furniture, PANGO_ELLIPSIZE_NONE);
+    /* The footer: n / N, centred in the bottom margin. */
+    char footer[64];
+    snprintf(footer, sizeof footer, "%d / %d", d->page, d->total);
+    show_furniture(d, footer, d->paper.height - d->margin / 2, 0);
+    cairo_restore(d->cr);
+}
+
+void document_end_page(document *d) {
+    if (d->drawing) cairo_show_page(d->cr);
+}

@@ -1,0 +1,104 @@
+/* Images: one per page, scaled to fit inside the margins with the aspect kept. PNG
+ * through cairo; JPEG embedded as JPEG (cairo's MIME data: the PDF holds the file's own
+ * DCT stream, not a re-encoding); other formats through gdk-pixbuf. */
+#include "printtopdf.h"
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cairo image surface from a pixbuf's pixels (RGB or RGBA, to premultiplied ARGB). */
+static cairo_surface_t *surface_from_pixbuf(GdkPixbuf *pixbuf) {
+    int width = gdk_pixbuf_get_width(pixbuf), height = gdk_pixbuf_get_height(pixbuf);
+    int channels = gdk_pixbuf_get_n_channels(pixbuf), stride = gdk_pixbuf_get_rowstride(pixbuf);
+    const guchar *pixels = gdk_pixbuf_read_pixels(pixbuf);
+    cairo_surface_t *surface = cairo_image_surface_create(channels == 4 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, width, height);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) return surface;
+    cairo_surface_flush(surface);
+    unsigned char *target = cairo_image_surface_get_data(surface);
+    int target_stride = cairo_image_surface_get_stride(surface);
+    for (int y = 0; y < height; y++) {
+        const guchar *from = pixels + (size_t)y * (size_t)stride;
+        uint32_t *to = (uint32_t *)(target + (size_t)y * (size_t)target_stride);
+        for (int x = 0; x < width; x++, from += channels) {
+            unsigned alpha = channels == 4 ? from[3] : 255;
+            unsigned r = from[0] * alpha / 255, g = from[1] * alpha / 255, b = from[2] * alpha / 255;
+            to[x] = alpha << 24 | r << 16 | g << 8 | b;
+        }
+    }
+    cairo_surface_mark_dirty(surface);
+    return surface;
+}
+
+static int read_whole(const char *path, buffer *out) {
+    FILE *file = fopen(path, "rbe");
+    if (!file) return -1;
+    char chunk[65536];
+    size_t count;
+    while ((count = fread(chunk, 1, sizeof chunk, file)) > 0) buffer_append(out, chunk, count);
+    int failed = ferror(file);
+    fclose(file);
+    return failed ? -1 : 0;
+}
+
+int render_image(document *d, const char *name, const char *path, const char *type, char *error, size_t error_size) {
+    cairo_surface_t *image = NULL;
+    if (strcmp(type, "image/png") == 0) {
+        image = cairo_image_surface_create_from_png(path);
+        if (cairo_surface_status(image) != CAIRO_STATUS_SUCCESS) {
+            snprintf(error, error_size, "is not a readable PNG image (%s)", cairo_status_to_string(cairo_surface_status(image)));
+            cairo_surface_destroy(image);
+            return -1;
+        }
+    } else {
+        /* gdk-pixbuf decodes it, which also proves a JPEG whole before it is embedded. */
+        GError *failure = NULL;
+        GdkPixbuf *pixbuf = gdk_pixbuf_new_from_file(path, &failure);
+        if (!pixbuf) {
+            snprintf(error, error_size, "is not a readable image (%s)", failure ? failure->message : "unknown format");
+            if (failure) g_error_free(failure);
+            return -1;
+        }
+        if (strcmp(type, "image/jpeg") == 0) {
+            /* The pixels are never drawn: the PDF takes the JPEG bytes themselves. */
+            image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf));
+            buffer *jpeg = calloc(1, sizeof *jpeg);
+            if (!jpeg || read_whole(path, jpeg) != 0) {
+                snprintf(error, error_size, "cannot be read");
+                free(jpeg);
+                cairo_surface_destroy(image);
+                g_object_unref(pixbuf);
+                return -1;
+            }
+            cairo_surface_set_mime_data(image, CAIRO_MIME_TYPE_JPEG, (unsigned char *)jpeg->bytes, jpeg->length,
+                                        (cairo_destroy_func_t)buffer_free_all, jpeg);
+        } else {
+            image = surface_from_pixbuf(pixbuf);
+        }
+        g_object_unref(pixbuf);
+    }
+    int width = cairo_image_surface_get_width(image), height = cairo_image_surface_get_height(image);
+    if (width <= 0 || height <= 0) {
+        snprintf(error, error_size, "is an empty image");
+        cairo_surface_destroy(image);
+        return -1;
+    }
+    d->item_name = name;
+    document_bookmark(d, name);
+    document_begin_page(d, d->paper.width, d->paper.height, 1);
+    if (d->drawing) {
+        double box_width = d->paper.width - 2 * d->margin, box_height = d->paper.height - 2 * d->margin;
+        double scale = box_width / width < box_height / height ? box_width / width : box_height / height;
+        if (scale > 1) scale = 1; /* never blown up past its own size in points */
+        cairo_save(d->cr);
+        cairo_translate(d->cr, d->margin + (box_width - width * scale) / 2, d->margin + (box_height - height * scale) / 2);
+        cairo_scale(d->cr, scale, scale);
+        cairo_set_source_surface(d->cr, image, 0, 0);
+        cairo_paint(d->cr);
+        cairo_restore(d->cr);
+    }
+    document_end_page(d);
+    cairo_surface_destroy(image);
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* The Print to PDF provider's parts: the document (pages, header, footer, outline) and
+ * what goes on its pages (text, images, PDF pages). */
+#ifndef ACTSHARE_PRINTTOPDF_H
+#define ACTSHARE_PRINTTOPDF_H
+
+#include "buffer.h"
+
+#include <actshare/provider.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <stddef.h>
+
+/* Paper sizes in points. */
+typedef struct paper {
+    const char *name;
+    double width, height;
+} paper;
+
+/* The PDF being written. Every page goes through document_begin_page/end_page, in two
+ * passes: the first (`drawing` 0) only counts pages, so that the footer can say `n / N`;
+ * the second draws them. Both take the same decisions, so they agree page for page. */
+typedef struct document {
+    int drawing;
+    cairo_surface_t *surface; /* the PDF surface (second pass) */
+    cairo_t *cr;
+    PangoLayout *furniture;   /* header and footer text */
+    paper paper;
+    double margin;
+    int page;                 /* pages begun so far */
+    int total;                /* pages in all (from the first pass) */
+    const char *item_name;    /* for the header */
+    int outline_parent;
+} document;
+
+/* Starts a page of the paper's size (or width x height for a PDF page, no furniture). */
+void document_begin_page(document *d, double width, double height, int furniture);
+void document_end_page(document *d);
+/* Adds a bookmark named `name` to the page about to begin (the item's first page). */
+void document_bookmark(document *d, const char *name);
+
+/* Each renders one item; 0, or -1 with `error` naming the file. `name` is for the
+ * header and the bookmark. */
+int render_text(document *d, const char *name, const char *text, size_t length, int monospace, char *error, size_t error_size);
+int render_image(document *d, const char *name, const char *path, const char *type, char *error, size_t error_size);
+int render_pdf(document *d, const char *name, const char *path, char *error, size_t error_size);
+
+/* Text from a file's bytes as UTF-8: kept if it is UTF-8 (a BOM dropped), converted
+ * from UTF-16 with a BOM, or from Windows-1252/ISO-8859-1 as a guess; binary (NUL bytes)
+ * is refused. 0, or -1 with `error` set; `out` holds the UTF-8 and `encoding` its name. */
+int text_to_utf8(const char *bytes, size_t length, buffer *out, const char **encoding, char *error, size_t error_size);
+
+#endif

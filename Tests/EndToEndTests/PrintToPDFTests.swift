@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// The built-in Print to PDF activity, its PDFs checked with poppler-utils and qpdf.
+@Suite struct PrintToPDFTests {
+    static func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        return sandbox
+    }
+
+    /// Runs a tool such as `pdfinfo` and returns its output, expecting it to succeed.
+    static func tool(_ name: String, _ arguments: String...) throws -> String {
+        let run = try Sandbox.execute("/usr/bin/\(name)", arguments, environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"], stdin: nil)
+        #expect(run.status == 0, "\(name) \(arguments): \(run.stderr)")
+        return run.stdout
+    }
+
+    /// `Key: value` lines of pdfinfo.
+    static func info(_ pdf: String) throws -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in try tool("pdfinfo", pdf).split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return fields
+    }
+
+    /// Images made with PIL (python3-pil): a JPEG and a PNG of `width` x `height`.
+    static func images(in sandbox: Sandbox) throws -> (jpeg: String, png: String) {
+        let jpeg = "\(sandbox.root)/files/photo.jpg", png = "\(sandbox.root)/files/chart.png"
+        let script = """
+            from PIL import Image, ImageDraw
+            image = Image.new("RGB", (640, 480), (250, 250, 250))
+            ImageDraw.Draw(image).rectangle((100, 100, 540, 380), fill=(30, 90, 200))
+            image.save("\(jpeg)", quality=80)
+            image.save("\(png)")
+            """
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", script], environment: [:], stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        return (jpeg, png)
+    }
+
+    @Test func textInThreeScriptsImagesAndAPDFMakeOneDocument() throws {
+        let sandbox = try Self.sandbox()
+        let text = try sandbox.file("notes.txt", "English words on a page.\n中文测试：你好，世界。\nمرحبا بالعالم\n\tA tabbed line ✓\n")
+        let (jpeg, png) = try Self.images(in: sandbox)
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // A PDF to append: one made by actshare itself from a two-page text.
+        let long = try sandbox.file("long.txt", (1...120).map { "Appended line \($0)" }.joined(separator: "\n") + "\n")
+        let appended = "\(sandbox.root)/appended.pdf"
+        #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", long, "-o", "output=\(appended)").status == 0)
+        let appendedPages = try #require(Int(try Self.info(appended)["Pages"] ?? ""))
+        #expect(appendedPages == 2)
+
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, jpeg, png, appended, "-o", "output-dir=\(output)", "-o", "paper=a4", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let pdf = "\(output)/notes.pdf"
+        let returned = try #require((try run.json()["returned_items"] as? [[String: Any]])?.first)
+        #expect(returned["path"] as? String == pdf)
+        #expect(returned["content_type"] as? String == "application/pdf")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["notes.pdf"], "no temporary file is left")
+
+        #expect(try Self.tool("qpdf", "--check", pdf).contains("No syntax or stream encoding errors"))
+        let info = try Self.info(pdf)
+        #expect(info["Pages"] == "\(3 + appendedPages)")
+        #expect(info["Page size"]?.hasPrefix("595.276 x 841.89 pts (A4)") == true)
+        #expect(info["Title"] == "notes.txt and 3 more")
+        #expect(info["Creator"] == "actshare Print to PDF")
+        let fonts = try Self.tool("pdffonts", pdf).split(separator: "\n").dropFirst(2)
+        #expect(!fonts.isEmpty)
+        for font in fonts {
+            let columns = font.split(separator: " ", omittingEmptySubsequences: true)
+            // name type… encoding emb sub uni object ID: emb is the fifth column from the end.
+            #expect(columns[columns.count - 5] == "yes", "not embedded: \(font)")
+        }
+        let words = try Self.tool("pdftotext", "-enc", "UTF-8", "-f", "1", "-l", "1", pdf, "-")
+        #expect(words.contains("English words on a page."))
+        #expect(words.contains("中文测试：你好，世界。"))
+        // pdftotext wraps right-to-left text in direction marks; the letters are what count.
+        #expect(words.unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) }.map(String.init).joined().contains("مرحبا بالعالم"))
+        #expect(words.contains("notes.txt"), "the header names the item")
+        #expect(words.replacingOccurrences(of: " ", with: "").contains("1/\(3 + appendedPages)"), "the footer counts pages")
+        #expect(try Self.tool("pdftotext", "-enc", "UTF-8", "-f", "4", "-l", "4", pdf, "-").contains("Appended line 1"))
+
+        let images = try Self.tool("pdfimages", "-list", pdf).split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(images.count == 2)
+        #expect(images.first?[8] == "jpeg", "the JPEG is embedded as it is (DCT)")
+        #expect(images.first?[3] == "640" && images.first?[4] == "480")
+
+        let outlines = try Self.tool("qpdf", "--json=2", "--json-key=outlines", pdf)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(outlines.utf8)) as? [String: Any])
+        let bookmarks = try #require(parsed["outlines"] as? [[String: Any]])
+        #expect(bookmarks.map { $0["title"] as? String } == ["notes.txt", "photo.jpg", "chart.png", "appended.pdf"])
+        #expect(bookmarks.map { $0["destpageposfrom1"] as? Int } == [1, 2, 3, 4])
+
+        // Page 1 rendered is not blank: some of its pixels are dark.
+        let image = "\(sandbox.root)/page"
+        _ = try Self.tool("pdftoppm", "-gray", "-r", "40", "-f", "1", "-l", "1", "-singlefile", pdf, image)
+        let pixels = try Data(contentsOf: URL(fileURLWithPath: image + ".pgm"))
+        #expect(pixels.dropFirst(20).filter { $0 < 128 }.count > 50, "four lines of text leave dark pixels")
+    }
+
+    @Test func sourceCodeIsMonospaceAndOtherEncodingsAreRead() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let code = try sandbox.file("tool.py", "def main():\n\treturn \"héllo\"\n")
+        let latin1 = try sandbox.data("latin.txt", Data([0x63, 0x61, 0x66, 0xE9, 0x20, 0x6E, 0x61, 0xEF, 0x76, 0x65, 0x0A]))
+        let utf16 = try sandbox.data("wide.txt", Data([0xFF, 0xFE]) + "wide text ✓\n".data(using: .utf16LittleEndian)!)
+        for (file, expected) in [(code, "return \"héllo\""), (latin1, "café naïve"), (utf16, "wide text ✓")] {
+            let run = try sandbox.run("perform", "org.actshare.print-to-pdf", file, "-o", "output-dir=\(output)", "-o", "paper=letter")
+            #expect(run.status == 0, "\(run.stderr)")
+            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let pdf = "\(output)/\(stem).pdf"
+            #expect(try Self.tool("pdftotext", "-enc", "UTF-8", pdf, "-").contains(expected), "\(file)")
+            #expect(try Self.info(pdf)["Page size"]?.hasPrefix("612 x 792 pts (letter)") == true)
+        }
+        #expect(try Self.tool("pdffonts", "\(output)/tool.pdf").contains("DejaVuSansMono"))
+        #expect(!(try Self.tool("pdffonts", "\(output)/latin.pdf").contains("Mono")), "prose is not monospace")
+    }
+
+    @Test func anExistingFileIsNeverOverwritten() throws {
+        let sandbox = try Self.sandbox()
+        let text = try sandbox.file("report.txt", "words\n")
+        let target = try sandbox.file("report.pdf", "not a PDF, and kept")
+        let directory = (target as NSString).deletingLastPathComponent
+        for expected in ["report-1.pdf", "report-2.pdf"] {
+            let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output=\(target)")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == "\(directory)/\(expected)\n")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "not a PDF, and kept")
+        // Without output or output-dir: the XDG documents folder, made if missing.
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", "--text", "typed text")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "\(sandbox.root)/home/Documents/Text.pdf\n")
+    }
+
+    @Test func badInputNamesTheFileAndLeavesNoPDF() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let good = try sandbox.file("good.txt", "fine\n")
+        let corrupt = try sandbox.data("broken.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64))
+        let corruptJPEG = try sandbox.data("broken.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 64))
+        let binaryText = try sandbox.data("nul.txt", Data("text\0with a NUL\n".utf8))
+        let cases: [(String, String)] = [
+            (corrupt, "actshare: org.actshare.print-to-pdf: \(corrupt) is not a readable PNG image ("),
+            (corruptJPEG, "actshare: org.actshare.print-to-pdf: \(corruptJPEG) is not a readable image ("),
+            (binaryText, "actshare: org.actshare.print-to-pdf: \(binaryText) is binary, not text (it holds NUL bytes)"),
+        ]
+        for (bad, message) in cases {
+            let run = try sandbox.run("perform", "org.actshare.print-to-pdf", good, bad, "-o", "output-dir=\(output)")
+            #expect(run.status == 2)
+            #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
+        }
+        let notAFolder = try sandbox.file("plain", "x")
+        let unwritable = try sandbox.run("perform", "org.actshare.print-to-pdf", good, "-o", "output-dir=\(notAFolder)")
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr == "actshare: org.actshare.print-to-pdf: cannot write in \(notAFolder): Not a directory\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).isEmpty)
+
+        // Binary data that is neither an image nor a PDF is not offered at all.
+        let binary = try sandbox.data("blob.bin", Data((0..<256).map { UInt8($0) }))
+        let listed = try sandbox.run("list", binary, "--json")
+        #expect(!(try listed.listedTypes()).contains("org.actshare.print-to-pdf"))
+        #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", binary).status == 3)
+    }
+}
