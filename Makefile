@@ -21,6 +21,7 @@ bench:
 	Benchmarks/isolation-cost
 	Benchmarks/clipboard-vs-xclip
 	Benchmarks/mail-vs-python
+	Benchmarks/pdf-vs-paps
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

@@ -26,25 +26,26 @@ import Testing
         return fields
     }
 
-    /// Images made with PIL (python3-pil): a JPEG and a PNG of `width` x `height`.
-    static func images(in sandbox: Sandbox) throws -> (jpeg: String, png: String) {
-        let jpeg = "\(sandbox.root)/files/photo.jpg", png = "\(sandbox.root)/files/chart.png"
+    /// Images made with PIL (python3-pil): a JPEG, a PNG and a GIF of 640 x 480.
+    static func images(in sandbox: Sandbox) throws -> (jpeg: String, png: String, gif: String) {
+        let jpeg = "\(sandbox.root)/files/photo.jpg", png = "\(sandbox.root)/files/chart.png", gif = "\(sandbox.root)/files/anim.gif"
         let script = """
             from PIL import Image, ImageDraw
             image = Image.new("RGB", (640, 480), (250, 250, 250))
             ImageDraw.Draw(image).rectangle((100, 100, 540, 380), fill=(30, 90, 200))
             image.save("\(jpeg)", quality=80)
             image.save("\(png)")
+            image.save("\(gif)")
             """
         let run = try Sandbox.execute("/usr/bin/python3", ["-c", script], environment: [:], stdin: nil)
         #expect(run.status == 0, "\(run.stderr)")
-        return (jpeg, png)
+        return (jpeg, png, gif)
     }
 
     @Test func textInThreeScriptsImagesAndAPDFMakeOneDocument() throws {
         let sandbox = try Self.sandbox()
         let text = try sandbox.file("notes.txt", "English words on a page.\n中文测试：你好，世界。\nمرحبا بالعالم\n\tA tabbed line ✓\n")
-        let (jpeg, png) = try Self.images(in: sandbox)
+        let (jpeg, png, gif) = try Self.images(in: sandbox)
         let output = "\(sandbox.root)/out"
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         // A PDF to append: one made by actshare itself from a two-page text.
@@ -54,7 +55,7 @@ import Testing
         let appendedPages = try #require(Int(try Self.info(appended)["Pages"] ?? ""))
         #expect(appendedPages == 2)
 
-        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, jpeg, png, appended, "-o", "output-dir=\(output)", "-o", "paper=a4", "--json")
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, jpeg, png, gif, appended, "-o", "output-dir=\(output)", "-o", "paper=a4", "--json")
         #expect(run.status == 0, "\(run.stderr)")
         let pdf = "\(output)/notes.pdf"
         let returned = try #require((try run.json()["returned_items"] as? [[String: Any]])?.first)
@@ -64,9 +65,9 @@ import Testing
 
         #expect(try Self.tool("qpdf", "--check", pdf).contains("No syntax or stream encoding errors"))
         let info = try Self.info(pdf)
-        #expect(info["Pages"] == "\(3 + appendedPages)")
+        #expect(info["Pages"] == "\(4 + appendedPages)")
         #expect(info["Page size"]?.hasPrefix("595.276 x 841.89 pts (A4)") == true)
-        #expect(info["Title"] == "notes.txt and 3 more")
+        #expect(info["Title"] == "notes.txt and 4 more")
         #expect(info["Creator"] == "actshare Print to PDF")
         let fonts = try Self.tool("pdffonts", pdf).split(separator: "\n").dropFirst(2)
         #expect(!fonts.isEmpty)
@@ -81,19 +82,19 @@ import Testing
         // pdftotext wraps right-to-left text in direction marks; the letters are what count.
         #expect(words.unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) }.map(String.init).joined().contains("مرحبا بالعالم"))
         #expect(words.contains("notes.txt"), "the header names the item")
-        #expect(words.replacingOccurrences(of: " ", with: "").contains("1/\(3 + appendedPages)"), "the footer counts pages")
-        #expect(try Self.tool("pdftotext", "-enc", "UTF-8", "-f", "4", "-l", "4", pdf, "-").contains("Appended line 1"))
+        #expect(words.replacingOccurrences(of: " ", with: "").contains("1/\(4 + appendedPages)"), "the footer counts pages")
+        #expect(try Self.tool("pdftotext", "-enc", "UTF-8", "-f", "5", "-l", "5", pdf, "-").contains("Appended line 1"))
 
         let images = try Self.tool("pdfimages", "-list", pdf).split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        #expect(images.count == 2)
+        #expect(images.count == 3, "the JPEG, the PNG and the GIF (through gdk-pixbuf)")
         #expect(images.first?[8] == "jpeg", "the JPEG is embedded as it is (DCT)")
         #expect(images.first?[3] == "640" && images.first?[4] == "480")
 
         let outlines = try Self.tool("qpdf", "--json=2", "--json-key=outlines", pdf)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(outlines.utf8)) as? [String: Any])
         let bookmarks = try #require(parsed["outlines"] as? [[String: Any]])
-        #expect(bookmarks.map { $0["title"] as? String } == ["notes.txt", "photo.jpg", "chart.png", "appended.pdf"])
-        #expect(bookmarks.map { $0["destpageposfrom1"] as? Int } == [1, 2, 3, 4])
+        #expect(bookmarks.map { $0["title"] as? String } == ["notes.txt", "photo.jpg", "chart.png", "anim.gif", "appended.pdf"])
+        #expect(bookmarks.map { $0["destpageposfrom1"] as? Int } == [1, 2, 3, 4, 5])
 
         // Page 1 rendered is not blank: some of its pixels are dark.
         let image = "\(sandbox.root)/page"
