@@ -74,6 +74,8 @@ public struct ManifestIndex: Sendable {
     }
 
     private static let magic = "actshare-manifest-index 6"
+    /// Below this many manifests, statting them costs less than starting a thread.
+    private static let statThreadThreshold = 32
 
     /// The index file.
     public var file: String
@@ -106,8 +108,9 @@ public struct ManifestIndex: Sendable {
         }
         let files = records.manifests.map(records.file(of:))
         do {
-            // The files are statted on a second thread while their summaries are decoded.
-            let statuses = BackgroundWork { FileSystem.statuses(files) }
+            // Many files are statted on a second thread while their summaries are decoded;
+            // a few are statted here, as starting a thread costs more than they do.
+            let statuses = BackgroundWork(inline: files.count < Self.statThreadThreshold) { FileSystem.statuses(files) }
             var manifests: [Entry] = []
             manifests.reserveCapacity(files.count)
             for (file, record) in zip(files, records.manifests) {

@@ -13,7 +13,12 @@ public final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
     private var thread = pthread_t()
     private var started = false
 
-    public init(_ work: @escaping @Sendable () -> Result) {
+    /// Starts `work` on a thread of its own, or runs it here and now when `inline`.
+    public init(inline: Bool = false, _ work: @escaping @Sendable () -> Result) {
+        if inline {
+            result = work()
+            return
+        }
         let body = ThreadBody { [unowned(unsafe) self] in self.result = work() }
         let context = Unmanaged.passRetained(body).toOpaque()
         started = pthread_create(&thread, nil, { context in
