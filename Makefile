@@ -1,5 +1,8 @@
 # Shortcuts; the scripts are what CI and the README use.
-.PHONY: setup build plugins test bench fuzz
+.PHONY: setup build plugins test bench fuzz install uninstall
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 setup:
 	scripts/setup
@@ -27,3 +30,10 @@ bench:
 fuzz:
 	swift build --build-tests
 	ACTSHARE_FUZZ_COUNT=100000 swift test --skip-build --disable-xctest --filter ParserFuzzTests
+
+# PREFIX=… DESTDIR=… as usual; see scripts/install for what goes where.
+install:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install
+
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install --uninstall

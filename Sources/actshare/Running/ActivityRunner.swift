@@ -24,6 +24,8 @@ struct ActivityRunner {
             StandardStreams.err("\(diagnostic)\n")
         }
 
+        // Without a terminal to ask on, a dialog asks (zenity or kdialog), when one can.
+        let dialog = dialogPicker()
         let offer: Offer
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
@@ -35,19 +37,25 @@ struct ActivityRunner {
             guard !offers.isEmpty else {
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
             }
-            guard let picked = try pick(from: offers, items: items) else {
+            guard let picked = try pick(from: offers, items: items, dialog: dialog) else {
                 throw fail(.cancelled, activity: nil, nil)
             }
             offer = picked
         }
 
-        let resolver = OptionResolver(config: invocation.config, terminal: interactiveTerminal())
+        let resolver = OptionResolver(config: invocation.config, prompter: interactiveTerminal() ?? dialog)
         let values = try resolver.resolve(try options.optionPairs(), for: offer)
         let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
-        let observer = TerminalObserver(json: options.json)
         invocation.host.catchCancellationSignals()
-        let result = invocation.host.perform(offer, request: request, observer: observer)
-        observer.finishProgressLine()
+        let result: ActivityResult
+        if let progress = dialog?.progress(title: offer.title, cancellation: invocation.host.cancellationFlag) {
+            result = invocation.host.perform(offer, request: request, observer: progress)
+            progress.finish()
+        } else {
+            let observer = TerminalObserver(json: options.json)
+            result = invocation.host.perform(offer, request: request, observer: observer)
+            observer.finishProgressLine()
+        }
 
         if result.completed {
             var recents = recents
@@ -64,7 +72,7 @@ struct ActivityRunner {
 
     // MARK: Choosing
 
-    private func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
+    private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?) throws -> Offer? {
         switch options.picker {
         case .none:
             printChoices(offers)
@@ -75,13 +83,28 @@ struct ActivityRunner {
             }
             return TTYPicker(terminal: terminal).pick(from: offers, items: items)
         case .zenity, .kdialog:
-            throw CommandFailure(.badInput, "--picker \(options.picker.rawValue) is not available in this version; use tty or --activity")
-        case .auto:
-            guard let terminal = interactiveTerminal() else {
-                printChoices(offers)
-                throw CommandFailure(.badInput, "no terminal to ask on: choose an activity with --activity TYPE")
+            guard let dialog else {
+                throw CommandFailure(.badInput, "--picker \(options.picker.rawValue): no display (DISPLAY, WAYLAND_DISPLAY) or \(options.picker.rawValue) is not installed")
             }
-            return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+            return try dialog.pick(from: offers, items: items)
+        case .auto:
+            if let terminal = interactiveTerminal() {
+                return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+            }
+            if let dialog { return try dialog.pick(from: offers, items: items) }
+            printChoices(offers)
+            throw CommandFailure(.badInput, "no terminal or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
+        }
+    }
+
+    /// The dialog to ask with: the one `--picker` names, or for `auto` without a
+    /// terminal, zenity or kdialog when there is a display.
+    private func dialogPicker() -> DialogPicker? {
+        switch options.picker {
+        case .zenity: return DialogPicker.find(.zenity)
+        case .kdialog: return DialogPicker.find(.kdialog)
+        case .auto where interactiveTerminal() == nil: return DialogPicker.find(nil)
+        default: return nil
         }
     }
 

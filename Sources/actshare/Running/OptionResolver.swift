@@ -2,10 +2,10 @@ import ActShareCore
 
 /// Gives each declared option of an activity its value: `-o` first, then the config's
 /// `providers:` entry, then the manifest's default; a required option still missing is
-/// asked for on the terminal, or is a usage error.
+/// asked for (on the terminal or in a dialog), or is a usage error.
 struct OptionResolver {
     let config: Config
-    let terminal: Terminal?
+    let prompter: (any OptionPrompter)?
 
     func resolve(_ given: [(name: String, value: String)], for offer: Offer) throws -> [(name: String, value: String)] {
         let (provider, activity) = try offer.declaration()
@@ -38,17 +38,18 @@ struct OptionResolver {
     }
 
     private func ask(_ option: OptionDeclaration, activity: ActivityDeclaration) throws -> String {
-        guard let terminal else {
+        guard let prompter else {
             throw CommandFailure(.badInput, "\(activity.type) needs option '\(option.name)': give -o \(option.name)=VALUE")
         }
+        var note: String?
         while true {
-            guard let answer = terminal.ask("\(option.prompt ?? option.name): ") else {
+            guard let answer = try prompter.ask(option.prompt ?? option.name, title: activity.title, note: note) else {
                 throw CommandFailure(.cancelled, nil)
             }
             switch option.validate(answer) {
             case .success(let valid) where !answer.isEmpty: return valid
-            case .success: terminal.write("A value is required.\n")
-            case .failure(let problem): terminal.write("The value \(problem.reason).\n")
+            case .success: note = "A value is required."
+            case .failure(let problem): note = "The value \(problem.reason)."
             }
         }
     }

@@ -1,0 +1,212 @@
+import ActShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Installs and removes the "Share" entry of one file manager, for the current user.
+///
+/// Each entry runs this actshare (by its absolute path, so it works without `PATH`) on
+/// the selected files. Everything written carries `marker`, and `--uninstall` removes
+/// only what carries it: a user's own scripts, actions and `uca.xml` entries stay.
+struct FileManagerIntegration {
+    /// In every file actshare writes, so that uninstalling touches nothing else.
+    static let marker = "Installed by actshare integrate"
+
+    let kind: FileManagerKind
+    let actshare: String
+    let dataHome: String
+    let configHome: String
+    /// Activities that take files, for Dolphin's submenu: (type, title, icon, MIME types).
+    let activities: [(type: String, title: String, image: String, mimeTypes: [String])]
+
+    /// The files written, for the user to see.
+    func install() throws -> [String] {
+        switch kind {
+        case .nautilus: return [try writeScript(in: FileSystem.join(dataHome, "nautilus/scripts"), variable: "NAUTILUS_SCRIPT_SELECTED_FILE_PATHS")]
+        case .caja: return [try writeScript(in: FileSystem.join(configHome, "caja/scripts"), variable: "CAJA_SCRIPT_SELECTED_FILE_PATHS")]
+        case .nemo: return [try writeNemoAction()]
+        case .dolphin: return try writeServiceMenus()
+        case .thunar: return [try updateThunarActions(adding: true)]
+        }
+    }
+
+    /// The files removed or changed.
+    func uninstall() throws -> [String] {
+        switch kind {
+        case .nautilus: return removeIfOurs([FileSystem.join(dataHome, "nautilus/scripts/Share")])
+        case .caja: return removeIfOurs([FileSystem.join(configHome, "caja/scripts/Share")])
+        case .nemo: return removeIfOurs([nemoActionFile])
+        case .dolphin: return removeIfOurs(serviceMenuFiles())
+        case .thunar:
+            guard FileSystem.exists(thunarFile) else { return [] }
+            return [try updateThunarActions(adding: false)]
+        }
+    }
+
+    // MARK: Nautilus and Caja: a script in the Scripts menu
+
+    private func writeScript(in directory: String, variable: String) throws -> String {
+        let script = """
+            #!/bin/sh
+            # \(Self.marker) \(kind.rawValue): shares the selected files.
+            # The file manager passes them in \(variable), one per line.
+            IFS='
+            '
+            set -f
+            exec \(Self.shellQuoted(actshare)) share --picker auto -- $\(variable)
+
+            """
+        return try write(script, to: FileSystem.join(directory, "Share"), mode: 0o755)
+    }
+
+    // MARK: Nemo: an action
+
+    private var nemoActionFile: String { FileSystem.join(dataHome, "nemo/actions/actshare-share.nemo_action") }
+
+    private func writeNemoAction() throws -> String {
+        let action = """
+            # \(Self.marker) nemo.
+            [Nemo Action]
+            Name=Share…
+            Comment=Share the selected files with an activity
+            Exec=\(Self.desktopQuoted(actshare)) share --picker auto -- %F
+            Icon-Name=document-send
+            Selection=notnone
+            Extensions=any;
+            Quote=double
+
+            """
+        return try write(action, to: nemoActionFile, mode: 0o644)
+    }
+
+    // MARK: Dolphin: a service menu per activity, together in a "Share" submenu
+
+    private var serviceMenuDirectory: String { FileSystem.join(dataHome, "kio/servicemenus") }
+
+    private func serviceMenuFiles() -> [String] {
+        let names = FileSystem.contents(ofDirectory: serviceMenuDirectory) ?? []
+        return names.filter { $0.hasPrefix("actshare-") && $0.hasSuffix(".desktop") }.sorted().map { FileSystem.join(serviceMenuDirectory, $0) }
+    }
+
+    private func writeServiceMenus() throws -> [String] {
+        // Menus of activities no longer installed go first.
+        let stale = Set(serviceMenuFiles())
+        var written: [String] = []
+        for activity in activities {
+            let id = activity.type.map { $0.isLetter || $0.isNumber ? $0 : "-" }
+            // Type=Application (hidden), not KDE's older Type=Service: KIO reads either from
+            // kio/servicemenus, and this one is a valid desktop entry.
+            let exec = "\(Self.desktopQuoted(actshare)) perform \(activity.type) %F"
+            let menu = """
+                # \(Self.marker) dolphin.
+                [Desktop Entry]
+                Type=Application
+                Name=Share: \(activity.title)
+                NoDisplay=true
+                Exec=\(exec)
+                X-KDE-ServiceTypes=KonqPopupMenu/Plugin
+                MimeType=\(activity.mimeTypes.map { $0 + ";" }.joined())
+                Actions=\(String(id));
+                X-KDE-Submenu=Share
+                X-KDE-Priority=TopLevel
+
+                [Desktop Action \(String(id))]
+                Name=\(activity.title)
+                Icon=\(activity.image)
+                Exec=\(exec)
+
+                """
+            written.append(try write(menu, to: FileSystem.join(serviceMenuDirectory, "actshare-\(activity.type).desktop"), mode: 0o755))
+        }
+        _ = removeIfOurs(stale.subtracting(written).sorted())
+        return written
+    }
+
+    // MARK: Thunar: an entry in uca.xml, among the user's own
+
+    private var thunarFile: String { FileSystem.join(configHome, "Thunar/uca.xml") }
+    private static let thunarID = "actshare-share"
+
+    private func updateThunarActions(adding: Bool) throws -> String {
+        var text = (try? FileSystem.readText(thunarFile)) ?? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<actions>\n</actions>\n"
+        text = Self.removingThunarAction(from: text)
+        if adding {
+            let action = """
+                <action>
+                \t<icon>document-send</icon>
+                \t<name>Share…</name>
+                \t<submenu></submenu>
+                \t<unique-id>\(Self.thunarID)</unique-id>
+                \t<command>\(Self.xmlEscaped(Self.shellQuoted(actshare))) share --picker auto -- %F</command>
+                \t<description>Share the selected files with an activity (\(Self.marker) thunar)</description>
+                \t<range></range>
+                \t<patterns>*</patterns>
+                \t<directories/>
+                \t<audio-files/>
+                \t<image-files/>
+                \t<other-files/>
+                \t<text-files/>
+                \t<video-files/>
+                </action>
+
+                """
+            guard let end = text.ranges(of: "</actions>").last else {
+                throw CommandFailure(.badInput, "\(thunarFile): no </actions> to add to; is it Thunar's uca.xml?")
+            }
+            text.insert(contentsOf: action, at: end.lowerBound)
+        }
+        return try write(text, to: thunarFile, mode: 0o644)
+    }
+
+    /// `text` without actshare's `<action>` (found by its unique id), and nothing else changed.
+    static func removingThunarAction(from text: String) -> String {
+        var text = text
+        while let id = text.firstRange(of: "<unique-id>\(thunarID)</unique-id>"),
+              let start = text[..<id.lowerBound].ranges(of: "<action>").last,
+              let end = text[id.upperBound...].firstRange(of: "</action>") {
+            var upper = end.upperBound
+            if upper < text.endIndex, text[upper] == "\n" { upper = text.index(after: upper) }
+            if upper < text.endIndex, text[upper] == "\n" { upper = text.index(after: upper) }
+            text.removeSubrange(start.lowerBound..<upper)
+        }
+        return text
+    }
+
+    // MARK: Files
+
+    private func write(_ text: String, to file: String, mode: mode_t) throws -> String {
+        do {
+            try FileSystem.createDirectories(FileSystem.directoryName(file))
+            try FileSystem.writeAtomically(Array(text.utf8), to: file)
+        } catch let error as ActShareError {
+            throw CommandFailure(error)
+        }
+        chmod(file, mode)
+        return file
+    }
+
+    private func removeIfOurs(_ files: [String]) -> [String] {
+        files.filter { file in
+            guard let text = try? FileSystem.readText(file), text.contains(Self.marker) else { return false }
+            return unlink(file) == 0
+        }
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// A path for a desktop file's Exec key: quoted, with its reserved characters escaped.
+    static func desktopQuoted(_ word: String) -> String {
+        var quoted = "\""
+        for character in word {
+            if "\"`$\\".contains(character) { quoted += "\\\\" }
+            quoted.append(character)
+        }
+        return quoted + "\""
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+    }
+}

@@ -1,0 +1,87 @@
+import ActShareCore
+import ActShareHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks with a dialog, for launches without a terminal (a file manager's menu): zenity
+/// (GNOME and GTK desktops) or kdialog (KDE).
+///
+/// The activities are listed by title, pinned and recent first (the offer order); the
+/// dialogs take no icon names, so none are shown. Option prompts are entry dialogs.
+struct DialogPicker {
+    enum Tool: String {
+        case zenity, kdialog
+    }
+
+    let tool: Tool
+    let executable: String
+
+    /// The dialog tool to use: `requested`, or with nil the first of zenity and kdialog
+    /// installed. Nil when there is no display (X11 or Wayland) or no such program.
+    static func find(_ requested: Tool?) -> DialogPicker? {
+        let hasDisplay = [Environment.value("DISPLAY"), Environment.value("WAYLAND_DISPLAY")].contains { !($0 ?? "").isEmpty }
+        guard hasDisplay else { return nil }
+        for tool in requested.map({ [$0] }) ?? [.zenity, .kdialog] {
+            if let executable = programOnPath(tool.rawValue) { return DialogPicker(tool: tool, executable: executable) }
+        }
+        return nil
+    }
+
+    static func programOnPath(_ name: String) -> String? {
+        let directories = FileSystem.pathList(Environment.value("PATH") ?? "/usr/bin:/bin")
+        return directories.map { FileSystem.join($0, name) }.first { access($0, X_OK) == 0 }
+    }
+
+    /// The activity chosen, or nil when the dialog was cancelled.
+    func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
+        let question = "Share \(describe(items)) with:"
+        var arguments: [String]
+        switch tool {
+        case .zenity:
+            arguments = ["--list", "--title=Share", "--text=\(question)", "--column=Activity", "--column=Type",
+                         "--hide-column=2", "--print-column=2", "--width=420", "--height=380"]
+            for offer in offers { arguments += [offer.title, offer.type] }
+        case .kdialog:
+            arguments = ["--title", "Share", "--menu", question]
+            for offer in offers { arguments += [offer.type, offer.title] }
+        }
+        guard let answer = try run(arguments) else { return nil }
+        return offers.first { $0.type == answer }
+    }
+
+    /// What the user typed for `question`, or nil when the dialog was cancelled.
+    func ask(_ question: String, title: String) throws -> String? {
+        switch tool {
+        case .zenity: return try run(["--entry", "--title=\(title)", "--text=\(question)"])
+        case .kdialog: return try run(["--title", title, "--inputbox", question])
+        }
+    }
+
+    /// A progress dialog for a running activity (zenity only; kdialog's needs D-Bus).
+    func progress(title: String, cancellation: UnsafeMutablePointer<Int32>) -> DialogProgress? {
+        guard tool == .zenity else { return nil }
+        return DialogProgress(executable: executable, title: title, cancellation: cancellation)
+    }
+
+    /// The dialog's answer (its standard output, one line), or nil when it was cancelled.
+    private func run(_ arguments: [String]) throws -> String? {
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(executable, arguments)
+        } catch let error as ActShareError {
+            throw CommandFailure(error)
+        }
+        guard outcome.status == 0 else { return nil }
+        var answer = String(decoding: outcome.output, as: UTF8.self)
+        while answer.hasSuffix("\n") { answer.removeLast() }
+        // zenity --list answers "TYPE|TYPE" on a double click in some versions: the first.
+        if let bar = answer.firstIndex(of: "|") { answer = String(answer[..<bar]) }
+        return answer.isEmpty ? nil : answer
+    }
+
+    private func describe(_ items: [Item]) -> String {
+        if items.count == 1, let path = items[0].path { return FileSystem.baseName(path) }
+        return items.count == 1 ? "1 item" : "\(items.count) items"
+    }
+}

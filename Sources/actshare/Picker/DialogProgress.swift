@@ -1,0 +1,83 @@
+import ActShareCore
+import ActShareHost
+import CActShareSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A zenity progress dialog fed by a provider's progress callbacks; its Cancel button
+/// cancels the activity (the same flag Ctrl-C sets, so the provider sees `is_cancelled`).
+final class DialogProgress: SessionObserver {
+    private let pid: pid_t
+    private var input: Int32
+    private let watcher: BackgroundWork<Void>?
+
+    init?(executable: String, title: String, cancellation: UnsafeMutablePointer<Int32>) {
+        var fds: [Int32] = [0, 0]
+        guard cactshare_pipe_cloexec(&fds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let arguments = [executable, "--progress", "--title=\(title)", "--text=\(title)…", "--percentage=0", "--auto-close", "--width=360"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var spawnedPID: pid_t = 0
+        let spawned = posix_spawn(&spawnedPID, executable, &actions, nil, argv, cactshare_environ())
+        let pid = spawnedPID
+        close(fds[0])
+        guard spawned == 0 else {
+            close(fds[1])
+            return nil
+        }
+        self.pid = pid
+        input = fds[1]
+        // The dialog ends by itself only at 100% (auto-close) or when Cancel is pressed;
+        // before we close its input, an exit means Cancel.
+        let flag = UnsafeSendablePointer(cancellation)
+        let finished = UnsafeSendablePointer(UnsafeMutablePointer<Int32>.allocate(capacity: 1))
+        finished.pointer.pointee = 0
+        self.finished = finished
+        watcher = BackgroundWork {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            if finished.pointer.pointee == 0 { flag.pointer.pointee = 1 }
+        }
+    }
+
+    private let finished: UnsafeSendablePointer
+
+    func progress(_ fraction: Double, activity: String) {
+        guard input >= 0 else { return }
+        // Below 100 until the end: zenity closes itself at 100 with --auto-close.
+        let percent = min(99, max(0, Int(fraction * 100)))
+        _ = FileSystem.writeAll(Array("\(percent)\n".utf8), to: input)
+    }
+
+    func log(_ level: LogLevel, _ message: String, provider: String) {
+        guard level >= .warning else { return }
+        StandardStreams.err("actshare: \(provider): \(message)\n")
+    }
+
+    /// Closes the dialog once the activity has ended.
+    func finish() {
+        guard input >= 0 else { return }
+        finished.pointer.pointee = 1
+        _ = FileSystem.writeAll(Array("100\n".utf8), to: input)
+        close(input)
+        input = -1
+        kill(pid, SIGTERM)
+        _ = watcher?.wait()
+        finished.pointer.deallocate()
+    }
+
+    deinit { finish() }
+}
+
+/// A pointer handed to the watcher thread: written by one side, read by the other, with
+/// the thread's end (pthread_join) ordering the two.
+struct UnsafeSendablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Int32>
+    init(_ pointer: UnsafeMutablePointer<Int32>) { self.pointer = pointer }
+}

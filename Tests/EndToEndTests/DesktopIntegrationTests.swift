@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// File-manager entries, the graphical picker under a real X server, and `make install`.
+@Suite(.serialized) struct DesktopIntegrationTests {
+    static func tool(_ executable: String, _ arguments: [String], environment: [String: String] = ["PATH": "/usr/bin:/bin"]) throws -> Run {
+        try Sandbox.execute(executable, arguments, environment: environment, stdin: nil)
+    }
+
+    static let thunarFile = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <actions>
+        <action>
+        \t<icon>utilities-terminal</icon>
+        \t<name>Open Terminal Here</name>
+        \t<unique-id>1700000000000000-1</unique-id>
+        \t<command>exo-open --working-directory %f --launch TerminalEmulator</command>
+        \t<description>The user's own action</description>
+        \t<patterns>*</patterns>
+        \t<startup-notify/>
+        \t<directories/>
+        </action>
+        </actions>
+
+        """
+
+    @Test func everyFileManagerGetsItsEntryAndLosesOnlyThat() throws {
+        let sandbox = try Sandbox()
+        let data = "\(sandbox.root)/data", config = "\(sandbox.root)/config"
+        let thunar = "\(config)/Thunar/uca.xml"
+        try FileManager.default.createDirectory(atPath: "\(config)/Thunar", withIntermediateDirectories: true)
+        try Self.thunarFile.write(toFile: thunar, atomically: true, encoding: .utf8)
+        let usersScript = try sandbox.file("../data/nautilus/scripts/Mine", "#!/bin/sh\necho mine\n")
+
+        for _ in 0..<2 { // twice: the second run changes nothing
+            for manager in ["nautilus", "nemo", "caja", "dolphin", "thunar"] {
+                let run = try sandbox.run("integrate", manager)
+                #expect(run.status == 0, "\(manager): \(run.stderr)")
+            }
+        }
+        let nautilus = "\(data)/nautilus/scripts/Share", caja = "\(config)/caja/scripts/Share"
+        for script in [nautilus, caja] {
+            #expect(FileManager.default.isExecutableFile(atPath: script))
+            #expect(try String(contentsOfFile: script, encoding: .utf8).contains("share --picker auto --"))
+        }
+        let nemo = try String(contentsOfFile: "\(data)/nemo/actions/actshare-share.nemo_action", encoding: .utf8)
+        #expect(nemo.contains("[Nemo Action]") && nemo.contains("Exec=\"\(Sandbox.binary)\" share --picker auto -- %F"))
+
+        // Dolphin: one service menu per activity that takes files, in one "Share" submenu.
+        let menus = try FileManager.default.contentsOfDirectory(atPath: "\(data)/kio/servicemenus").sorted()
+        #expect(menus == ["actshare-org.example.hello.greet.desktop", "actshare-org.example.hello.sign.desktop",
+                          "actshare-org.example.wordcount.count.desktop", "actshare-org.example.wordcount.describe.desktop"])
+        for menu in menus {
+            let path = "\(data)/kio/servicemenus/\(menu)"
+            let validation = try Self.tool("/usr/bin/desktop-file-validate", [path])
+            #expect(validation.status == 0 && validation.stdout.isEmpty, "\(menu): \(validation.stdout)")
+        }
+        let greet = try String(contentsOfFile: "\(data)/kio/servicemenus/actshare-org.example.hello.greet.desktop", encoding: .utf8)
+        #expect(greet.contains("MimeType=application/octet-stream;\n"), "no content types in the manifest: any file")
+        let count = try String(contentsOfFile: "\(data)/kio/servicemenus/actshare-org.example.wordcount.count.desktop", encoding: .utf8)
+        #expect(count.contains("MimeType=text/*;\n"), "the manifest's content types")
+        #expect(greet.contains("X-KDE-Submenu=Share") && greet.contains("Exec=\"\(Sandbox.binary)\" perform org.example.hello.greet %F"))
+
+        // Thunar: the user's action stays, and actshare's is there once.
+        let xml = try String(contentsOfFile: thunar, encoding: .utf8)
+        #expect(try Self.tool("/usr/bin/xmllint", ["--noout", thunar]).status == 0)
+        #expect(xml.contains("<unique-id>1700000000000000-1</unique-id>"))
+        #expect(xml.components(separatedBy: "<unique-id>actshare-share</unique-id>").count == 2)
+
+        for manager in ["nautilus", "nemo", "caja", "dolphin", "thunar"] {
+            #expect(try sandbox.run("integrate", manager, "--uninstall").status == 0)
+        }
+        #expect(try String(contentsOfFile: thunar, encoding: .utf8) == Self.thunarFile, "uca.xml is as the user left it")
+        #expect(FileManager.default.fileExists(atPath: usersScript), "the user's own script stays")
+        for gone in [nautilus, caja, "\(data)/nemo/actions/actshare-share.nemo_action"] {
+            #expect(!FileManager.default.fileExists(atPath: gone))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(data)/kio/servicemenus").isEmpty)
+    }
+
+    @Test func theNautilusScriptSharesTheSelectedFiles() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run("integrate", "nautilus").status == 0)
+        let first = try sandbox.file("one two.txt", "a b c\n")
+        let second = try sandbox.file("second.txt", "d e\n")
+        sandbox.extraEnvironment["NAUTILUS_SCRIPT_SELECTED_FILE_PATHS"] = "\(first)\n\(second)\n"
+        // From a terminal the script's actshare asks there: 2 is Describe Items.
+        let script = Sandbox.shellQuoted("\(sandbox.root)/data/nautilus/scripts/Share")
+        let run = try Sandbox.execute("/usr/bin/script", ["-qec", script, "/dev/null"], environment: sandbox.environment, stdin: Data("2\n".utf8))
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("Share 2 items with:"))
+        #expect(run.stdout.contains("type=org.example.wordcount.describe count=2 path=\(first)"))
+    }
+
+    @Test func theGraphicalPickerChoosesWithZenity() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let text = try sandbox.file("notes.txt", "some words here\n")
+        let offered = try sandbox.run("list", text, "--json").listedTypes()
+
+        // No terminal: --picker auto asks with zenity.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.arguments = ["share", text, "--json"]
+        process.environment = sandbox.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
+        let window = try Sandbox.execute("/usr/bin/xdotool", ["search", "--sync", "--name", "^Share$"], environment: environment, stdin: nil, timeout: 20)
+        let id = try #require(window.stdout.split(separator: "\n").first.map(String.init), "no zenity window")
+        _ = try Sandbox.execute("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: environment, stdin: nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        // The cursor starts on the first row: Down selects the second, Return chooses it.
+        for key in ["Down", "Return"] {
+            _ = try Sandbox.execute("/usr/bin/xdotool", ["key", "--clearmodifiers", key], environment: environment, stdin: nil)
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        #expect(result["activity"] as? String == offered[1])
+        #expect(result["completed"] as? Bool == true)
+    }
+
+    @Test func withNoTerminalAndNoDisplayTheChoicesAreListed() throws {
+        let sandbox = try Sandbox()
+        let text = try sandbox.file("notes.txt", "words\n")
+        let run = try sandbox.run("share", text)
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("org.example.wordcount.count\tCount Words\n"))
+        #expect(run.stderr == "actshare: no terminal or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE\n")
+        let zenity = try sandbox.run("share", text, "--picker", "zenity")
+        #expect(zenity.status == 2)
+        #expect(zenity.stderr == "actshare: --picker zenity: no display (DISPLAY, WAYLAND_DISPLAY) or zenity is not installed\n")
+    }
+
+    @Test func anInstalledActshareFindsItsBuiltIns() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        let root = "\(sandbox.root)/stage"
+        var environment = ProcessInfo.processInfo.environment
+        environment["DESTDIR"] = root
+        environment["PREFIX"] = "/usr"
+        environment["BIN_DIR"] = Sandbox.buildDirectory
+        let install = try Sandbox.execute("\(Sandbox.repository)/scripts/install", [], environment: environment, stdin: nil, timeout: 300)
+        #expect(install.status == 0, "\(install.stderr)")
+        let prefix = "\(root)/usr"
+        for file in ["bin/actshare", "bin/actshare-manifests", "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
+                     "share/actshare/manifests/printtopdf.yaml", "include/actshare/provider.h", "lib/pkgconfig/actshare.pc",
+                     "share/bash-completion/completions/actshare", "share/zsh/site-functions/_actshare",
+                     "share/fish/vendor_completions.d/actshare.fish", "share/man/man1/actshare.1"] {
+            #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
+        }
+        #expect(try String(contentsOfFile: "\(prefix)/share/man/man1/actshare.1", encoding: .utf8).hasPrefix(".TH ACTSHARE 1"))
+        #expect(try String(contentsOfFile: "\(prefix)/share/bash-completion/completions/actshare", encoding: .utf8).contains("-F _actshare actshare"))
+        let pkgConfig = ["PKG_CONFIG_PATH": "\(prefix)/lib/pkgconfig", "PKG_CONFIG_ALLOW_SYSTEM_CFLAGS": "1", "PATH": "/usr/bin:/bin"]
+        #expect(try Self.tool("/usr/bin/pkg-config", ["--cflags", "actshare"], environment: pkgConfig).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-I/usr/include")
+        #expect(try Self.tool("/usr/bin/pkg-config", ["--variable=providersdir", "actshare"], environment: pkgConfig).stdout == "/usr/share/actshare/providers\n")
+
+        // Run from outside the repository, with the built-ins on: they come from the prefix.
+        var installedEnvironment = sandbox.environment
+        installedEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let text = try sandbox.file("notes.txt", "words\n")
+        let listed = try Sandbox.execute("\(prefix)/bin/actshare", ["list", "--json", text], environment: installedEnvironment, stdin: nil)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.print-to-pdf"])
+
+        environment["BIN_DIR"] = nil
+        let uninstall = try Sandbox.execute("\(Sandbox.repository)/scripts/install", ["--uninstall"], environment: environment, stdin: nil)
+        #expect(uninstall.status == 0)
+        let left = FileManager.default.enumerator(atPath: prefix)?.allObjects.compactMap { $0 as? String }.filter {
+            !FileSystemHelpers.isDirectory("\(prefix)/\($0)")
+        } ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+}
+
+enum FileSystemHelpers {
+    static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+}
