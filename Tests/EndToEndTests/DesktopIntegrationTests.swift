@@ -185,3 +185,35 @@ enum FileSystemHelpers {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 }
+
+extension DesktopIntegrationTests {
+    /// The progress dialog of an activity chosen with --picker zenity: its Cancel (Escape)
+    /// cancels the provider, which sees is_cancelled, and actshare exits 4.
+    @Test func cancellingTheProgressDialogCancelsTheActivity() throws {
+        let display = try ClipboardTests.Display()
+        let (sandbox, _) = try IsolationTests.sandbox("wait", IsolationTests.hostile("wait", perform: "hostile_wait_for_cancel", timeout: "30s"))
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let text = try sandbox.file("a.txt", "some words\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.arguments = ["share", text, "-a", "org.test.wait.go", "--picker", "zenity", "--json"]
+        process.environment = sandbox.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
+        let window = try Sandbox.execute("/usr/bin/xdotool", ["search", "--sync", "--name", "^Hostile wait$"], environment: environment, stdin: nil, timeout: 20)
+        let id = try #require(window.stdout.split(separator: "\n").first.map(String.init), "no progress dialog")
+        _ = try Sandbox.execute("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: environment, stdin: nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try Sandbox.execute("/usr/bin/xdotool", ["key", "--clearmodifiers", "Escape"], environment: environment, stdin: nil)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 4)
+        let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        #expect(result["activity"] as? String == "org.test.wait.go")
+        #expect(result["completed"] as? Bool == false)
+    }
+}

@@ -132,8 +132,8 @@ import Testing
         let text = try sandbox.file("a.txt", "some words\n")
         let run = try sandbox.runOnTerminal(["perform", "org.example.hello.greet", text, "--text", "hi", "-o", "greeting=Hey"], input: "")
         #expect(run.status == 0, "\(run.stdout)")
-        #expect(run.stdout.contains("org.example.hello.greet: 50%"))
-        #expect(run.stdout.contains("org.example.hello.greet: 100%"))
+        #expect(run.stdout.contains("org.example.hello.greet [##########..........]  50%"))
+        #expect(run.stdout.contains("org.example.hello.greet [####################] 100%"))
         #expect(run.stdout.contains("actshare: org.example.hello: Hey, a.txt!"))
         #expect(run.stdout.contains("actshare: org.example.hello: Hey, hi!"))
     }

@@ -1,7 +1,7 @@
 import ActShareCore
 import ActShareHost
 
-/// Shows a provider's progress and log lines on stderr.
+/// Shows a provider's progress (a bar) and log lines on stderr.
 ///
 /// Progress appears only on a terminal and never with `--json`. Warnings and errors are
 /// always shown; info and debug lines only when `ACTSHARE_DEBUG` is set.
@@ -17,7 +17,12 @@ final class TerminalObserver: SessionObserver {
 
     func progress(_ fraction: Double, activity: String) {
         guard showProgress else { return }
-        StandardStreams.err("\r\(activity): \(Int(fraction * 100))%")
+        // A bar of 20 cells redrawn in place: `activity [#########...........]  45%`.
+        let clamped = min(1, max(0, fraction))
+        let filled = Int(clamped * 20)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
+        let percent = String(Int(clamped * 100))
+        StandardStreams.err("\r\(activity) [\(bar)] \(String(repeating: " ", count: 3 - percent.count))\(percent)%")
         progressShown = true
     }
 

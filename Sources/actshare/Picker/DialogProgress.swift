@@ -13,8 +13,10 @@ final class DialogProgress: SessionObserver {
     private let watcher: BackgroundWork<Void>?
 
     init?(executable: String, title: String, cancellation: UnsafeMutablePointer<Int32>) {
+        // A socket, not a pipe, for zenity's input: writing after Cancel closed it must be
+        // an error (MSG_NOSIGNAL), not a SIGPIPE that ends actshare.
         var fds: [Int32] = [0, 0]
-        guard cactshare_pipe_cloexec(&fds) == 0 else { return nil }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -52,7 +54,11 @@ final class DialogProgress: SessionObserver {
         guard input >= 0 else { return }
         // Below 100 until the end: zenity closes itself at 100 with --auto-close.
         let percent = min(99, max(0, Int(fraction * 100)))
-        _ = FileSystem.writeAll(Array("\(percent)\n".utf8), to: input)
+        send(Array("\(percent)\n".utf8))
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     func log(_ level: LogLevel, _ message: String, provider: String) {
@@ -64,7 +70,7 @@ final class DialogProgress: SessionObserver {
     func finish() {
         guard input >= 0 else { return }
         finished.pointer.pointee = 1
-        _ = FileSystem.writeAll(Array("100\n".utf8), to: input)
+        send(Array("100\n".utf8))
         close(input)
         input = -1
         kill(pid, SIGTERM)

@@ -24,8 +24,11 @@ struct ActivityRunner {
             StandardStreams.err("\(diagnostic)\n")
         }
 
-        // Without a terminal to ask on, a dialog asks (zenity or kdialog), when one can.
-        let dialog = dialogPicker()
+        // Without a terminal to ask on, a dialog asks (zenity or kdialog) when one can, and
+        // shows the progress: for share, or when --picker names a dialog. Never for a
+        // plain perform, which scripts (and the clipboard's callers) run without one.
+        let explicit = options.picker == .zenity || options.picker == .kdialog
+        let dialog = type == nil || explicit ? dialogPicker() : nil
         let offer: Offer
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
