@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "actshare", targets: ["actshare"]),
         .executable(name: "actshare-manifests", targets: ["actshare-manifests"]),
+        .executable(name: "actshare-daemon", targets: ["actshare-daemon"]),
         .library(name: "ActShareCore", targets: ["ActShareCore"]),
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
         // The Swift example provider, loaded by the tests as a third-party one would be.
@@ -27,6 +28,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        // The handoff daemon only: the CLI links none of these.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         // MARK: C interfaces and system libraries
@@ -55,9 +61,26 @@ let package = Package(
         .executableTarget(
             name: "actshare",
             dependencies: [
-                "ActShareCore", "ActShareHost",
+                "ActShareCore", "ActShareHost", "ActShareHandoff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // MARK: Handoff
+        // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
+        .target(name: "ActShareHandoff", dependencies: ["ActShareCore"]),
+        // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
+        .target(
+            name: "ActShareDaemon",
+            dependencies: [
+                "ActShareHandoff", "ActShareCore",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
+        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon"]),
 
         // MARK: Example providers
         .target(

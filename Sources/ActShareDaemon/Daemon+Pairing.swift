@@ -1,0 +1,133 @@
+import ActShareHandoff
+import NIOCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Daemon {
+    /// How long a user has to compare codes and confirm, and to start the other side.
+    static let pairingSeconds = 120.0
+
+    /// `handoff pair HOST[:PORT]`: this side connects, commits to its nonce, shows the code.
+    func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+                         lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
+        guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: 2) }
+        guard await state.mayAttemptPairing() else { return .failure("pairing attempts are limited to one a second: try again", exitCode: 1) }
+        do {
+            let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
+            let ownKey = try Identity.spki(of: state.identity.certificate)
+            return try await link.channel.executeThenClose { inbound, peerOut in
+                var frames = inbound.makeAsyncIterator()
+                let nonce = Pairing.nonce()
+                try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: state.name, port: state.port, commitment: Pairing.commitment(nonce))))
+                guard let frame = try await frames.next() else { throw HandoffFailure("\(host):\(port) refused to pair (is `actshare handoff pair --wait` running there?)") }
+                let response = try Wire.decode(PeerMessage.self, from: frame)
+                guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
+                      let peer = link.peer.value
+                else { throw HandoffFailure("\(host):\(port) refused to pair: \(response.message ?? "not waiting for a pairing")") }
+                try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
+                let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
+                let entry = PairedDevices.Entry(name: name, pin: peer.pin, host: host, port: response.port ?? port)
+                var shown = ControlResponse(ok: true)
+                shown.code = code
+                shown.device = entry.device
+                try await outbound.write(try Wire.encode(shown))
+                let accepted = try await userAnswer(&lines)
+                try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
+                guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
+                let theirs = try Wire.decode(PeerMessage.self, from: confirmFrame)
+                return try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true)
+            }
+        } catch let failure as HandoffFailure {
+            return .failure(failure.message)
+        } catch {
+            return .failure("cannot pair with \(host):\(port): \(error)")
+        }
+    }
+
+    /// `handoff pair --wait`: opens the window and answers the first device that asks.
+    func pairAsResponder(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+                         lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
+        guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: 1) }
+        let timer = Task {
+            try await Task.sleep(for: .seconds(Self.pairingSeconds))
+            window.eventSink.yield(.failure("no device asked to pair within \(Int(Self.pairingSeconds)) s"))
+        }
+        defer { timer.cancel() }
+        var events = window.events.makeAsyncIterator()
+        while let event = await events.next() {
+            timer.cancel()
+            guard event.code != nil else {
+                await state.closePairingWindow(window)
+                return event
+            }
+            do {
+                try await outbound.write(try Wire.encode(event))
+                window.answerSink.yield(try await userAnswer(&lines))
+            } catch {
+                window.answerSink.yield(false)
+            }
+        }
+        await state.closePairingWindow(window)
+        return .failure("the pairing ended without an answer")
+    }
+
+    /// The responding side of the exchange, on the peer connection that asked.
+    func respondToPairing(_ request: PeerMessage, window: PairingWindow, peer: PeerIdentity, host: String,
+                          frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+                          outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        defer { window.eventSink.finish() }
+        guard let commitment = request.commitment, let name = request.name, let theirKey = peer.value else {
+            window.eventSink.yield(.failure("a device asked to pair without saying who it is"))
+            return
+        }
+        let nonce = Pairing.nonce()
+        try await outbound.write(try Wire.encode(PeerMessage(.pairResponse, name: state.name, port: state.port, nonce: Hex.string(nonce))))
+        guard let frame = try await frames.next(),
+              let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
+              let theirNonce = reveal.nonce.flatMap(Hex.bytes), Pairing.commitment(theirNonce) == commitment
+        else {
+            window.eventSink.yield(.failure("\(name) broke its commitment: the pairing is refused"))
+            return
+        }
+        let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: state.identity.certificate),
+                                initiatorNonce: theirNonce, responderNonce: nonce)
+        let entry = PairedDevices.Entry(name: name, pin: theirKey.pin, host: host, port: request.port ?? 53840)
+        var shown = ControlResponse(ok: true)
+        shown.code = code
+        shown.device = entry.device
+        window.eventSink.yield(shown)
+        var answers = window.answers.makeAsyncIterator()
+        let accepted = await answers.next() ?? false
+        try await outbound.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
+        guard let confirmFrame = try await frames.next(), let theirs = try? Wire.decode(PeerMessage.self, from: confirmFrame) else {
+            window.eventSink.yield(.failure("\(name) went away before confirming"))
+            return
+        }
+        do {
+            window.eventSink.yield(try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true))
+        } catch {
+            window.eventSink.yield(.failure("\(error)"))
+        }
+    }
+
+    /// The user's `confirm` line on the control socket (a closed socket is a no).
+    private func userAnswer(_ lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> Bool {
+        guard let line = try await lines.next(), let confirm = try? Wire.decode(ControlRequest.self, from: line), confirm.op == .confirm else {
+            return false
+        }
+        return confirm.yes == true
+    }
+
+    /// Stores the pairing when both users accepted.
+    private func conclude(_ entry: PairedDevices.Entry, accepted: Bool, theirs: Bool) async throws -> ControlResponse {
+        guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: 1) }
+        guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: 1) }
+        try await state.addPaired(entry)
+        var done = ControlResponse(ok: true)
+        done.device = entry.device
+        return done
+    }
+}

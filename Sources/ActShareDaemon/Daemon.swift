@@ -1,0 +1,302 @@
+import ActShareCore
+import ActShareHandoff
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import NIOSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The handoff daemon: a control socket for this user's actshare commands and apps, and a
+/// TLS listener for paired devices (docs/PROTOCOL.md).
+public final class Daemon: Sendable {
+    /// Peers that have not proved who they are may hold a connection this long…
+    static let unauthenticatedSeconds: Int64 = 2
+    /// …and this many at once.
+    static let unauthenticatedLimit = 32
+
+    let state: DaemonState
+    let group: MultiThreadedEventLoopGroup
+    let serverContext: NIOSSLContext
+    let clientContext: NIOSSLContext
+    let unauthenticated = NIOLockedValueBox(0)
+    /// Runs the commands activities name (they block).
+    let threadPool: NIOThreadPool
+
+    public struct Settings: Sendable {
+        public var name: String
+        public var port: Int
+        public var staticPeers: [(host: String, port: Int)]
+
+        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)]) {
+            self.name = name
+            self.port = port
+            self.staticPeers = staticPeers
+        }
+    }
+
+    public init(settings: Settings, paths: HandoffPaths) throws {
+        let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
+        state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths, staticPeers: settings.staticPeers)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        serverContext = try TLS.serverContext(identity)
+        clientContext = try TLS.clientContext(identity)
+    }
+
+    /// Listens on the control socket and the peer port until the process ends.
+    public func run() async throws {
+        let paths = state.paths
+        try FileSystem.createDirectories(paths.runtimeDirectory)
+        chmod(paths.runtimeDirectory, 0o700)
+        let control = try await ServerBootstrap(group: group)
+            .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder()))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        chmod(paths.controlSocket, 0o600)
+        let serverContext = self.serverContext
+        let pins = state.pins, pairingOpen = state.pairingOpen, unauthenticated = self.unauthenticated
+        let peers = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "0.0.0.0", port: state.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Refused outright beyond the limit of connections yet to prove themselves.
+                    let admitted = unauthenticated.withLockedValue { count -> Bool in
+                        guard count < Self.unauthenticatedLimit else { return false }
+                        count += 1
+                        return true
+                    }
+                    guard admitted else { throw HandoffFailure("too many unauthenticated connections") }
+                    let peer = PeerIdentity()
+                    // Paired devices, or anyone while `handoff pair --wait` is open.
+                    let tls = NIOSSLServerHandler(context: serverContext, customVerificationCallback: TLS.verifier(peer) { pin in
+                        pins.withLockedValue { $0.contains(pin) } || pairingOpen.withLockedValue { $0 }
+                    })
+                    try channel.pipeline.syncOperations.addHandler(tls)
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                    return (try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer)
+                }
+            }
+        let identity = state.identity
+        FileHandleOutput.standardError("actshare daemon: device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)\n")
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                try await control.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { connections in
+                        for try await connection in inbound {
+                            connections.addTask { await self.serveControl(connection) }
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                try await peers.executeThenClose { inbound in
+                    try await withThrowingDiscardingTaskGroup { connections in
+                        for try await (connection, peer) in inbound {
+                            connections.addTask { await self.servePeer(connection, peer: peer) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: The control socket
+
+    func serveControl(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        try? await connection.executeThenClose { inbound, outbound in
+            var lines = inbound.makeAsyncIterator()
+            while let line = try await lines.next() {
+                let request: ControlRequest
+                do {
+                    request = try Wire.decode(ControlRequest.self, from: line)
+                } catch {
+                    try await outbound.write(try Wire.encode(ControlResponse.failure("not a control request", exitCode: 2)))
+                    continue
+                }
+                let response: ControlResponse
+                switch request.op {
+                case .pair:
+                    response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
+                case .pairWait:
+                    response = await pairAsResponder(request, outbound: outbound, lines: &lines)
+                default:
+                    response = await answer(request)
+                }
+                try await outbound.write(try Wire.encode(response))
+            }
+        }
+    }
+
+    /// The answer to a one-shot control request.
+    private func answer(_ request: ControlRequest) async -> ControlResponse {
+        do {
+            switch request.op {
+            case .becomeCurrent:
+                guard let activity = request.activity else { return .failure("no activity given", exitCode: 2) }
+                var response = ControlResponse(ok: true)
+                response.id = await state.becomeCurrent(activity)
+                return response
+            case .invalidate:
+                guard let id = request.id, await state.invalidate(id) else {
+                    return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2)
+                }
+                return ControlResponse(ok: true)
+            case .list:
+                var response = ControlResponse(ok: true)
+                response.activities = await state.currentActivities
+                return response
+            case .devices:
+                var response = ControlResponse(ok: true)
+                response.devices = await devices()
+                return response
+            case .unpair:
+                let paired = await state.paired
+                guard let device = request.device, let entry = paired.entry(named: device) else {
+                    return .failure("no paired device is called \(request.device ?? "")", exitCode: 2)
+                }
+                try await state.removePaired(pin: entry.pin)
+                var response = ControlResponse(ok: true)
+                response.device = entry.device
+                return response
+            case .handoffList:
+                var response = ControlResponse(ok: true)
+                response.activities = await remoteActivities()
+                return response
+            case .fetch:
+                return await fetch(id: request.id)
+            case .continued:
+                guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: 2) }
+                try await tellContinued(id: id, device: device)
+                return ControlResponse(ok: true)
+            case .status:
+                var response = ControlResponse(ok: true)
+                response.device = Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port)
+                return response
+            case .pair, .pairWait, .confirm, .send:
+                return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
+            }
+        } catch let failure as HandoffFailure {
+            return .failure(failure.message, exitCode: failure.exitCode)
+        } catch {
+            return .failure("\(error)")
+        }
+    }
+
+    // MARK: Talking to paired devices
+
+    /// Each paired device once, with the addresses to try: where it was paired, then the
+    /// static peers (config `handoff.peers`).
+    private func targets() async -> [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] {
+        let paired = await state.paired
+        return paired.entries.map { entry in (entry, [(entry.host, entry.port)] + state.staticPeers) }
+    }
+
+    private func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)]) async throws -> PeerMessage {
+        var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
+        for address in addresses {
+            do {
+                return try await PeerLink.exchange(
+                    host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private func devices() async -> [Device] {
+        await withTaskGroup(of: Device.self) { group in
+            for (entry, addresses) in await targets() {
+                group.addTask {
+                    var device = entry.device
+                    device.reachable = (try? await self.request(PeerMessage(.list), to: entry, addresses: addresses)) != nil
+                    return device
+                }
+            }
+            var found: [Device] = []
+            for await device in group { found.append(device) }
+            return found.sorted { $0.name < $1.name }
+        }
+    }
+
+    /// The current activities of every reachable paired device, newest first, each with
+    /// `origin` set to the device's id.
+    private func remoteActivities() async -> [UserActivity] {
+        await withTaskGroup(of: [UserActivity].self) { group in
+            for (entry, addresses) in await targets() {
+                group.addTask {
+                    guard let reply = try? await self.request(PeerMessage(.list), to: entry, addresses: addresses) else { return [] }
+                    return (reply.activities ?? []).map { activity in
+                        var activity = activity
+                        activity.origin = entry.device.id
+                        return activity
+                    }
+                }
+            }
+            var all: [UserActivity] = []
+            for await some in group { all += some }
+            return all.sorted { $0.created > $1.created }
+        }
+    }
+
+    /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues here.
+    private func fetch(id: String?) async -> ControlResponse {
+        let listed = await remoteActivities()
+        guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
+            return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: 3)
+        }
+        guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == wanted.origin }) else {
+            return .failure("the device of \(wanted.id) is no longer paired", exitCode: 3)
+        }
+        do {
+            let reply = try await request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses)
+            guard reply.type == .activity, var activity = reply.activity else {
+                return .failure(reply.message ?? "\(entry.name) did not send the activity", exitCode: 3)
+            }
+            activity.origin = entry.device.id
+            var handlerProblems: [String] = []
+            let handlers = HandlerManifest.load(from: state.paths.handlerDirectories) { handlerProblems.append($0) }
+            for problem in handlerProblems { FileHandleOutput.standardError("actshare daemon: \(problem)\n") }
+            switch HandlerManifest.continuation(for: activity, handlers: handlers) {
+            case .success(let continuation):
+                var response = ControlResponse(ok: true)
+                response.activity = activity
+                response.continuation = continuation
+                response.device = entry.device
+                return response
+            case .failure(let failure):
+                var response = ControlResponse.failure(failure.message, exitCode: failure.exitCode)
+                response.activity = activity
+                return response
+            }
+        } catch {
+            return .failure("\(entry.name) is not reachable: \(error)", exitCode: 1)
+        }
+    }
+
+    private func tellContinued(id: String, device: String) async throws {
+        guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == device }) else {
+            throw HandoffFailure("no paired device has the id \(device)", exitCode: 2)
+        }
+        _ = try await request(PeerMessage(.continued, id: id, by: state.name), to: entry, addresses: addresses)
+    }
+}
+
+/// Writes to stderr without Foundation's FileHandle.
+enum FileHandleOutput {
+    static func standardError(_ text: String) {
+        _ = FileSystem.writeAll(Array(text.utf8), to: 2)
+    }
+}

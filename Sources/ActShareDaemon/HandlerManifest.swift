@@ -1,0 +1,98 @@
+import ActShareCore
+import ActShareHandoff
+import Yams
+
+/// An application that continues user activities (schema `actshare/handler@1`):
+///
+///     schema: actshare/handler@1
+///     id: org.example.notes
+///     team: org.example
+///     continues: [org.example.notes.editing]
+///     exec: "notes --continue {activity-file}"
+///     max-version: 2
+struct HandlerManifest: Decodable, Sendable {
+    var schema: String
+    var id: String
+    var team: String?
+    var continues: [String]
+    var exec: String
+    var maxVersion: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case schema, id, team, continues, exec
+        case maxVersion = "max-version"
+    }
+
+    /// Every readable handler manifest in `directories`; broken ones are reported and skipped.
+    static func load(from directories: [String], report: (String) -> Void) -> [HandlerManifest] {
+        var handlers: [HandlerManifest] = []
+        for directory in directories {
+            for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let file = FileSystem.join(directory, name)
+                do {
+                    let manifest = try YAMLDecoder().decode(HandlerManifest.self, from: try FileSystem.readText(file))
+                    guard manifest.schema == "actshare/handler@1" else {
+                        report("\(file): schema must be actshare/handler@1, not '\(manifest.schema)'")
+                        continue
+                    }
+                    handlers.append(manifest)
+                } catch {
+                    report("\(file): not a handler manifest: \(error)")
+                }
+            }
+        }
+        return handlers
+    }
+
+    /// The command line, split as a shell would split plain words and quotes.
+    var argv: [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for character in exec {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// How `activity` continues here: a handler, the browser, or why not (exit 3).
+    static func continuation(for activity: UserActivity, handlers: [HandlerManifest]) -> Result<Continuation, HandoffFailure> {
+        let candidates = handlers.filter { $0.continues.contains(activity.type) && $0.team == activity.team }
+        if let handler = candidates.first(where: { ($0.maxVersion ?? Int.max) >= activity.version }) {
+            return .success(Continuation(exec: handler.argv, handler: handler.id))
+        }
+        if let url = activity.webpageURL, url.hasPrefix("http://") || url.hasPrefix("https://") {
+            return .success(Continuation(url: url))
+        }
+        if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {
+            return .failure(HandoffFailure(
+                "\(activity.type) version \(activity.version) is newer than \(newest.0.id) accepts (max-version \(newest.1))", exitCode: 3))
+        }
+        return .failure(HandoffFailure("no application here continues \(activity.type)\(activity.team.map { " (team \($0))" } ?? "")", exitCode: 3))
+    }
+}
+
+/// A failure with the exit code the CLI ends with.
+struct HandoffFailure: Error {
+    var message: String
+    var exitCode: Int32
+
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+}

@@ -1,0 +1,52 @@
+import Crypto
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+
+/// What a TLS handshake learnt of the other side: its certificate's pin and public key.
+final class PeerIdentity: Sendable {
+    private let box = NIOLockedValueBox<(pin: String, spki: [UInt8])?>(nil)
+
+    var value: (pin: String, spki: [UInt8])? { box.withLockedValue { $0 } }
+
+    func record(pin: String, spki: [UInt8]) { box.withLockedValue { $0 = (pin, spki) } }
+}
+
+/// TLS 1.3 between self-signed identities, both sides presenting a certificate; who is
+/// trusted is decided by pin alone, in the verification callback (no CA, no host name).
+enum TLS {
+    static func serverContext(_ identity: Identity) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
+        configure(&configuration)
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    static func clientContext(_ identity: Identity) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateChain = [.certificate(identity.certificate)]
+        configuration.privateKey = .privateKey(identity.privateKey)
+        configure(&configuration)
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    private static func configure(_ configuration: inout TLSConfiguration) {
+        configuration.minimumTLSVersion = .tlsv13
+        // .none would never ask a client for its certificate, nor call the callback.
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.trustRoots = .certificates([])
+    }
+
+    /// Records the peer's pin into `peer` and accepts it when `accept` says so.
+    static func verifier(_ peer: PeerIdentity, accept: @escaping @Sendable (String) -> Bool) -> NIOSSLCustomVerificationCallback {
+        { certificates, promise in
+            guard let leaf = certificates.first, let spki = try? leaf.extractPublicKey().toSPKIBytes() else {
+                promise.succeed(.failed)
+                return
+            }
+            let pin = Hex.string(SHA256.hash(data: spki))
+            peer.record(pin: pin, spki: spki)
+            promise.succeed(accept(pin) ? .certificateVerified : .failed)
+        }
+    }
+}

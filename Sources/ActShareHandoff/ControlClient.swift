@@ -1,0 +1,81 @@
+import ActShareCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to the local daemon over its control socket: a JSON object per line each way.
+public final class ControlClient {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    public static var userID: UInt32 { getuid() }
+
+    /// Connects to the socket at `path`; fails with a message that says how to start the daemon.
+    public init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ActShareError(.io, "cannot make a socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw ActShareError(.io, "\(path): the socket path is too long")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ActShareError(.noActivity, "no actshare daemon is running (\(path): \(reason)); start it with `actshare daemon` or `systemctl --user start actshare`")
+        }
+    }
+
+    deinit { close(fd) }
+
+    public func send(_ request: ControlRequest) throws {
+        var line = try Self.encoder.encode(request)
+        line.append(UInt8(ascii: "\n"))
+        guard line.withUnsafeBytes({ FileSystem.writeAll(Array($0), to: fd) }) else {
+            throw ActShareError(.io, "the daemon closed its control socket")
+        }
+    }
+
+    /// The next response; the daemon closing the socket is an error.
+    public func receive() throws -> ControlResponse {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                do {
+                    return try JSONDecoder().decode(ControlResponse.self, from: Data(line))
+                } catch {
+                    throw ActShareError(.io, "the daemon sent something that is not a response")
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw ActShareError(.io, "the daemon closed its control socket without an answer") }
+            pending += chunk[..<count]
+        }
+    }
+
+    /// Sends `request` and returns the one response.
+    public func call(_ request: ControlRequest) throws -> ControlResponse {
+        try send(request)
+        return try receive()
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

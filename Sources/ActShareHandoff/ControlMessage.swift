@@ -1,0 +1,94 @@
+/// A request to the local daemon over its control socket: one JSON object per line.
+public struct ControlRequest: Codable, Sendable {
+    public enum Operation: String, Codable, Sendable {
+        case becomeCurrent = "become-current", invalidate, list
+        case pair, pairWait = "pair-wait", confirm, devices, unpair
+        case handoffList = "handoff-list", fetch, continued, send
+        case status
+    }
+
+    public var op: Operation
+    public var activity: UserActivity?
+    public var id: String?
+    public var host: String?
+    public var port: Int?
+    /// For `confirm`: whether the user accepted the pairing code.
+    public var yes: Bool?
+    public var device: String?
+
+    public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
+                yes: Bool? = nil, device: String? = nil) {
+        self.op = op
+        self.activity = activity
+        self.id = id
+        self.host = host
+        self.port = port
+        self.yes = yes
+        self.device = device
+    }
+}
+
+/// The daemon's answer. A pairing sends one with `code` first and waits for `confirm`.
+public struct ControlResponse: Codable, Sendable {
+    public var ok: Bool
+    public var error: String?
+    /// The exit code the CLI ends with when `ok` is false (2 bad input, 3 nothing to
+    /// continue or no handler, 1 otherwise).
+    public var exitCode: Int32?
+    public var id: String?
+    public var activities: [UserActivity]?
+    public var devices: [Device]?
+    public var code: String?
+    public var device: Device?
+    public var activity: UserActivity?
+    /// For `fetch`: how to continue it here.
+    public var continuation: Continuation?
+
+    public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
+        self.ok = ok
+        self.error = error
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case ok, error, id, activities, devices, code, device, activity, continuation
+        case exitCode = "exit_code"
+    }
+
+    public static func failure(_ message: String, exitCode: Int32 = 1) -> ControlResponse {
+        ControlResponse(ok: false, error: message, exitCode: exitCode)
+    }
+}
+
+/// A paired device, as `handoff devices` shows it.
+public struct Device: Codable, Sendable, Equatable {
+    /// The first 16 hex digits of the SHA-256 of its public key (SPKI).
+    public var id: String
+    public var name: String
+    public var host: String
+    public var port: Int
+    public var reachable: Bool?
+
+    public init(id: String, name: String, host: String, port: Int, reachable: Bool? = nil) {
+        self.id = id
+        self.name = name
+        self.host = host
+        self.port = port
+        self.reachable = reachable
+    }
+}
+
+/// How a fetched activity continues on this machine.
+public struct Continuation: Codable, Sendable, Equatable {
+    /// The handler's command, with `{activity-file}` still in it; nil for the browser.
+    public var exec: [String]?
+    public var handler: String?
+    /// For the browser fallback.
+    public var url: String?
+
+    public init(exec: [String]? = nil, handler: String? = nil, url: String? = nil) {
+        self.exec = exec
+        self.handler = handler
+        self.url = url
+    }
+}

@@ -1,0 +1,47 @@
+// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]…
+//
+// The handoff daemon, started by `actshare daemon` (which passes the config's
+// `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
+import ActShareCore
+import ActShareDaemon
+import ActShareHandoff
+#if canImport(Glibc)
+import Glibc
+#endif
+
+var arguments = CommandLine.arguments.dropFirst()
+var port = 53840
+var name = ""
+var peers: [(host: String, port: Int)] = []
+func fail(_ message: String) -> Never {
+    _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
+    exit(2)
+}
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--port":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--port needs a port, 1 to 65535") }
+        port = value
+    case "--name":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--name needs a name") }
+        name = value
+    case "--peer":
+        guard let value = arguments.popFirst(), let colon = value.lastIndex(of: ":"), let peerPort = Int(value[value.index(after: colon)...]) else {
+            fail("--peer needs HOST:PORT")
+        }
+        peers.append((String(value[..<colon]), peerPort))
+    default:
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]...)")
+    }
+}
+if name.isEmpty {
+    var host = [UInt8](repeating: 0, count: 256)
+    gethostname(&host, 255)
+    name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
+}
+do {
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers), paths: HandoffPaths.fromEnvironment())
+    try await daemon.run()
+} catch {
+    fail("\(error)")
+}
