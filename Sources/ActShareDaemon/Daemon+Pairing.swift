@@ -17,11 +17,13 @@ extension Daemon {
         guard await state.mayAttemptPairing() else { return .failure("pairing attempts are limited to one a second: try again", exitCode: 1) }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
+            FileHandleOutput.debug("pairing: connected to \(host):\(port)")
             let ownKey = try Identity.spki(of: state.identity.certificate)
             return try await link.channel.executeThenClose { inbound, peerOut in
                 var frames = inbound.makeAsyncIterator()
                 let nonce = Pairing.nonce()
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: state.name, port: state.port, commitment: Pairing.commitment(nonce))))
+                FileHandleOutput.debug("pairing: request sent")
                 guard let frame = try await frames.next() else { throw HandoffFailure("\(host):\(port) refused to pair (is `actshare handoff pair --wait` running there?)") }
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
@@ -33,7 +35,7 @@ extension Daemon {
                 var shown = ControlResponse(ok: true)
                 shown.code = code
                 shown.device = entry.device
-                try await outbound.write(try Wire.encode(shown))
+                try await outbound.write(try Wire.line(shown))
                 let accepted = try await userAnswer(&lines)
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
                 guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
@@ -64,7 +66,7 @@ extension Daemon {
                 return event
             }
             do {
-                try await outbound.write(try Wire.encode(event))
+                try await outbound.write(try Wire.line(event))
                 window.answerSink.yield(try await userAnswer(&lines))
             } catch {
                 window.answerSink.yield(false)
@@ -84,7 +86,9 @@ extension Daemon {
             return
         }
         let nonce = Pairing.nonce()
+        FileHandleOutput.debug("pairing: responding to \(name)")
         try await outbound.write(try Wire.encode(PeerMessage(.pairResponse, name: state.name, port: state.port, nonce: Hex.string(nonce))))
+        FileHandleOutput.debug("pairing: response sent to \(name)")
         guard let frame = try await frames.next(),
               let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
               let theirNonce = reveal.nonce.flatMap(Hex.bytes), Pairing.commitment(theirNonce) == commitment

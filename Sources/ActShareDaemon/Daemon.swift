@@ -122,19 +122,20 @@ public final class Daemon: Sendable {
                 do {
                     request = try Wire.decode(ControlRequest.self, from: line)
                 } catch {
-                    try await outbound.write(try Wire.encode(ControlResponse.failure("not a control request", exitCode: 2)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: 2)))
                     continue
                 }
                 let response: ControlResponse
                 switch request.op {
                 case .pair:
+                    FileHandleOutput.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
                     response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
                 case .pairWait:
                     response = await pairAsResponder(request, outbound: outbound, lines: &lines)
                 default:
                     response = await answer(request)
                 }
-                try await outbound.write(try Wire.encode(response))
+                try await outbound.write(try Wire.line(response))
             }
         }
     }
@@ -241,6 +242,7 @@ public final class Daemon: Sendable {
                     return (reply.activities ?? []).map { activity in
                         var activity = activity
                         activity.origin = entry.device.id
+                        activity.originName = entry.name
                         return activity
                     }
                 }
@@ -266,6 +268,7 @@ public final class Daemon: Sendable {
                 return .failure(reply.message ?? "\(entry.name) did not send the activity", exitCode: 3)
             }
             activity.origin = entry.device.id
+            activity.originName = entry.name
             var handlerProblems: [String] = []
             let handlers = HandlerManifest.load(from: state.paths.handlerDirectories) { handlerProblems.append($0) }
             for problem in handlerProblems { FileHandleOutput.standardError("actshare daemon: \(problem)\n") }
@@ -296,7 +299,14 @@ public final class Daemon: Sendable {
 
 /// Writes to stderr without Foundation's FileHandle.
 enum FileHandleOutput {
+    static let debugging = Environment.value("ACTSHARE_DEBUG").map { !$0.isEmpty && $0 != "0" } ?? false
+
     static func standardError(_ text: String) {
         _ = FileSystem.writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// A line on stderr when ACTSHARE_DEBUG is set.
+    static func debug(_ text: @autoclosure () -> String) {
+        if debugging { standardError("actshare daemon: \(text())\n") }
     }
 }

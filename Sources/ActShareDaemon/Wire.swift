@@ -13,6 +13,13 @@ enum Wire {
         return ByteBuffer(bytes: try encoder.encode(value))
     }
 
+    /// A control-socket line: the JSON and a newline.
+    static func line<T: Encodable>(_ value: T) throws -> ByteBuffer {
+        var buffer = try encode(value)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+
     static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
     }

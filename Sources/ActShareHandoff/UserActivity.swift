@@ -20,8 +20,9 @@ public struct UserActivity: Codable, Sendable, Equatable {
     public var onContinued: String?
     /// Seconds since 1970 when it became current.
     public var created: Double
-    /// The device it comes from, as the continuing side knows it.
+    /// The device it comes from, as the continuing side knows it: its id and name.
     public var origin: String?
+    public var originName: String?
     /// The devices that continued it, on the origin.
     public var continuedBy: [String]
 
@@ -47,6 +48,7 @@ public struct UserActivity: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, type, title, team, version, created, origin
         case userInfo = "user_info"
+        case originName = "origin_name"
         case webpageURL = "webpage_url"
         case needsSaveCommand = "needs_save_command"
         case onContinued = "on_continued"
@@ -66,6 +68,7 @@ public struct UserActivity: Codable, Sendable, Equatable {
         onContinued = try c.decodeIfPresent(String.self, forKey: .onContinued)
         created = try c.decodeIfPresent(Double.self, forKey: .created) ?? 0
         origin = try c.decodeIfPresent(String.self, forKey: .origin)
+        originName = try c.decodeIfPresent(String.self, forKey: .originName)
         continuedBy = try c.decodeIfPresent([String].self, forKey: .continuedBy) ?? []
     }
 

@@ -25,6 +25,9 @@ struct ActShareCommand: ParsableCommand {
               echo hi | actshare -a org.example.wordcount.count -
             """,
         version: "0.1.0",
-        subcommands: [ShareCommand.self, ListCommand.self, PerformCommand.self, ProvidersCommand.self, IntegrateCommand.self],
+        subcommands: [
+            ShareCommand.self, ListCommand.self, PerformCommand.self, ProvidersCommand.self, IntegrateCommand.self,
+            ActivityCommand.self, HandoffCommand.self, DaemonCommand.self,
+        ],
         defaultSubcommand: ShareCommand.self)
 }

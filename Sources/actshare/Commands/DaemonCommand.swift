@@ -1,0 +1,43 @@
+import ActShareCore
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `actshare daemon`: runs the handoff daemon (actshare-daemon, beside this binary) with
+/// the config's `handoff` settings.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the handoff daemon (also a systemd user unit).",
+        discussion: """
+            The daemon publishes this user's activities to paired devices and fetches theirs: \
+            a control socket in $XDG_RUNTIME_DIR/actshare, a TLS listener for peers, and a \
+            device identity in $XDG_STATE_HOME/actshare. Several can run on one machine, each \
+            with its own XDG directories and port.
+            """)
+
+    @Option(help: "The TCP port for peers (default: config handoff.port, else 53840).")
+    var port: Int?
+
+    @Option(help: "This device's name for its peers (default: config handoff.device-name, else the host name).")
+    var name: String?
+
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    var config: String?
+
+    func run() throws {
+        let invocation = try Invocation(configFile: config)
+        let handoff = invocation.config.handoff
+        var arguments = ["--port", String(port ?? handoff["port"].flatMap { Int($0.value) } ?? 53840)]
+        if let name = name ?? handoff["device-name"]?.value { arguments += ["--name", name] }
+        for peer in FileSystem.pathList(handoff["peers"]?.value ?? "", separator: ",") {
+            arguments += ["--peer", peer.contains(":") ? peer : "\(peer):53840"]
+        }
+        guard let executable = FileSystem.executablePath else { throw CommandFailure(.failed, "cannot tell where actshare is") }
+        let daemon = FileSystem.join(FileSystem.directoryName(executable), "actshare-daemon")
+        let argv = ([daemon] + arguments).map { strdup($0) } + [nil]
+        execv(daemon, argv)
+        throw CommandFailure(.failed, "cannot run \(daemon): \(String(cString: strerror(errno)))")
+    }
+}

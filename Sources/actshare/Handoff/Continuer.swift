@@ -1,0 +1,82 @@
+import ActShareCore
+import ActShareHandoff
+import CActShareSystem
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Continues a fetched activity here: its handler with the activity in a JSON file, or the
+/// browser with its webpage URL.
+struct Continuer {
+    let browser: String?
+
+    /// The file a handler gets: type, title, user_info, webpage_url, version, origin_device.
+    struct ActivityFile: Encodable {
+        struct Origin: Encodable {
+            var id: String
+            var name: String
+        }
+
+        var type: String
+        var title: String
+        var userInfo: [String: JSONValue]
+        var webpageURL: String?
+        var version: Int
+        var originDevice: Origin
+
+        enum CodingKeys: String, CodingKey {
+            case type, title, version
+            case userInfo = "user_info"
+            case webpageURL = "webpage_url"
+            case originDevice = "origin_device"
+        }
+    }
+
+    static func file(for activity: UserActivity) -> ActivityFile {
+        ActivityFile(type: activity.type, title: activity.title, userInfo: activity.userInfo, webpageURL: activity.webpageURL,
+                     version: activity.version, originDevice: .init(id: activity.origin ?? "", name: activity.originName ?? ""))
+    }
+
+    /// Starts what continues `activity`; returns a line saying what that was.
+    func start(_ activity: UserActivity, _ continuation: Continuation) throws -> String {
+        if let exec = continuation.exec {
+            let directory = HandoffPaths.fromEnvironment().runtimeDirectory
+            let path = FileSystem.join(directory, "activity-\(activity.id).json")
+            do {
+                try FileSystem.createDirectories(directory)
+                try FileSystem.writeAtomically(Array(try HandoffOutput.json(Self.file(for: activity)).utf8), to: path)
+            } catch let error as ActShareError {
+                throw CommandFailure(error)
+            }
+            try Self.launch(exec.map { $0.replacing("{activity-file}", with: path) })
+            return "continued \(activity.title) from \(activity.originName ?? "?") in \(continuation.handler ?? exec[0])"
+        }
+        guard let url = continuation.url else { throw CommandFailure(.noActivity, "nothing here continues \(activity.type)") }
+        let command = browser.map { FileSystem.pathList($0, separator: " ") } ?? ["xdg-open"]
+        try Self.launch(command + [url])
+        return "opened \(url) from \(activity.originName ?? "?") in \(command[0])"
+    }
+
+    /// Starts `argv` (searched in PATH) in a session of its own, not waiting for it.
+    static func launch(_ argv: [String]) throws {
+        guard !argv.isEmpty else { throw CommandFailure(.failed, "the handler's exec is empty") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80) // POSIX_SPAWN_SETSID: it outlives actshare
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cactshare_environ())
+        guard spawned == 0 else { throw CommandFailure(.failed, "cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
+    }
+}

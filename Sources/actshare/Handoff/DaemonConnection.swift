@@ -1,0 +1,39 @@
+import ActShareCore
+import ActShareHandoff
+
+/// The local daemon, as the CLI reaches it: one call per command, failures as exit codes.
+struct DaemonConnection {
+    let client: ControlClient
+
+    init() throws {
+        do {
+            client = try ControlClient(path: HandoffPaths.fromEnvironment().controlSocket)
+        } catch let error as ActShareError {
+            throw CommandFailure(.failed, error.message)
+        }
+    }
+
+    /// The daemon's answer to `request`; a failure ends the command with its exit code.
+    func call(_ request: ControlRequest) throws -> ControlResponse {
+        let response: ControlResponse
+        do {
+            response = try client.call(request)
+        } catch let error as ActShareError {
+            throw CommandFailure(.failed, error.message)
+        }
+        try Self.check(response)
+        return response
+    }
+
+    static func check(_ response: ControlResponse) throws {
+        guard response.ok else {
+            let status: ExitStatus = switch response.exitCode {
+            case 2: .badInput
+            case 3: .noActivity
+            case 4: .cancelled
+            default: .failed
+            }
+            throw CommandFailure(status, response.error ?? "the daemon failed without saying why")
+        }
+    }
+}
