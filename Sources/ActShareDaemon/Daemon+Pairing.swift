@@ -14,7 +14,7 @@ extension Daemon {
     func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
         guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: 2) }
-        guard await state.mayAttemptPairing() else { return .failure("pairing attempts are limited to one a second: try again", exitCode: 1) }
+        guard await state.mayAttemptPairing() else { return .failure("too many pairing attempts: wait ten seconds", exitCode: 1) }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             FileHandleOutput.debug("pairing: connected to \(host):\(port)")

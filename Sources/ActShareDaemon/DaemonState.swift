@@ -23,7 +23,7 @@ actor DaemonState {
     nonisolated let pins: NIOLockedValueBox<Set<String>>
     nonisolated let pairingOpen = NIOLockedValueBox(false)
     private var window: PairingWindow?
-    private var lastPairingAttempt: ContinuousClock.Instant?
+    private var pairingAttempts: [ContinuousClock.Instant] = []
 
     init(name: String, port: Int, identity: Identity, paths: HandoffPaths, staticPeers: [(host: String, port: Int)]) {
         self.name = name
@@ -102,11 +102,13 @@ actor DaemonState {
         }
     }
 
-    /// Whether a pairing attempt may start now: at most one a second.
+    /// Whether a pairing attempt may start now: at most three in any ten seconds, so that
+    /// nobody can try code after code.
     func mayAttemptPairing() -> Bool {
         let now = ContinuousClock.now
-        if let last = lastPairingAttempt, now - last < .seconds(1) { return false }
-        lastPairingAttempt = now
+        pairingAttempts.removeAll { now - $0 > .seconds(10) }
+        guard pairingAttempts.count < 3 else { return false }
+        pairingAttempts.append(now)
         return true
     }
 }

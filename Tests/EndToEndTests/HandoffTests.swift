@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+/// Handoff between real daemons on 127.0.0.1, each with its own XDG directories and port.
+@Suite(.serialized) struct HandoffTests {
+    /// One machine: a sandbox (its own XDG directories) and its daemon.
+    final class Machine {
+        let sandbox: Sandbox
+        let name: String
+        let port: Int
+        private var daemon: ClipboardTests.Server?
+
+        init(_ name: String, port: Int) throws {
+            sandbox = try Sandbox(providerPath: [])
+            self.name = name
+            self.port = port
+            try start()
+        }
+
+        var socket: String { "\(sandbox.root)/runtime/actshare/daemon.sock" }
+
+        /// Starts the daemon and waits for its control socket.
+        func start() throws {
+            try? FileManager.default.removeItem(atPath: socket)
+            daemon = try ClipboardTests.Server(
+                [Sandbox.binary, "daemon", "--port", String(port), "--name", name],
+                environment: sandbox.environment.map { "\($0)=\($1)" })
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            try #require(FileManager.default.fileExists(atPath: socket), "the daemon of \(name) did not start")
+        }
+
+        func stop() { daemon = nil }
+
+        func run(_ arguments: String...) throws -> Run { try sandbox.run(arguments) }
+
+        /// Runs a command in the background (a pairing that waits), returning its result later.
+        func background(_ arguments: [String]) -> () -> Run {
+            let result = Box()
+            result.sandbox = sandbox
+            let thread = Thread { result.run = try? result.sandbox?.run(arguments) }
+            thread.start()
+            return {
+                while result.run == nil { Thread.sleep(forTimeInterval: 0.02) }
+                return result.run!
+            }
+        }
+    }
+
+    /// Hands a sandbox to a thread and its result back (joined by polling).
+    final class Box: @unchecked Sendable {
+        var sandbox: Sandbox?
+        var run: Run?
+    }
+
+    /// Pairs `a` with `b` (b waits, a asks), both confirming; returns both outputs.
+    static func pair(_ a: Machine, _ b: Machine) throws -> (Run, Run) {
+        let waiting = b.background(["handoff", "pair", "--wait", "--yes"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let asked = try a.run("handoff", "pair", "127.0.0.1:\(b.port)", "--yes")
+        return (asked, waiting())
+    }
+
+    static func code(_ run: Run) -> String? {
+        run.stdout.split(separator: "\n").first { $0.hasPrefix("Pairing code: ") }.map { String($0.dropFirst(14).prefix(6)) }
+    }
+
+    static func publish(_ machine: Machine, _ arguments: String...) throws -> String {
+        let run = try machine.sandbox.run(["activity", "become-current"] + arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func pairPublishListContinue() throws {
+        let a = try Machine("alpha", port: 47_101), b = try Machine("beta", port: 47_102)
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(waited.status == 0, "\(waited.stderr)")
+        #expect(Self.code(asked) != nil && Self.code(asked) == Self.code(waited), "both sides show the same code")
+        #expect(asked.stdout.contains("Paired with beta"))
+        #expect(waited.stdout.contains("Paired with alpha"))
+
+        let marker = "\(a.sandbox.root)/continued-by"
+        let id = try Self.publish(
+            a, "--type", "org.example.notes.editing", "--title", "Shopping list", "--user-info", #"{"note": 42}"#,
+            "--webpage-url", "https://example.org/n/42", "--version", "2",
+            "--needs-save-command", #"echo '{"note": 43, "saved": true}'"#,
+            "--on-continued", "echo \"$ACTSHARE_CONTINUED_BY\" > \(marker)")
+        #expect(id.count == 16)
+
+        // Visible on B within a second.
+        let started = Date()
+        let listed = try b.run("handoff", "list", "--json")
+        #expect(Date().timeIntervalSince(started) < 1)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 1)
+        #expect(rows.first?["id"] as? String == id)
+        #expect(rows.first?["device"] as? String == "alpha")
+        #expect(rows.first?["title"] as? String == "Shopping list")
+        #expect(rows.first?["type"] as? String == "org.example.notes.editing")
+        #expect((rows.first?["age"] as? Int ?? 99) < 5)
+
+        // A handler on B that copies the JSON it gets.
+        let received = "\(b.sandbox.root)/received.json"
+        try Sandbox.write("""
+            schema: actshare/handler@1
+            id: org.example.notes
+            continues: [org.example.notes.editing]
+            exec: "sh -c 'cp \\"$0\\" \(received)' {activity-file}"
+            max-version: 2
+            """, to: "\(b.sandbox.root)/data/actshare/handlers/notes.yaml")
+        let continued = try b.run("handoff", "continue", id)
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stdout == "continued Shopping list from alpha in org.example.notes\n")
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: received) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: received))) as? [String: Any])
+        #expect(file["type"] as? String == "org.example.notes.editing")
+        #expect(file["title"] as? String == "Shopping list")
+        #expect(file["version"] as? Int == 2)
+        #expect(file["webpage_url"] as? String == "https://example.org/n/42")
+        #expect((file["user_info"] as? [String: Any])?["saved"] as? Bool == true, "the needs-save-command's userInfo")
+        #expect((file["origin_device"] as? [String: Any])?["name"] as? String == "alpha")
+
+        // The origin ran on-continued and says who continued it.
+        while !FileManager.default.fileExists(atPath: marker) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(try String(contentsOfFile: marker, encoding: .utf8) == "beta\n")
+        #expect(try a.run("activity", "list").stdout.contains("\(id)  org.example.notes.editing  Shopping list  continued by beta"))
+
+        // Too new for the handler, or nobody continues it: exit 3, saying which.
+        let newer = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Newer", "--version", "3")
+        let tooNew = try b.run("handoff", "continue", newer)
+        #expect(tooNew.status == 3)
+        #expect(tooNew.stderr == "actshare: org.example.notes.editing version 3 is newer than org.example.notes accepts (max-version 2)\n")
+        let unknown = try Self.publish(a, "--type", "org.example.paint.canvas", "--title", "Canvas")
+        let nobody = try b.run("handoff", "continue", unknown)
+        #expect(nobody.status == 3)
+        #expect(nobody.stderr == "actshare: no application here continues org.example.paint.canvas\n")
+
+        // No handler, a web page: the configured browser gets the URL.
+        let opened = "\(b.sandbox.root)/opened-url"
+        let browser = "\(b.sandbox.root)/browser.sh"
+        try Sandbox.write("#!/bin/sh\necho \"$1\" > \(opened)\n", to: browser)
+        chmod(browser, 0o755)
+        try b.sandbox.writeConfig("handoff: {browser: \(browser)}\n")
+        let web = try Self.publish(a, "--type", "org.example.reader.article", "--title", "Article", "--webpage-url", "https://example.org/a?b=1")
+        let fallback = try b.run("handoff", "continue", web)
+        #expect(fallback.status == 0, "\(fallback.stderr)")
+        while !FileManager.default.fileExists(atPath: opened) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(try String(contentsOfFile: opened, encoding: .utf8) == "https://example.org/a?b=1\n")
+
+        // Invalidated: gone from B's list. Restarted: still paired.
+        #expect(try a.run("activity", "invalidate", web).status == 0)
+        #expect(!(try b.run("handoff", "list").stdout.contains(web)))
+        a.stop()
+        b.stop()
+        try a.start()
+        try b.start()
+        let again = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "After restart")
+        #expect(try b.run("handoff", "list").stdout.contains("\(again)  alpha  org.example.notes.editing  After restart"))
+        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:47101  reachable"))
+    }
+
+    @Test func strangersAndChangedIdentitiesAreRefused() throws {
+        let a = try Machine("alpha", port: 47_111), b = try Machine("beta", port: 47_112), c = try Machine("gamma", port: 47_113)
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0)
+        let id = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Private")
+
+        // C is paired with nobody: it sees nothing, and A will not pair while not waiting.
+        #expect(try c.run("handoff", "list").stdout.isEmpty)
+        let refused = try c.run("handoff", "pair", "127.0.0.1:47111", "--yes")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("actshare: "))
+        #expect(try c.run("handoff", "devices").stdout.isEmpty)
+
+        // A with a new identity (its state lost): B refuses it, and A cannot reach B's list either.
+        a.stop()
+        for file in ["identity-key.pem", "identity-certificate.pem"] {
+            try FileManager.default.removeItem(atPath: "\(a.sandbox.root)/state/actshare/\(file)")
+        }
+        try a.start()
+        _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "From a new key")
+        #expect(!(try b.run("handoff", "list").stdout.contains("From a new key")))
+        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:47111  unreachable"))
+        _ = id
+        // Until re-paired.
+        #expect(try b.run("handoff", "unpair", "alpha").status == 0)
+        let (again, waitedAgain) = try Self.pair(a, b)
+        #expect(again.status == 0 && waitedAgain.status == 0, "\(again.stderr) \(waitedAgain.stderr)")
+        #expect(try b.run("handoff", "list").stdout.contains("From a new key"))
+    }
+
+    @Test func badActivitiesAreRefused() throws {
+        let a = try Machine("alpha", port: 47_121)
+        let cases: [([String], String)] = [
+            (["--type", "org.example.x", "--title", "T", "--webpage-url", "ftp://example.org"], "actshare: --webpage-url must be an http or https URL, not 'ftp://example.org'\n"),
+            (["--type", "org.example.x", "--title", "T", "--user-info", "[1, 2]"], "actshare: --user-info must be a JSON object, not '[1, 2]'\n"),
+            (["--type", "org.example.x", "--title", "T", "--user-info", "{\"a\": \"\(String(repeating: "x", count: 70_000))\"}"],
+             "actshare: --user-info is 70009 bytes; at most 65536 are allowed\n"),
+            (["--type", "not reverse dns", "--title", "T"], "actshare: --type not reverse dns is not a reverse-DNS type such as org.example.app.editing\n"),
+        ]
+        for (arguments, message) in cases {
+            let run = try a.sandbox.run(["activity", "become-current"] + arguments)
+            #expect(run.status == 2)
+            #expect(run.stderr == message)
+        }
+        #expect(try a.run("activity", "invalidate", "0000000000000000").status == 2)
+        // Without a daemon: a clear message.
+        a.stop()
+        let stopped = try a.run("activity", "list")
+        #expect(stopped.status == 1)
+        #expect(stopped.stderr.contains("no actshare daemon is running"))
+    }
+}
