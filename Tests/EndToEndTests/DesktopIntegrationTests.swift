@@ -149,7 +149,8 @@ import Testing
         let install = try Sandbox.execute("\(Sandbox.repository)/scripts/install", [], environment: environment, stdin: nil, timeout: 300)
         #expect(install.status == 0, "\(install.stderr)")
         let prefix = "\(root)/usr"
-        for file in ["bin/actshare", "bin/actshare-manifests", "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
+        for file in ["bin/actshare", "bin/actshare-manifests", "bin/actshare-daemon", "lib/systemd/user/actshare.service",
+                     "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
                      "share/actshare/manifests/printtopdf.yaml", "include/actshare/provider.h", "lib/pkgconfig/actshare.pc",
                      "share/bash-completion/completions/actshare", "share/zsh/site-functions/_actshare",
                      "share/fish/vendor_completions.d/actshare.fish", "share/man/man1/actshare.1"] {
