@@ -25,6 +25,7 @@ bench:
 	Benchmarks/clipboard-vs-xclip
 	Benchmarks/mail-vs-python
 	Benchmarks/pdf-vs-paps
+	Benchmarks/handoff-latency
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:
