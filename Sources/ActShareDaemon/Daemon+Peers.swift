@@ -33,12 +33,12 @@ extension Daemon {
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
             FileHandleOutput.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
-            if await state.paired.entry(pin: pin) != nil {
+            if let entry = await state.paired.entry(pin: pin) {
                 prove()
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
-                    try await outbound.write(try Wire.encode(await answer(request)))
+                    try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }
             } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
@@ -52,8 +52,16 @@ extension Daemon {
     }
 
     /// A paired device's request.
-    private func answer(_ request: PeerMessage) async -> PeerMessage {
+    private func answer(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
         switch request.type {
+        case .send:
+            guard var activity = request.activity, activity.type == UserActivity.handedOffURL || activity.type == UserActivity.handedOffText else {
+                return PeerMessage(.error, message: "only URLs and text can be handed off")
+            }
+            activity.needsSaveCommand = nil
+            activity.onContinued = nil
+            await state.receive(activity, from: entry)
+            return PeerMessage(.ok)
         case .list:
             return PeerMessage(.activities, activities: await state.currentActivities.map(\.summary))
         case .fetch:

@@ -185,7 +185,9 @@ public final class Daemon: Sendable {
                 var response = ControlResponse(ok: true)
                 response.device = Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port)
                 return response
-            case .pair, .pairWait, .confirm, .send:
+            case .send:
+                return await send(request)
+            case .pair, .pairWait, .confirm:
                 return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
             }
         } catch let failure as HandoffFailure {
@@ -247,7 +249,7 @@ public final class Daemon: Sendable {
                     }
                 }
             }
-            var all: [UserActivity] = []
+            var all: [UserActivity] = await Array(state.received.values)
             for await some in group { all += some }
             return all.sorted { $0.created > $1.created }
         }
@@ -256,6 +258,20 @@ public final class Daemon: Sendable {
     /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues here.
     private func fetch(id: String?) async -> ControlResponse {
         let listed = await remoteActivities()
+        // Handed to this device: here already, continued in the browser or onto the clipboard.
+        if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
+           let handed = await state.takeReceived(wanted.id) {
+            var response = ControlResponse(ok: true)
+            response.activity = handed
+            if case .string(let text) = handed.userInfo["text"], handed.type == UserActivity.handedOffText {
+                response.continuation = Continuation(text: text)
+            } else if let url = handed.webpageURL {
+                response.continuation = Continuation(url: url)
+            } else {
+                return .failure("\(handed.id) carries nothing to continue", exitCode: 3)
+            }
+            return response
+        }
         guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
             return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: 3)
         }
@@ -286,6 +302,37 @@ public final class Daemon: Sendable {
             }
         } catch {
             return .failure("\(entry.name) is not reachable: \(error)", exitCode: 1)
+        }
+    }
+
+    /// The Hand Off activity: `request.activity` to the device named, or the only one.
+    private func send(_ request: ControlRequest) async -> ControlResponse {
+        guard var activity = request.activity else { return .failure("nothing to send", exitCode: 2) }
+        let all = await targets()
+        let chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])]
+        if let device = request.device, !device.isEmpty {
+            let paired = await state.paired
+            guard let entry = paired.entry(named: device) else { return .failure("no paired device is called \(device)", exitCode: 2) }
+            chosen = all.filter { $0.entry.pin == entry.pin }
+        } else {
+            guard all.count == 1 else {
+                return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
+                                            : "several devices are paired: choose one with -o device=NAME", exitCode: 2)
+            }
+            chosen = all
+        }
+        var generator = SystemRandomNumberGenerator()
+        activity.id = Hex.string((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let (entry, addresses) = chosen[0]
+        do {
+            let reply = try await self.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)
+            guard reply.type == .ok else { return .failure("\(entry.name) refused it: \(reply.message ?? "")") }
+            var response = ControlResponse(ok: true)
+            response.device = entry.device
+            response.id = activity.id
+            return response
+        } catch {
+            return .failure("\(entry.name) is not reachable: \(error)")
         }
     }
 

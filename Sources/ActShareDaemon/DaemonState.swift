@@ -50,6 +50,21 @@ actor DaemonState {
 
     func invalidate(_ id: String) -> Bool { activities.removeValue(forKey: id) != nil }
 
+    // MARK: Activities handed to this device (the Hand Off activity)
+
+    private(set) var received: [String: UserActivity] = [:]
+
+    func receive(_ activity: UserActivity, from entry: PairedDevices.Entry) {
+        var activity = activity
+        activity.origin = entry.device.id
+        activity.originName = entry.name
+        activity.created = Date().timeIntervalSince1970
+        received[activity.id] = activity
+    }
+
+    /// A received activity, taken: once continued it is gone.
+    func takeReceived(_ id: String) -> UserActivity? { received.removeValue(forKey: id) }
+
     func activity(_ id: String) -> UserActivity? { activities[id] }
 
     func replaceUserInfo(of id: String, with userInfo: [String: JSONValue]) {

@@ -85,10 +85,13 @@ public struct Continuation: Codable, Sendable, Equatable {
     public var handler: String?
     /// For the browser fallback.
     public var url: String?
+    /// For text handed off: it goes onto the clipboard.
+    public var text: String?
 
-    public init(exec: [String]? = nil, handler: String? = nil, url: String? = nil) {
+    public init(exec: [String]? = nil, handler: String? = nil, url: String? = nil, text: String? = nil) {
         self.exec = exec
         self.handler = handler
         self.url = url
+        self.text = text
     }
 }

@@ -27,6 +27,10 @@ public struct UserActivity: Codable, Sendable, Equatable {
     public var continuedBy: [String]
 
     public static let maximumUserInfoSize = 64 * 1024
+    /// What the Hand Off activity sends: a URL (continued in the browser) or text
+    /// (continued onto the clipboard), in `user_info` as `url` or `text`.
+    public static let handedOffURL = "org.actshare.handoff.url"
+    public static let handedOffText = "org.actshare.handoff.text"
 
     public init(id: String = "", type: String, title: String, userInfo: [String: JSONValue] = [:], webpageURL: String? = nil,
                 team: String? = nil, version: Int = 1, needsSaveCommand: String? = nil, onContinued: String? = nil,

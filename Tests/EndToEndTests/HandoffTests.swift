@@ -250,3 +250,44 @@ extension HandoffTests {
         #expect(try a.run("activity", "list").status == 0)
     }
 }
+
+extension HandoffTests {
+    /// The Hand Off activity: a URL continues in B's browser, text onto B's clipboard.
+    @Test func handOffSendsURLsAndText() throws {
+        let a = try Machine("alpha", port: 47_151), b = try Machine("beta", port: 47_152)
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0)
+        a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        b.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+
+        let sent = try a.run("perform", "org.actshare.handoff", "https://example.org/shared?x=1", "-o", "device=beta")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout == "handed off 1 item to beta\n")
+        let listed = try b.run("handoff", "list")
+        #expect(listed.stdout.contains("alpha  org.actshare.handoff.url  https://example.org/shared?x=1"))
+        let opened = "\(b.sandbox.root)/opened-url", browser = "\(b.sandbox.root)/browser.sh"
+        try Sandbox.write("#!/bin/sh\necho \"$1\" > \(opened)\n", to: browser)
+        chmod(browser, 0o755)
+        try b.sandbox.writeConfig("handoff: {browser: \(browser)}\n")
+        #expect(try b.run("handoff", "continue", "--latest").status == 0)
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: opened) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(try String(contentsOfFile: opened, encoding: .utf8) == "https://example.org/shared?x=1\n")
+        #expect(try b.run("handoff", "list").stdout.isEmpty, "continued, it is gone")
+
+        // Text onto B's clipboard, under a real X server.
+        let display = try ClipboardTests.Display()
+        b.sandbox.extraEnvironment["DISPLAY"] = display.name
+        let text = "Handed-off text ✓"
+        #expect(try a.run("perform", "org.actshare.handoff", "--text", text).status == 0, "the only paired device")
+        let continued = try b.run("handoff", "continue", "--latest")
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stdout == "copied the text from alpha to the clipboard\n")
+        #expect(try ClipboardTests.paste("UTF8_STRING", display: display) == Data(text.utf8))
+
+        // Nobody to send to, or a file: refused.
+        let unknown = try a.run("perform", "org.actshare.handoff", "--text", "x", "-o", "device=nobody")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "actshare: org.actshare.handoff: no paired device is called nobody\n")
+    }
+}

@@ -56,6 +56,13 @@ struct Continuer {
             try Self.launch(exec.map { $0.replacing("{activity-file}", with: path) })
             return "continued \(activity.title) from \(activity.originName ?? "?") in \(continuation.handler ?? exec[0])"
         }
+        if let text = continuation.text {
+            // Handed-off text goes onto the clipboard, through the Copy activity.
+            guard let actshare = FileSystem.executablePath else { throw CommandFailure(.failed, "cannot tell where actshare is") }
+            let copied = try ChildProcess.run(actshare, ["perform", "org.actshare.copy-to-clipboard", "--text", text])
+            guard copied.status == 0 else { throw CommandFailure(.failed, "could not put the text from \(activity.originName ?? "?") on the clipboard") }
+            return "copied the text from \(activity.originName ?? "?") to the clipboard"
+        }
         guard let url = continuation.url else { throw CommandFailure(.noActivity, "nothing here continues \(activity.type)") }
         let command = browser.map { FileSystem.pathList($0, separator: " ") } ?? ["xdg-open"]
         try Self.launch(command + [url])
