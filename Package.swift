@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "actshare-daemon", targets: ["actshare-daemon"]),
         .library(name: "ActShareCore", targets: ["ActShareCore"]),
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
+        // For apps: publish user activities the NSUserActivity way.
+        .library(name: "ActShareKit", targets: ["ActShareKit"]),
         // The Swift example provider, loaded by the tests as a third-party one would be.
         .library(name: "reverse", type: .dynamic, targets: ["ExampleReverse"]),
     ],
@@ -81,6 +83,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]),
         .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon"]),
+        // The app-facing API over the control socket, in the shape of NSUserActivity.
+        .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),
 
         // MARK: Example providers
         .target(
@@ -99,7 +103,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ActShareCore"]),
+            dependencies: ["ActShareCore", "ActShareKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

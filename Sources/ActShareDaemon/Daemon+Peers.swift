@@ -73,6 +73,11 @@ extension Daemon {
                 await state.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
+            // An app through ActShareKit: its delegate's userActivityWillSave.
+            if let app = await state.takeSaveRequest(id), let refreshed = await app.save(id) {
+                await state.replaceUserInfo(of: id, with: refreshed)
+                activity.userInfo = refreshed
+            }
             activity.needsSaveCommand = nil
             activity.onContinued = nil
             return PeerMessage(.activity, activity: activity)
@@ -80,6 +85,7 @@ extension Daemon {
             guard let id = request.id, let activity = await state.recordContinuation(of: id, by: request.by ?? "another device") else {
                 return PeerMessage(.error, message: "no current activity has the id \(request.id ?? "")")
             }
+            if let app = await state.links[id] { await app.tellContinued(id, by: request.by ?? "another device") }
             if let command = activity.onContinued {
                 _ = await runCommand(["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; eval \"$2\"", "sh",
                                       request.by ?? "", command])

@@ -115,8 +115,10 @@ public final class Daemon: Sendable {
     // MARK: The control socket
 
     func serveControl(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        var linked: [String] = []
         try? await connection.executeThenClose { inbound, outbound in
             var lines = inbound.makeAsyncIterator()
+            let link = AppLink(outbound: outbound)
             while let line = try await lines.next() {
                 let request: ControlRequest
                 do {
@@ -132,12 +134,22 @@ public final class Daemon: Sendable {
                     response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
                 case .pairWait:
                     response = await pairAsResponder(request, outbound: outbound, lines: &lines)
+                case .update:
+                    // An app's answer to will-save: no response of its own.
+                    link.answer(request.activity?.userInfo)
+                    continue
                 default:
                     response = await answer(request)
+                    if request.op == .becomeCurrent, request.watch == true, let id = response.id {
+                        await state.link(id, to: link)
+                        linked.append(id)
+                    }
                 }
                 try await outbound.write(try Wire.line(response))
             }
         }
+        // The app is gone: so are the activities it kept current.
+        for id in linked { _ = await state.invalidate(id) }
     }
 
     /// The answer to a one-shot control request.
@@ -187,6 +199,12 @@ public final class Daemon: Sendable {
                 return response
             case .send:
                 return await send(request)
+            case .needsSave:
+                guard let id = request.id, await state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2) }
+                await state.markNeedsSave(id, request.yes ?? true)
+                return ControlResponse(ok: true)
+            case .update:
+                return .failure("update answers a will-save event", exitCode: 2)
             case .pair, .pairWait, .confirm:
                 return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
             }

@@ -1,6 +1,7 @@
 import ActShareCore
 import ActShareHandoff
 import NIOConcurrencyHelpers
+import NIOCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,7 +49,28 @@ actor DaemonState {
         return activity.id
     }
 
-    func invalidate(_ id: String) -> Bool { activities.removeValue(forKey: id) != nil }
+    func invalidate(_ id: String) -> Bool {
+        links.removeValue(forKey: id)
+        needsSave.remove(id)
+        return activities.removeValue(forKey: id) != nil
+    }
+
+    // MARK: Apps that published through ActShareKit
+
+    private(set) var links: [String: AppLink] = [:]
+    private var needsSave: Set<String> = []
+
+    func link(_ id: String, to link: AppLink) { links[id] = link }
+
+    func markNeedsSave(_ id: String, _ value: Bool) {
+        if value { needsSave.insert(id) } else { needsSave.remove(id) }
+    }
+
+    /// The app to ask for a save before `id` leaves, if it asked to be asked.
+    func takeSaveRequest(_ id: String) -> AppLink? {
+        guard needsSave.remove(id) != nil else { return nil }
+        return links[id]
+    }
 
     // MARK: Activities handed to this device (the Hand Off activity)
 
@@ -139,5 +161,51 @@ final class PairingWindow: Sendable {
     init() {
         (events, eventSink) = AsyncStream.makeStream()
         (answers, answerSink) = AsyncStream.makeStream()
+    }
+}
+
+/// An app's control connection, kept for its activity's events.
+final class AppLink: Sendable {
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let pending = NIOLockedValueBox<CheckedContinuation<[String: JSONValue]?, Never>?>(nil)
+
+    init(outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.outbound = outbound
+    }
+
+    /// Asks the app to save (`will-save`) and waits up to 2 s for its `update`.
+    func save(_ id: String) async -> [String: JSONValue]? {
+        let timer = Task {
+            try await Task.sleep(for: .seconds(2))
+            self.answer(nil)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            // Waiting before the event goes out: a quick answer cannot be missed.
+            pending.withLockedValue { $0 = continuation }
+            let outbound = self.outbound
+            Task {
+                var event = ControlResponse(ok: true)
+                event.event = "will-save"
+                event.id = id
+                if (try? await outbound.write(try Wire.line(event))) == nil { self.answer(nil) }
+            }
+        }
+    }
+
+    /// The app's update (or nil on timeout): resumes a waiting `save`.
+    func answer(_ userInfo: [String: JSONValue]?) {
+        pending.withLockedValue { waiting in
+            waiting?.resume(returning: userInfo)
+            waiting = nil
+        }
+    }
+
+    func tellContinued(_ id: String, by device: String) async {
+        var event = ControlResponse(ok: true)
+        event.event = "continued"
+        event.id = id
+        event.device = Device(id: "", name: device, host: "", port: 0)
+        _ = try? await outbound.write(try Wire.line(event))
     }
 }

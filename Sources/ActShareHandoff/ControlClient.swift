@@ -9,9 +9,13 @@ import Glibc
 #endif
 
 /// Talks to the local daemon over its control socket: a JSON object per line each way.
-public final class ControlClient {
+///
+/// One thread may `receive` while others `send`: sends are whole lines under a lock.
+public final class ControlClient: @unchecked Sendable {
     private let fd: Int32
+    // Touched only by the receiving thread.
     private var pending: [UInt8] = []
+    private let sending = Lock()
 
     public static var userID: UInt32 { getuid() }
 
@@ -39,10 +43,14 @@ public final class ControlClient {
 
     deinit { close(fd) }
 
+    /// Ends the connection both ways (a thread blocked in `receive` returns).
+    public func shutdown() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     public func send(_ request: ControlRequest) throws {
         var line = try Self.encoder.encode(request)
         line.append(UInt8(ascii: "\n"))
-        guard line.withUnsafeBytes({ FileSystem.writeAll(Array($0), to: fd) }) else {
+        let written = sending.withLock { line.withUnsafeBytes { FileSystem.writeAll(Array($0), to: fd) } }
+        guard written else {
             throw ActShareError(.io, "the daemon closed its control socket")
         }
     }
@@ -78,4 +86,18 @@ public final class ControlClient {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
+}
+
+/// A pthread mutex: the Swift runtime's Mutex needs newer platforms than this module names.
+final class Lock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
 }

@@ -5,6 +5,9 @@ public struct ControlRequest: Codable, Sendable {
         case pair, pairWait = "pair-wait", confirm, devices, unpair
         case handoffList = "handoff-list", fetch, continued, send
         case status
+        /// An app's own connection (ActShareKit): the activity needs saving before it is
+        /// next fetched; and the app's answer to a `will-save` event.
+        case needsSave = "needs-save", update
     }
 
     public var op: Operation
@@ -15,9 +18,13 @@ public struct ControlRequest: Codable, Sendable {
     /// For `confirm`: whether the user accepted the pairing code.
     public var yes: Bool?
     public var device: String?
+    /// With `become-current`: keep this connection as the app's, for `will-save` and
+    /// `continued` events; closing it invalidates the activity.
+    public var watch: Bool?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
-                yes: Bool? = nil, device: String? = nil) {
+                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil) {
+        self.watch = watch
         self.op = op
         self.activity = activity
         self.id = id
@@ -43,6 +50,8 @@ public struct ControlResponse: Codable, Sendable {
     public var activity: UserActivity?
     /// For `fetch`: how to continue it here.
     public var continuation: Continuation?
+    /// On an app's connection: `will-save` (answer with `update`) or `continued` (`device`).
+    public var event: String?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -51,7 +60,7 @@ public struct ControlResponse: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ok, error, id, activities, devices, code, device, activity, continuation
+        case ok, error, id, activities, devices, code, device, activity, continuation, event
         case exitCode = "exit_code"
     }
 

@@ -291,3 +291,61 @@ extension HandoffTests {
         #expect(unknown.stderr == "actshare: org.actshare.handoff: no paired device is called nobody\n")
     }
 }
+
+import ActShareKit
+
+/// An app's delegate: refreshes userInfo when asked, and records who continued.
+final class NotesDelegate: UserActivityDelegate, @unchecked Sendable {
+    var continuedBy: String?
+    var saves = 0
+
+    func userActivityWillSave(_ activity: ActShareKit.UserActivity) {
+        saves += 1
+        activity.addUserInfoEntries(from: ["saved": .bool(true)])
+    }
+
+    func userActivityWasContinued(_ activity: ActShareKit.UserActivity, by device: String) {
+        continuedBy = device
+    }
+}
+
+extension HandoffTests {
+    /// ActShareKit in this process, as an app would use it, against A's daemon.
+    @Test func anAppPublishesThroughActShareKit() throws {
+        let a = try Machine("alpha", port: 47_161), b = try Machine("beta", port: 47_162)
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0)
+        setenv("XDG_RUNTIME_DIR", "\(a.sandbox.root)/runtime", 1)
+        let delegate = NotesDelegate()
+        let activity = ActShareKit.UserActivity(activityType: "org.example.notes.editing")
+        activity.title = "From the app"
+        activity.userInfo = ["note": .number(7)]
+        activity.needsSave = true
+        activity.delegate = delegate
+        try activity.becomeCurrent()
+        let id = try #require(activity.identifier)
+
+        let printed = try b.run("handoff", "continue", id, "--print")
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let file = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
+        let info = try #require(file["user_info"] as? [String: Any])
+        #expect(info["note"] as? Int == 7)
+        #expect(info["saved"] as? Bool == true, "userActivityWillSave ran before it left")
+        #expect(delegate.saves == 1 && !activity.needsSave)
+
+        try Sandbox.write("""
+            schema: actshare/handler@1
+            id: org.example.notes
+            continues: [org.example.notes.editing]
+            exec: "true {activity-file}"
+            """, to: "\(b.sandbox.root)/data/actshare/handlers/notes.yaml")
+        #expect(try b.run("handoff", "continue", id).status == 0)
+        let deadline = Date().addingTimeInterval(5)
+        while delegate.continuedBy == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(delegate.continuedBy == "beta")
+
+        activity.invalidate()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!(try b.run("handoff", "list").stdout.contains(id)))
+    }
+}

@@ -126,12 +126,19 @@ struct HandoffCommand: ParsableCommand {
 
         func run() throws {
             let connection = try DaemonConnection()
-            let response = try connection.call(ControlRequest(.fetch, id: id))
+            let response: ControlResponse
+            do {
+                response = try connection.client.call(ControlRequest(.fetch, id: id))
+            } catch let error as ActShareError {
+                throw CommandFailure(.failed, error.message)
+            }
+            // --print shows the activity even when nothing here continues it.
+            if printOnly, let activity = response.activity {
+                return StandardStreams.out(try HandoffOutput.json(Continuer.file(for: activity)) + "\n")
+            }
+            try DaemonConnection.check(response)
             guard let activity = response.activity, let continuation = response.continuation else {
                 throw CommandFailure(.failed, "the daemon sent no activity")
-            }
-            if printOnly {
-                return StandardStreams.out(try HandoffOutput.json(Continuer.file(for: activity)) + "\n")
             }
             let browser = try Invocation(configFile: config).config.handoff["browser"]?.value
             let said = try Continuer(browser: browser).start(activity, continuation)
