@@ -26,6 +26,7 @@ public final class Daemon: Sendable {
     let serverContext: NIOSSLContext
     let clientContext: NIOSSLContext
     let unauthenticated = NIOLockedValueBox(0)
+    let discovery: any PeerDiscovery
     /// Runs the commands activities name (they block).
     let threadPool: NIOThreadPool
 
@@ -43,7 +44,8 @@ public final class Daemon: Sendable {
 
     public init(settings: Settings, paths: HandoffPaths) throws {
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
-        state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths, staticPeers: settings.staticPeers)
+        state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
+        discovery = StaticDiscovery(peers: settings.staticPeers)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
@@ -217,11 +219,14 @@ public final class Daemon: Sendable {
 
     // MARK: Talking to paired devices
 
-    /// Each paired device once, with the addresses to try: where it was paired, then the
-    /// static peers (config `handoff.peers`).
+    /// Each paired device once, with the addresses to try: where it was paired, then
+    /// what discovery knows (config `handoff.peers`).
     private func targets() async -> [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] {
-        let paired = await state.paired
-        return paired.entries.map { entry in (entry, [(entry.host, entry.port)] + state.staticPeers) }
+        var targets: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
+        for entry in await state.paired.entries {
+            targets.append((entry, [(entry.host, entry.port)] + (await discovery.addresses(for: entry))))
+        }
+        return targets
     }
 
     private func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)]) async throws -> PeerMessage {

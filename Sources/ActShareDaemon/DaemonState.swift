@@ -15,8 +15,6 @@ actor DaemonState {
     let port: Int
     let identity: Identity
     let paths: HandoffPaths
-    /// Extra addresses to try for paired devices (config `handoff.peers`, discovery static).
-    let staticPeers: [(host: String, port: Int)]
 
     private(set) var activities: [String: UserActivity] = [:]
     private(set) var paired: PairedDevices
@@ -26,12 +24,11 @@ actor DaemonState {
     private var window: PairingWindow?
     private var pairingAttempts: [ContinuousClock.Instant] = []
 
-    init(name: String, port: Int, identity: Identity, paths: HandoffPaths, staticPeers: [(host: String, port: Int)]) {
+    init(name: String, port: Int, identity: Identity, paths: HandoffPaths) {
         self.name = name
         self.port = port
         self.identity = identity
         self.paths = paths
-        self.staticPeers = staticPeers
         let paired = PairedDevices(directory: paths.stateDirectory)
         self.paired = paired
         pins = NIOLockedValueBox(paired.pins)

@@ -7,7 +7,7 @@ import Testing
     final class Machine {
         let sandbox: Sandbox
         let name: String
-        let port: Int
+        var port: Int
         private var daemon: ClipboardTests.Server?
 
         init(_ name: String, port: Int) throws {
@@ -347,5 +347,23 @@ extension HandoffTests {
         activity.invalidate()
         Thread.sleep(forTimeInterval: 0.2)
         #expect(!(try b.run("handoff", "list").stdout.contains(id)))
+    }
+}
+
+extension HandoffTests {
+    /// A device that moved to another port is found at the config's static peers.
+    @Test func staticPeersFindAMovedDevice() throws {
+        let a = try Machine("alpha", port: 47_171), b = try Machine("beta", port: 47_172)
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0)
+        a.stop()
+        a.port = 47_173
+        try a.start()
+        let id = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Moved")
+        #expect(!(try b.run("handoff", "list").stdout.contains(id)), "not where it was paired")
+        b.stop()
+        try b.sandbox.writeConfig("handoff: {discovery: static, peers: [\"127.0.0.1:47173\"]}\n")
+        try b.start()
+        #expect(try b.run("handoff", "list").stdout.contains("\(id)  alpha  org.example.notes.editing  Moved"))
     }
 }
