@@ -17,13 +17,13 @@ extension Daemon {
         guard await state.mayAttemptPairing() else { return .failure("too many pairing attempts: wait ten seconds", exitCode: 1) }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
-            FileHandleOutput.debug("pairing: connected to \(host):\(port)")
+            DaemonLog.debug("pairing: connected to \(host):\(port)")
             let ownKey = try Identity.spki(of: state.identity.certificate)
             return try await link.channel.executeThenClose { inbound, peerOut in
                 var frames = inbound.makeAsyncIterator()
                 let nonce = Pairing.nonce()
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: state.name, port: state.port, commitment: Pairing.commitment(nonce))))
-                FileHandleOutput.debug("pairing: request sent")
+                DaemonLog.debug("pairing: request sent")
                 guard let frame = try await frames.next() else { throw HandoffFailure("\(host):\(port) refused to pair (is `actshare handoff pair --wait` running there?)") }
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
@@ -86,9 +86,9 @@ extension Daemon {
             return
         }
         let nonce = Pairing.nonce()
-        FileHandleOutput.debug("pairing: responding to \(name)")
+        DaemonLog.debug("pairing: responding to \(name)")
         try await outbound.write(try Wire.encode(PeerMessage(.pairResponse, name: state.name, port: state.port, nonce: Hex.string(nonce))))
-        FileHandleOutput.debug("pairing: response sent to \(name)")
+        DaemonLog.debug("pairing: response sent to \(name)")
         guard let frame = try await frames.next(),
               let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
               let theirNonce = reveal.nonce.flatMap(Hex.bytes), Pairing.commitment(theirNonce) == commitment

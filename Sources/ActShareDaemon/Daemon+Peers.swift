@@ -29,10 +29,10 @@ extension Daemon {
         let remoteHost = channel.remoteAddress?.ipAddress ?? "127.0.0.1"
         try? await connection.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
-            FileHandleOutput.debug("peer \(remoteHost): connected")
+            DaemonLog.debug("peer \(remoteHost): connected")
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
-            FileHandleOutput.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
+            DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
             if let entry = await state.paired.entry(pin: pin) {
                 prove()
                 var next: ByteBuffer? = first
@@ -42,7 +42,7 @@ extension Daemon {
                     next = try await frames.next()
                 }
             } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
-                FileHandleOutput.debug("peer \(remoteHost): answering the pairing request")
+                DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 prove()
                 try await respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {

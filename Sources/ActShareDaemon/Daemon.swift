@@ -91,7 +91,7 @@ public final class Daemon: Sendable {
                 }
             }
         let identity = state.identity
-        FileHandleOutput.standardError("actshare daemon: device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)\n")
+        DaemonLog.error("actshare daemon: device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)\n")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 try await control.executeThenClose { inbound in
@@ -132,7 +132,7 @@ public final class Daemon: Sendable {
                 let response: ControlResponse
                 switch request.op {
                 case .pair:
-                    FileHandleOutput.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
+                    DaemonLog.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
                     response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
                 case .pairWait:
                     response = await pairAsResponder(request, outbound: outbound, lines: &lines)
@@ -310,7 +310,7 @@ public final class Daemon: Sendable {
             activity.originName = entry.name
             var handlerProblems: [String] = []
             let handlers = HandlerManifest.load(from: state.paths.handlerDirectories) { handlerProblems.append($0) }
-            for problem in handlerProblems { FileHandleOutput.standardError("actshare daemon: \(problem)\n") }
+            for problem in handlerProblems { DaemonLog.error("actshare daemon: \(problem)\n") }
             switch HandlerManifest.continuation(for: activity, handlers: handlers) {
             case .success(let continuation):
                 var response = ControlResponse(ok: true)
@@ -367,16 +367,16 @@ public final class Daemon: Sendable {
     }
 }
 
-/// Writes to stderr without Foundation's FileHandle.
-enum FileHandleOutput {
+/// The daemon's lines on stderr (the journal, under systemd).
+enum DaemonLog {
     static let debugging = Environment.value("ACTSHARE_DEBUG").map { !$0.isEmpty && $0 != "0" } ?? false
 
-    static func standardError(_ text: String) {
+    static func error(_ text: String) {
         _ = FileSystem.writeAll(Array(text.utf8), to: 2)
     }
 
-    /// A line on stderr when ACTSHARE_DEBUG is set.
+    /// A line when ACTSHARE_DEBUG is set.
     static func debug(_ text: @autoclosure () -> String) {
-        if debugging { standardError("actshare daemon: \(text())\n") }
+        if debugging { error("actshare daemon: \(text())\n") }
     }
 }
