@@ -1,4 +1,5 @@
 /* Wayland: wl-copy (wl-clipboard) offers one type per copy, so the most useful one is chosen. */
+#include "io.h"
 #include "targets.h"
 
 #include <errno.h>
@@ -11,20 +12,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static int read_file(const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    char chunk[65536];
-    ssize_t count;
-    while ((count = read(fd, chunk, sizeof chunk)) != 0) {
-        if (count < 0 && errno == EINTR) continue;
-        if (count < 0) break;
-        buffer_append(out, chunk, (size_t)count);
-    }
-    close(fd);
-    return count < 0 ? -1 : 0;
-}
 
 int copy_wayland(const targets *t, unsigned selections, actshare_session *session) {
     /* A PNG pastes into every application; other image formats lose to the file's URI. */
@@ -73,13 +60,7 @@ int copy_wayland(const targets *t, unsigned selections, actshare_session *sessio
         session->set_error(session, "Wayland clipboard: wl-copy (wl-clipboard) is not installed");
         return -1;
     }
-    size_t offset = 0;
-    while (offset < data->length) {
-        ssize_t count = write(input[1], data->bytes + offset, data->length - offset);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) break;
-        offset += (size_t)count;
-    }
+    write_all(input[1], data->bytes, data->length); /* wl-copy's exit status says if it failed */
     close(input[1]);
     free(file.bytes);
     int status = 0;

@@ -12,6 +12,7 @@
  * Large data goes by the INCR protocol (ICCCM 2.7.2), in chunks the requestor pulls by
  * deleting the property.
  */
+#include "io.h"
 #include "targets.h"
 
 #include <xcb/xcb.h>
@@ -60,17 +61,6 @@ typedef struct server {
     int owned;      /* how many selections are still ours */
     uint32_t chunk; /* the most data sent in one property */
 } server;
-
-static int read_all(int fd, unsigned char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t count = read(fd, bytes, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) return -1;
-        bytes += count;
-        length -= (size_t)count;
-    }
-    return 0;
-}
 
 static void notify(xcb_connection_t *connection, const xcb_selection_request_event_t *request, xcb_atom_t property) {
     /* xcb_send_event copies 32 bytes: the event goes in a buffer of that size. */
@@ -131,7 +121,7 @@ static void serve(server *s, unsigned lifetime) {
         struct stat info;
         unsigned char *bytes = NULL;
         if (fstat(target->file, &info) == 0 && info.st_size <= 0x7FFFFFFF && (bytes = malloc(info.st_size ? (size_t)info.st_size : 1)) &&
-            read_all(target->file, bytes, (size_t)info.st_size) == 0) {
+            read_exactly(target->file, bytes, (size_t)info.st_size) == 0) {
             target->data = bytes;
             target->length = (uint32_t)info.st_size;
         } else {

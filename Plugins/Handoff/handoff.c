@@ -4,6 +4,7 @@
  * daemon's control socket (docs/PROTOCOL.md: op `send`). Files come later.
  */
 #include "buffer.h"
+#include "io.h"
 
 #include <actshare/provider.h>
 
@@ -65,15 +66,9 @@ static int control_socket(char *error, size_t size) {
 
 /* Sends one request line and reads the answer line; 0 when it says "ok":true. */
 static int call(int fd, const buffer *line, char *error, size_t size, int *bad_input) {
-    size_t offset = 0;
-    while (offset < line->length) {
-        ssize_t count = write(fd, line->bytes + offset, line->length - offset);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) {
-            snprintf(error, size, "the handoff daemon closed its socket");
-            return -1;
-        }
-        offset += (size_t)count;
+    if (write_all(fd, line->bytes, line->length) != 0) {
+        snprintf(error, size, "the handoff daemon closed its socket");
+        return -1;
     }
     buffer answer = {0};
     char chunk[4096];

@@ -1,5 +1,6 @@
 /* Maildir: write tmp/NAME, fsync, link it to new/NAME, unlink tmp/NAME. A reader sees
  * the whole message in new/ or nothing: a writer killed halfway leaves only tmp/. */
+#include "io.h"
 #include "mail.h"
 
 #include <dirent.h>
@@ -19,17 +20,6 @@ static int make_directory(const char *path, char *error, size_t error_size) {
     }
     snprintf(error, error_size, "cannot make the Maildir folder %s: %s", path, strerror(errno));
     return -1;
-}
-
-static int write_all(int fd, const char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t count = write(fd, bytes, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) return -1;
-        bytes += count;
-        length -= (size_t)count;
-    }
-    return 0;
 }
 
 /* Files a killed writer left in tmp/ are removed after 36 hours, as the Maildir

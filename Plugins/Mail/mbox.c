@@ -15,6 +15,7 @@
  * cannot write) there is no guardian: nothing would stop another writer appending
  * after the torn message before the guardian cut it.
  */
+#include "io.h"
 #include "mail.h"
 
 #include <errno.h>
@@ -32,17 +33,6 @@
  * taken as stale all the same (liblockfile's five minutes). */
 #define LOCK_WAIT_SECONDS 30
 #define LOCK_STALE_SECONDS 300
-
-static int write_all(int fd, const char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t count = write(fd, bytes, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) return -1;
-        bytes += count;
-        length -= (size_t)count;
-    }
-    return 0;
-}
 
 /* Reads "PID GUARDIAN LENGTH" from a dot-lock; 0 when it says so. */
 static int read_lock(const char *lock, long *pid, long *guardian, long long *length) {

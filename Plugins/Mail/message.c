@@ -1,4 +1,5 @@
 /* The message: RFC 5322 headers and a MIME body (RFC 2045-2049) from the items. */
+#include "io.h"
 #include "mail.h"
 
 #include <ctype.h>
@@ -100,31 +101,6 @@ static void text_part(buffer *out, const char *subtype, const char *text) {
         encode_quoted_printable(out, (const unsigned char *)text, length);
         if (length == 0 || text[length - 1] != '\n') buffer_append_string(out, "\n");
     }
-}
-
-static int read_file(const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct stat info;
-    if (fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
-        close(fd);
-        errno = EISDIR;
-        return -1;
-    }
-    char chunk[65536];
-    ssize_t count;
-    while ((count = read(fd, chunk, sizeof chunk)) != 0) {
-        if (count < 0) {
-            if (errno == EINTR) continue;
-            int saved = errno;
-            close(fd);
-            errno = saved;
-            return -1;
-        }
-        buffer_append(out, chunk, (size_t)count);
-    }
-    close(fd);
-    return 0;
 }
 
 static void boundary(char *out, size_t size, const char *seed, int level) {

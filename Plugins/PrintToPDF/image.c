@@ -1,6 +1,7 @@
 /* Images: one per page, scaled to fit inside the margins with the aspect kept. PNG
  * through cairo; JPEG embedded as JPEG (cairo's MIME data: the PDF holds the file's own
  * DCT stream, not a re-encoding); other formats through gdk-pixbuf. */
+#include "io.h"
 #include "printtopdf.h"
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
@@ -31,17 +32,6 @@ static cairo_surface_t *surface_from_pixbuf(GdkPixbuf *pixbuf) {
     return surface;
 }
 
-static int read_whole(const char *path, buffer *out) {
-    FILE *file = fopen(path, "rbe");
-    if (!file) return -1;
-    char chunk[65536];
-    size_t count;
-    while ((count = fread(chunk, 1, sizeof chunk, file)) > 0) buffer_append(out, chunk, count);
-    int failed = ferror(file);
-    fclose(file);
-    return failed ? -1 : 0;
-}
-
 int render_image(document *d, const char *name, const char *path, const char *type, char *error, size_t error_size) {
     cairo_surface_t *image = NULL;
     if (strcmp(type, "image/png") == 0) {
@@ -64,7 +54,7 @@ int render_image(document *d, const char *name, const char *path, const char *ty
             /* The pixels are never drawn: the PDF takes the JPEG bytes themselves. */
             image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf));
             buffer *jpeg = calloc(1, sizeof *jpeg);
-            if (!jpeg || read_whole(path, jpeg) != 0) {
+            if (!jpeg || read_file(path, jpeg) != 0) {
                 snprintf(error, error_size, "cannot be read");
                 free(jpeg);
                 cairo_surface_destroy(image);

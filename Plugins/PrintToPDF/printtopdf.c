@@ -5,6 +5,7 @@
  * beside its destination and linked into place only when whole, under a name that
  * replaces nothing (`-1`, `-2` are added). See docs/PRINT-TO-PDF.md.
  */
+#include "io.h"
 #include "printtopdf.h"
 
 #include <cairo-pdf.h>
@@ -112,25 +113,6 @@ static item_kind kind_of(const actshare_item *item) {
     /* Prose in a readable face; everything else textual (source, data) in monospace. */
     if (strcmp(type, "text/plain") == 0 || strcmp(type, "text/markdown") == 0 || strcmp(type, "text/x-markdown") == 0) return ITEM_TEXT;
     return ITEM_CODE;
-}
-
-static int read_file(const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    char chunk[65536];
-    ssize_t count;
-    while ((count = read(fd, chunk, sizeof chunk)) != 0) {
-        if (count < 0) {
-            if (errno == EINTR) continue;
-            int saved = errno;
-            close(fd);
-            errno = saved;
-            return -1;
-        }
-        buffer_append(out, chunk, (size_t)count);
-    }
-    close(fd);
-    return 0;
 }
 
 static int render(document *d, prepared *items, size_t count, char *error, size_t error_size) {
