@@ -11,16 +11,10 @@ public struct HandoffPaths: Sendable {
     public var controlSocket: String { FileSystem.join(runtimeDirectory, "daemon.sock") }
 
     public static func fromEnvironment() -> HandoffPaths {
-        let home = FileSystem.homeDirectory
-        let absolute = { (name: String) in Environment.value(name).flatMap { $0.hasPrefix("/") ? $0 : nil } }
-        let runtime = absolute("XDG_RUNTIME_DIR") ?? "/tmp/actshare-\(getuidString())"
-        let state = absolute("XDG_STATE_HOME") ?? FileSystem.join(home, ".local/state")
-        let dataHome = absolute("XDG_DATA_HOME") ?? FileSystem.join(home, ".local/share")
-        let dataDirs = FileSystem.pathList(Environment.value("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").filter { $0.hasPrefix("/") }
+        let xdg = XDGDirectories.fromEnvironment()
+        let runtime = xdg.runtimeDir ?? "/tmp/actshare-\(ControlClient.userID)"
         return HandoffPaths(
-            runtimeDirectory: FileSystem.join(runtime, "actshare"), stateDirectory: FileSystem.join(state, "actshare"),
-            handlerDirectories: ([dataHome] + dataDirs).map { FileSystem.join($0, "actshare/handlers") })
+            runtimeDirectory: FileSystem.join(runtime, "actshare"), stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
+            handlerDirectories: ([xdg.dataHome] + xdg.dataDirs).map { FileSystem.join($0, "actshare/handlers") })
     }
-
-    private static func getuidString() -> String { String(ControlClient.userID) }
 }

@@ -35,17 +35,11 @@ public struct SearchPaths: Sendable {
     /// Installed as `PREFIX/bin/actshare`, they are `PREFIX/share/actshare/manifests`
     /// and `PREFIX/lib/actshare`.
     public static func fromEnvironment(configFile: String? = nil) -> SearchPaths {
-        let home = FileSystem.homeDirectory
-        let dataHome = xdg("XDG_DATA_HOME") ?? FileSystem.join(home, ".local/share")
-        let dataDirs = xdgList("XDG_DATA_DIRS") ?? ["/usr/local/share", "/usr/share"]
-        let configHome = xdg("XDG_CONFIG_HOME") ?? FileSystem.join(home, ".config")
-        let configDirs = xdgList("XDG_CONFIG_DIRS") ?? ["/etc/xdg"]
-        let stateHome = xdg("XDG_STATE_HOME") ?? FileSystem.join(home, ".local/state")
-        let cacheHome = xdg("XDG_CACHE_HOME") ?? FileSystem.join(home, ".cache")
+        let xdg = XDGDirectories.fromEnvironment()
 
         var providers = FileSystem.pathList(Environment.value("ACTSHARE_PROVIDER_PATH") ?? "").map(FileSystem.absolute)
-        providers.append(FileSystem.join(dataHome, "actshare/providers"))
-        providers += dataDirs.map { FileSystem.join($0, "actshare/providers") }
+        providers.append(FileSystem.join(xdg.dataHome, "actshare/providers"))
+        providers += xdg.dataDirs.map { FileSystem.join($0, "actshare/providers") }
 
         var libraries: [String] = []
         var helper = "actshare-manifests"
@@ -68,11 +62,11 @@ public struct SearchPaths: Sendable {
         }
 
         let configs = configFile.map { [$0] }
-            ?? ([configHome] + configDirs).map { FileSystem.join($0, "actshare/config.yaml") }
+            ?? ([xdg.configHome] + xdg.configDirs).map { FileSystem.join($0, "actshare/config.yaml") }
         return SearchPaths(
             providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
-            stateDirectory: FileSystem.join(stateHome, "actshare"),
-            cacheDirectory: FileSystem.join(cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
+            stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
+            cacheDirectory: FileSystem.join(xdg.cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
     }
 
     /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.
@@ -90,16 +84,5 @@ public struct SearchPaths: Sendable {
         }
         guard let repository else { return nil }
         return FileSystem.exists(FileSystem.join(repository, "Package.swift")) ? repository : nil
-    }
-
-    private static func xdg(_ name: String) -> String? {
-        guard let value = Environment.value(name), value.hasPrefix("/") else { return nil }
-        return value
-    }
-
-    private static func xdgList(_ name: String) -> [String]? {
-        guard let value = Environment.value(name) else { return nil }
-        let dirs = FileSystem.pathList(value).filter { $0.hasPrefix("/") }
-        return dirs.isEmpty ? nil : dirs
     }
 }

@@ -28,9 +28,7 @@ struct IntegrateCommand: ParsableCommand {
         guard let actshare = FileSystem.executablePath else {
             throw CommandFailure(.failed, "cannot tell where this actshare is (/proc/self/exe)")
         }
-        let home = FileSystem.homeDirectory
-        let dataHome = Environment.value("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileSystem.join(home, ".local/share")
-        let configHome = Environment.value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? FileSystem.join(home, ".config")
+        let xdg = XDGDirectories.fromEnvironment()
         var activities: [(type: String, title: String, image: String, mimeTypes: [String])] = []
         if fileManager == .dolphin && !uninstall {
             let invocation = try Invocation(configFile: config)
@@ -49,7 +47,7 @@ struct IntegrateCommand: ParsableCommand {
             }
         }
         let integration = FileManagerIntegration(
-            kind: fileManager, actshare: actshare, dataHome: dataHome, configHome: configHome, activities: activities)
+            kind: fileManager, actshare: actshare, dataHome: xdg.dataHome, configHome: xdg.configHome, activities: activities)
         let files = uninstall ? try integration.uninstall() : try integration.install()
         let verb = fileManager == .thunar ? "updated" : uninstall ? "removed" : "wrote"
         if files.isEmpty {
