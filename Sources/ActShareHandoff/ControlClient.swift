@@ -1,4 +1,5 @@
 import ActShareCore
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,7 +16,7 @@ public final class ControlClient: @unchecked Sendable {
     private let fd: Int32
     // Touched only by the receiving thread.
     private var pending: [UInt8] = []
-    private let sending = Lock()
+    private let sending = Mutex(())
 
     public static var userID: UInt32 { getuid() }
 
@@ -49,7 +50,7 @@ public final class ControlClient: @unchecked Sendable {
     public func send(_ request: ControlRequest) throws {
         var line = try Self.encoder.encode(request)
         line.append(UInt8(ascii: "\n"))
-        let written = sending.withLock { line.withUnsafeBytes { FileSystem.writeAll(Array($0), to: fd) } }
+        let written = sending.withLock { _ in line.withUnsafeBytes { FileSystem.writeAll(Array($0), to: fd) } }
         guard written else {
             throw ActShareError(.io, "the daemon closed its control socket")
         }
@@ -86,18 +87,4 @@ public final class ControlClient: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-}
-
-/// A pthread mutex: the Swift runtime's Mutex needs newer platforms than this module names.
-final class Lock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
 }

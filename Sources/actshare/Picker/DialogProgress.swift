@@ -1,6 +1,7 @@
 import ActShareCore
 import ActShareHost
 import CActShareSystem
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,17 +39,20 @@ final class DialogProgress: SessionObserver {
         // The dialog ends by itself only at 100% (auto-close) or when Cancel is pressed;
         // before we close its input, an exit means Cancel.
         let flag = UnsafeSendablePointer(cancellation)
-        let finished = UnsafeSendablePointer(UnsafeMutablePointer<Int32>.allocate(capacity: 1))
-        finished.pointer.pointee = 0
-        self.finished = finished
+        let finished = self.finished
         watcher = BackgroundWork {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            if finished.pointer.pointee == 0 { flag.pointer.pointee = 1 }
+            if !finished.value.load(ordering: .acquiring) { flag.pointer.pointee = 1 }
         }
     }
 
-    private let finished: UnsafeSendablePointer
+    /// Set once the activity ended, so that the dialog's exit is not taken for Cancel.
+    private let finished = Flag()
+
+    final class Flag: Sendable {
+        let value = Atomic(false)
+    }
 
     func progress(_ fraction: Double, activity: String) {
         guard input >= 0 else { return }
@@ -69,20 +73,18 @@ final class DialogProgress: SessionObserver {
     /// Closes the dialog once the activity has ended.
     func finish() {
         guard input >= 0 else { return }
-        finished.pointer.pointee = 1
+        finished.value.store(true, ordering: .releasing)
         send(Array("100\n".utf8))
         close(input)
         input = -1
         kill(pid, SIGTERM)
         _ = watcher?.wait()
-        finished.pointer.deallocate()
     }
 
     deinit { finish() }
 }
 
-/// A pointer handed to the watcher thread: written by one side, read by the other, with
-/// the thread's end (pthread_join) ordering the two.
+/// The host's cancellation flag (a C int) handed to the watcher thread, which sets it.
 struct UnsafeSendablePointer: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Int32>
     init(_ pointer: UnsafeMutablePointer<Int32>) { self.pointer = pointer }
