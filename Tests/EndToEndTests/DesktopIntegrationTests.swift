@@ -7,6 +7,34 @@ import Testing
         try Sandbox.execute(executable, arguments, environment: environment, stdin: nil)
     }
 
+    /// Runs actshare without a terminal, waits for its dialog `window` on `display`,
+    /// focuses it and types `keys`; returns the exit status and standard output.
+    static func runAnsweringDialog(_ sandbox: Sandbox, _ arguments: [String], display: ClipboardTests.Display, window: String,
+                                   keys: [String]) throws -> (status: Int32, output: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.arguments = arguments
+        process.environment = sandbox.environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
+        let xdotool = { (arguments: [String]) in try Sandbox.execute("/usr/bin/xdotool", arguments, environment: environment, stdin: nil, timeout: 20) }
+        let found = try xdotool(["search", "--sync", "--name", "^\(window)$"])
+        let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(window)")
+        _ = try xdotool(["windowfocus", "--sync", id])
+        Thread.sleep(forTimeInterval: 0.3)
+        for key in keys {
+            _ = try xdotool(["key", "--clearmodifiers", key])
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
     static let thunarFile = """
         <?xml version="1.0" encoding="UTF-8"?>
         <actions>
@@ -99,29 +127,10 @@ import Testing
         let text = try sandbox.file("notes.txt", "some words here\n")
         let offered = try sandbox.run("list", text, "--json").listedTypes()
 
-        // No terminal: --picker auto asks with zenity.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = ["share", text, "--json"]
-        process.environment = sandbox.environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        let window = try Sandbox.execute("/usr/bin/xdotool", ["search", "--sync", "--name", "^Share$"], environment: environment, stdin: nil, timeout: 20)
-        let id = try #require(window.stdout.split(separator: "\n").first.map(String.init), "no zenity window")
-        _ = try Sandbox.execute("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: environment, stdin: nil)
-        Thread.sleep(forTimeInterval: 0.3)
-        // The cursor starts on the first row: Down selects the second, Return chooses it.
-        for key in ["Down", "Return"] {
-            _ = try Sandbox.execute("/usr/bin/xdotool", ["key", "--clearmodifiers", key], environment: environment, stdin: nil)
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // No terminal: --picker auto asks with zenity. The cursor starts on the first row:
+        // Down selects the second, Return chooses it.
+        let (status, output) = try Self.runAnsweringDialog(sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Down", "Return"])
+        #expect(status == 0)
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == offered[1])
         #expect(result["completed"] as? Bool == true)
@@ -195,24 +204,9 @@ extension DesktopIntegrationTests {
         let (sandbox, _) = try IsolationTests.sandbox("wait", IsolationTests.hostile("wait", perform: "hostile_wait_for_cancel", timeout: "30s"))
         sandbox.extraEnvironment["DISPLAY"] = display.name
         let text = try sandbox.file("a.txt", "some words\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = ["share", text, "-a", "org.test.wait.go", "--picker", "zenity", "--json"]
-        process.environment = sandbox.environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        let window = try Sandbox.execute("/usr/bin/xdotool", ["search", "--sync", "--name", "^Hostile wait$"], environment: environment, stdin: nil, timeout: 20)
-        let id = try #require(window.stdout.split(separator: "\n").first.map(String.init), "no progress dialog")
-        _ = try Sandbox.execute("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: environment, stdin: nil)
-        Thread.sleep(forTimeInterval: 0.3)
-        _ = try Sandbox.execute("/usr/bin/xdotool", ["key", "--clearmodifiers", "Escape"], environment: environment, stdin: nil)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 4)
+        let (status, output) = try Self.runAnsweringDialog(
+            sandbox, ["share", text, "-a", "org.test.wait.go", "--picker", "zenity", "--json"], display: display, window: "Hostile wait", keys: ["Escape"])
+        #expect(status == 4)
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == "org.test.wait.go")
         #expect(result["completed"] as? Bool == false)
