@@ -38,10 +38,10 @@ static int refuse(actshare_session *session, int32_t status, const char *message
     return status;
 }
 
-/* Errors that mean the spool cannot be used as given (exit 2), not a failed delivery. */
-static int spool_unusable(int error_number) {
-    return error_number == EACCES || error_number == EPERM || error_number == ENOENT || error_number == ENOTDIR ||
-           error_number == EROFS || error_number == EISDIR;
+int spool_failure(int error_number) {
+    int unusable = error_number == EACCES || error_number == EPERM || error_number == ENOENT || error_number == ENOTDIR ||
+                   error_number == EROFS || error_number == EISDIR;
+    return unusable ? SPOOL_UNUSABLE : -1;
 }
 
 int32_t mail_send(const actshare_request *request, actshare_session *session) {
@@ -111,14 +111,12 @@ int32_t mail_send(const actshare_request *request, actshare_session *session) {
     }
     buffer where = {0};
     int delivered;
-    errno = 0;
     if (to_sendmail) delivered = deliver_sendmail(&message, error, sizeof error);
     else if (spool[0] == 'm' && spool[1] == 'a') delivered = deliver_maildir(spool_path, &message, &where, error, sizeof error);
     else delivered = deliver_mbox(spool_path, fields.from.list[0].mailbox, &message, error, sizeof error);
-    int delivery_errno = errno;
     buffer_free(&message);
     if (delivered != 0) {
-        status = refuse(session, !to_sendmail && spool_unusable(delivery_errno) ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED, error);
+        status = refuse(session, delivered == SPOOL_UNUSABLE ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED, error);
     } else if (where.length) {
         session->return_item(session, ACTSHARE_ITEM_FILE, where.bytes, "message/rfc822");
     } else {

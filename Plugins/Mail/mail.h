@@ -51,8 +51,15 @@ int message_compose(const actshare_request *request, const message_fields *field
 /* A subject from the first item: a text's first line, a file's name or a URL. */
 void message_default_subject(const actshare_request *request, buffer *out);
 
-/* MARK: Spools (maildir.c, mbox.c, sendmail.c): 0, or -1 with `error` set. On failure
- * nothing is left behind: no file in the Maildir, the mbox at its old length. */
+/* MARK: Spools (maildir.c, mbox.c, sendmail.c): 0, or with `error` set either
+ * SPOOL_UNUSABLE (the spool cannot be used as given: exit 2) or -1 (the delivery failed).
+ * On failure nothing is left behind: no file in the Maildir, the mbox at its old length. */
+
+enum { SPOOL_UNUSABLE = -2 };
+
+/* SPOOL_UNUSABLE for the errors that mean a spool path is wrong (no permission, a missing
+ * folder, a file where a folder must be, a folder as an mbox), else -1. */
+int spool_failure(int error_number);
 
 int deliver_maildir(const char *directory, const buffer *message, buffer *where, char *error, size_t error_size);
 int deliver_mbox(const char *path, const char *sender, const buffer *message, char *error, size_t error_size);

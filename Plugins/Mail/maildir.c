@@ -18,8 +18,9 @@ static int make_directory(const char *path, char *error, size_t error_size) {
         if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) return 0;
         errno = ENOTDIR;
     }
-    snprintf(error, error_size, "cannot make the Maildir folder %s: %s", path, strerror(errno));
-    return -1;
+    int failure = errno;
+    snprintf(error, error_size, "cannot make the Maildir folder %s: %s", path, strerror(failure));
+    return spool_failure(failure);
 }
 
 /* Files a killed writer left in tmp/ are removed after 36 hours, as the Maildir
@@ -44,9 +45,10 @@ int deliver_maildir(const char *directory, const buffer *message, buffer *where,
     snprintf(tmp, sizeof tmp, "%s/tmp", directory);
     snprintf(new_directory, sizeof new_directory, "%s/new", directory);
     snprintf(cur, sizeof cur, "%s/cur", directory);
-    if (make_directory(directory, error, error_size) || make_directory(tmp, error, error_size) ||
-        make_directory(new_directory, error, error_size) || make_directory(cur, error, error_size)) {
-        return -1;
+    const char *folders[] = {directory, tmp, new_directory, cur};
+    for (size_t i = 0; i < 4; i++) {
+        int made = make_directory(folders[i], error, error_size);
+        if (made != 0) return made;
     }
     remove_abandoned(tmp);
     char host[256] = "localhost";
@@ -67,8 +69,9 @@ int deliver_maildir(const char *directory, const buffer *message, buffer *where,
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) {
-        snprintf(error, error_size, "cannot write to the Maildir %s: %s", directory, strerror(errno));
-        return -1;
+        int failure = errno;
+        snprintf(error, error_size, "cannot write to the Maildir %s: %s", directory, strerror(failure));
+        return spool_failure(failure);
     }
     if (write_all(fd, message->bytes, message->length) != 0 || fsync(fd) != 0) {
         snprintf(error, error_size, "cannot write to the Maildir %s: %s", directory, strerror(errno));

@@ -219,16 +219,17 @@ int deliver_mbox(const char *path, const char *sender, const buffer *message, ch
     snprintf(lock, sizeof lock, "%s.lock", path);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
-        snprintf(error, error_size, "cannot open the mbox %s: %s", path, strerror(errno));
+        int failure = errno;
+        snprintf(error, error_size, "cannot open the mbox %s: %s", path, strerror(failure));
         buffer_free(&entry);
-        return -1;
+        return spool_failure(failure);
     }
     struct stat info;
     if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
         snprintf(error, error_size, "the mbox %s is not a regular file", path);
         close(fd);
         buffer_free(&entry);
-        return -1;
+        return SPOOL_UNUSABLE;
     }
     int tell = -1;
     pid_t guardian = start_guardian(path, lock, &tell);
