@@ -344,8 +344,7 @@ public final class Daemon: Sendable {
             }
             chosen = all
         }
-        var generator = SystemRandomNumberGenerator()
-        activity.id = Hex.string((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        activity.id = Pairing.newID()
         let (entry, addresses) = chosen[0]
         do {
             let reply = try await self.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)

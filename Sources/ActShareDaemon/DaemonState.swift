@@ -38,8 +38,7 @@ actor DaemonState {
 
     func becomeCurrent(_ activity: UserActivity) -> String {
         var activity = activity
-        var generator = SystemRandomNumberGenerator()
-        activity.id = Hex.string((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        activity.id = Pairing.newID()
         activity.created = Date().timeIntervalSince1970
         activity.origin = name
         activities[activity.id] = activity

@@ -50,4 +50,31 @@ public enum ChildProcess {
         let exited = (status & 0x7F) == 0
         return Outcome(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output: output)
     }
+
+    /// Starts `argv` (searched in PATH) and returns at once: standard input from `input`
+    /// (else /dev/null), standard output to /dev/null when `quiet`, in a session of its own
+    /// when `detached` (it outlives actshare and its terminal).
+    @discardableResult
+    public static func start(_ argv: [String], input: Int32? = nil, quiet: Bool = false, detached: Bool = false) throws -> pid_t {
+        guard let program = argv.first else { throw ActShareError(.io, "no program to start") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if detached { posix_spawnattr_setflags(&attributes, 0x80) } // POSIX_SPAWN_SETSID
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
+        guard spawned == 0 else { throw FileSystem.ioError("cannot start \(program)", spawned) }
+        return pid
+    }
 }

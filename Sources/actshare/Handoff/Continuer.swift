@@ -1,6 +1,5 @@
 import ActShareCore
 import ActShareHandoff
-import CActShareSystem
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -69,21 +68,13 @@ struct Continuer {
         return "opened \(url) from \(activity.originName ?? "?") in \(command[0])"
     }
 
-    /// Starts `argv` (searched in PATH) in a session of its own, not waiting for it.
+    /// Starts `argv` in a session of its own, not waiting for it.
     static func launch(_ argv: [String]) throws {
         guard !argv.isEmpty else { throw CommandFailure(.failed, "the handler's exec is empty") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, 0x80) // POSIX_SPAWN_SETSID: it outlives actshare
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cactshare_environ())
-        guard spawned == 0 else { throw CommandFailure(.failed, "cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
+        do {
+            try ChildProcess.start(argv, detached: true)
+        } catch let error as ActShareError {
+            throw CommandFailure(.failed, error.message)
+        }
     }
 }

@@ -1,6 +1,5 @@
 import ActShareCore
 import ActShareHost
-import CActShareSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -18,22 +17,17 @@ final class DialogProgress: SessionObserver {
         // an error (MSG_NOSIGNAL), not a SIGPIPE that ends actshare.
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let arguments = [executable, "--progress", "--title=\(title)", "--text=\(title)…", "--percentage=0", "--auto-close", "--width=360"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var spawnedPID: pid_t = 0
-        let spawned = posix_spawn(&spawnedPID, executable, &actions, nil, argv, cactshare_environ())
-        let pid = spawnedPID
-        close(fds[0])
-        guard spawned == 0 else {
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.start(
+                [executable, "--progress", "--title=\(title)", "--text=\(title)…", "--percentage=0", "--auto-close", "--width=360"],
+                input: fds[0], quiet: true)
+        } catch {
+            close(fds[0])
             close(fds[1])
             return nil
         }
+        close(fds[0])
         self.pid = pid
         input = fds[1]
         // The dialog ends by itself only at 100% (auto-close) or when Cancel is pressed;
