@@ -103,7 +103,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ActShareCore", "ActShareKit"]),
+            dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

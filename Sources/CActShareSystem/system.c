@@ -8,12 +8,17 @@
 extern char **environ;
 /* Declared here: defining _GNU_SOURCE in a shim broke module builds (PITFALLS.md). */
 extern int pipe2(int fds[2], int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int lowest);
 
 static volatile int32_t cancel_requested = 0;
 
 char **cactshare_environ(void) { return environ; }
 
 int cactshare_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int cactshare_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
 
 volatile int32_t *cactshare_cancel_flag(void) { return &cancel_requested; }
 

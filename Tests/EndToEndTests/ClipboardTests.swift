@@ -1,3 +1,4 @@
+import CActShareSystem
 import Foundation
 import Testing
 
@@ -9,7 +10,9 @@ import Testing
     /// descriptors it inherits, and Foundation takes the closing of its watch socket for
     /// the child's exit and blocks in waitpid, stalling every other Process. The signal
     /// mask is cleared: the test runner's threads block signals, and a server must not
-    /// inherit that.
+    /// inherit that. Every descriptor above standard error is closed in the child: another
+    /// test's pipe, open at this moment, would otherwise stay open in a server that lives
+    /// long, and that test would wait for its end of file until it timed out.
     final class Server {
         let pid: pid_t
 
@@ -25,6 +28,7 @@ import Testing
                 posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             }
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            cactshare_spawn_close_from(&actions, 3)
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
@@ -56,7 +60,8 @@ import Testing
 
         init() throws {
             var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            // Close-on-exec, so only Xvfb (given it as standard output) holds the write end.
+            guard cactshare_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EMFILE) }
             defer { close(fds[0]) }
             do {
                 server = try Server(["/usr/bin/Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], stdout: fds[1])

@@ -6,7 +6,9 @@ import Glibc
 /// Runs a helper program and collects its standard output.
 ///
 /// `posix_spawn` rather than `fork`: forking a multithreaded Swift process is unsafe.
-/// The child's standard input is `/dev/null` and its standard error is ours, so what it
+/// A child keeps no descriptor but its standard three: in the daemon another thread may
+/// hold a pipe open at that moment, and a long-lived child holding its write end would
+/// keep that pipe's reader from ever seeing its end. The child's standard input is `/dev/null` and its standard error is ours, so what it
 /// says about itself reaches the user.
 public enum ChildProcess {
     /// How a child ended, with what it wrote to standard output.
@@ -18,9 +20,8 @@ public enum ChildProcess {
 
     public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw FileSystem.ioError("cannot make a pipe", errno) }
+        guard cactshare_pipe_cloexec(&fds) == 0 else { throw FileSystem.ioError("cannot make a pipe", errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         defer { close(readEnd) }
 
         var actions = posix_spawn_file_actions_t()
@@ -28,7 +29,7 @@ public enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        cactshare_spawn_close_from(&actions, 3)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -66,6 +67,7 @@ public enum ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+        cactshare_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

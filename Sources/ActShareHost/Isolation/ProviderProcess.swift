@@ -35,6 +35,8 @@ final class ProviderProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
+        // Nothing else: a provider is not given the host's other files and sockets.
+        cactshare_spawn_close_from(&actions, 5)
         // A process group of its own, so Ctrl-C on the terminal reaches actshare (which
         // cancels in order) and not the helper; and default signal handling, unblocked.
         var attributes = posix_spawnattr_t()

@@ -3,6 +3,7 @@
 
 // Accessors for libc globals that Swift 6's strict concurrency checking rejects.
 
+#include <spawn.h>
 #include <stdint.h>
 
 /// The process environment, for posix_spawn.
@@ -10,6 +11,10 @@ char **cactshare_environ(void);
 
 /// pipe2(fds, O_CLOEXEC): both ends closed in every spawned process unless dup'ed there.
 int cactshare_pipe_cloexec(int fds[2]);
+
+/// posix_spawn_file_actions_addclosefrom_np(actions, lowest): the child closes every
+/// descriptor from `lowest` up, so it keeps none that another thread opened meanwhile.
+int cactshare_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// The cancellation flag: non-zero once SIGINT or SIGTERM arrived while caught.
 volatile int32_t *cactshare_cancel_flag(void);
