@@ -87,8 +87,12 @@ extension Daemon {
             }
             if let app = await state.links[id] { await app.tellContinued(id, by: request.by ?? "another device") }
             if let command = activity.onContinued {
-                _ = await runCommand(["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; eval \"$2\"", "sh",
-                                      request.by ?? "", command])
+                // In the background, its output let go: the app may start something that
+                // lasts, and the device that continued is not kept waiting for it.
+                _ = await runCommand(
+                    ["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; (eval \"$2\") </dev/null >/dev/null &",
+                     "sh", request.by ?? "", command],
+                    timeLimit: Self.commandTimeLimit)
             }
             return PeerMessage(.ok)
         default:
@@ -96,17 +100,25 @@ extension Daemon {
         }
     }
 
+    /// How long an app's command may take: as long as an app linked through ActShareKit
+    /// has to answer `will-save`.
+    static let commandTimeLimit: Duration = .seconds(2)
+
     /// What `command` prints, if it is a JSON object small enough for userInfo.
     private func refreshedUserInfo(_ command: String) async -> [String: JSONValue]? {
-        guard let output = await runCommand(["/bin/sh", "-c", command]), output.count <= UserActivity.maximumUserInfoSize else { return nil }
+        guard let output = await runCommand(["/bin/sh", "-c", command], timeLimit: Self.commandTimeLimit),
+              output.count <= UserActivity.maximumUserInfoSize else { return nil }
         return try? JSONDecoder().decode([String: JSONValue].self, from: Data(output))
     }
 
-    /// Runs a command on the thread pool (it blocks); its standard output when it exits 0.
-    func runCommand(_ argv: [String]) async -> [UInt8]? {
-        try? await threadPool.runIfActive {
-            let outcome = try ChildProcess.run(argv[0], Array(argv.dropFirst()))
-            return outcome.status == 0 ? outcome.output : nil
-        } ?? nil
+    /// Runs a command on the thread pool (it blocks); its standard output when it exits 0
+    /// within `timeLimit`. A command stopped at the limit is said in the daemon's log.
+    func runCommand(_ argv: [String], timeLimit: Duration) async -> [UInt8]? {
+        let outcome = try? await threadPool.runIfActive {
+            try ChildProcess.run(argv[0], Array(argv.dropFirst()), timeLimit: timeLimit)
+        }
+        guard let outcome else { return nil }
+        if outcome.timedOut { DaemonLog.error("actshare daemon: stopped `\(argv.last ?? argv[0])` after \(timeLimit), the time an app's command may take\n") }
+        return outcome.status == 0 && !outcome.timedOut ? outcome.output : nil
     }
 }

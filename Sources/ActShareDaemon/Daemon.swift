@@ -229,12 +229,14 @@ public final class Daemon: Sendable {
         return targets
     }
 
-    private func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)]) async throws -> PeerMessage {
+    /// Sends `message` to the first of `addresses` that answers within `seconds`.
+    private func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
+                         seconds: Double = 3) async throws -> PeerMessage {
         var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
         for address in addresses {
             do {
                 return try await PeerLink.exchange(
-                    host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message)
+                    host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message, seconds: seconds)
             } catch {
                 lastError = error
             }
@@ -302,7 +304,8 @@ public final class Daemon: Sendable {
             return .failure("the device of \(wanted.id) is no longer paired", exitCode: 3)
         }
         do {
-            let reply = try await request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses)
+            // The origin may first wait for its app's command and its linked app (2 s each).
+            let reply = try await request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses, seconds: 6)
             guard reply.type == .activity, var activity = reply.activity else {
                 return .failure(reply.message ?? "\(entry.name) did not send the activity", exitCode: 3)
             }
