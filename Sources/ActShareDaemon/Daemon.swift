@@ -190,7 +190,7 @@ public final class Daemon: Sendable {
                 response.activities = await remoteActivities()
                 return response
             case .fetch:
-                return await fetch(id: request.id)
+                return await fetch(id: request.id, keep: request.keep ?? false)
             case .continued:
                 guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: 2) }
                 try await tellContinued(id: id, device: device)
@@ -280,12 +280,13 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues here.
-    private func fetch(id: String?) async -> ControlResponse {
+    /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues
+    /// here. One handed to this device is taken, unless `keep`.
+    private func fetch(id: String?, keep: Bool) async -> ControlResponse {
         let listed = await remoteActivities()
         // Handed to this device: here already, continued in the browser or onto the clipboard.
         if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
-           let handed = await state.takeReceived(wanted.id) {
+           let handed = keep ? await state.received[wanted.id] : await state.takeReceived(wanted.id) {
             var response = ControlResponse(ok: true)
             response.activity = handed
             if case .string(let text) = handed.userInfo["text"], handed.type == UserActivity.handedOffText {

@@ -77,6 +77,20 @@ import Testing
         return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Installs on `machine` a handler of org.example.notes.editing that copies the JSON
+    /// file it is given; returns where the copy will be.
+    static func installCopyingHandler(on machine: Machine, maxVersion: Int? = nil) throws -> String {
+        let received = "\(machine.sandbox.root)/received.json"
+        try Sandbox.write("""
+            schema: actshare/handler@1
+            id: org.example.notes
+            continues: [org.example.notes.editing]
+            exec: "sh -c 'cp \\"$0\\" \(received)' {activity-file}"
+            \(maxVersion.map { "max-version: \($0)" } ?? "")
+            """, to: "\(machine.sandbox.root)/data/actshare/handlers/notes.yaml")
+        return received
+    }
+
     @Test func pairPublishListContinue() throws {
         let a = try Machine("alpha", port: 47_101), b = try Machine("beta", port: 47_102)
         let (asked, waited) = try Self.pair(a, b)
@@ -85,6 +99,7 @@ import Testing
         #expect(Self.code(asked) != nil && Self.code(asked) == Self.code(waited), "both sides show the same code")
         #expect(asked.stdout.contains("Paired with beta"))
         #expect(waited.stdout.contains("Paired with alpha"))
+        #expect(waited.stderr.hasPrefix("Waiting up to 2 minutes"), "the waiting side says what it waits for")
 
         let marker = "\(a.sandbox.root)/continued-by"
         let id = try Self.publish(
@@ -107,14 +122,7 @@ import Testing
         #expect((rows.first?["age"] as? Int ?? 99) < 5)
 
         // A handler on B that copies the JSON it gets.
-        let received = "\(b.sandbox.root)/received.json"
-        try Sandbox.write("""
-            schema: actshare/handler@1
-            id: org.example.notes
-            continues: [org.example.notes.editing]
-            exec: "sh -c 'cp \\"$0\\" \(received)' {activity-file}"
-            max-version: 2
-            """, to: "\(b.sandbox.root)/data/actshare/handlers/notes.yaml")
+        let received = try Self.installCopyingHandler(on: b, maxVersion: 2)
         let continued = try b.run("handoff", "continue", id)
         #expect(continued.status == 0, "\(continued.stderr)")
         #expect(continued.stdout == "continued Shopping list from alpha in org.example.notes\n")
@@ -177,13 +185,7 @@ import Testing
         let id = try Self.publish(
             a, "--type", "org.example.notes.editing", "--title", "Slow app", "--user-info", #"{"note": 1}"#,
             "--needs-save-command", "sleep 30", "--on-continued", "echo yes > \(started); sleep 30")
-        let received = "\(b.sandbox.root)/received.json"
-        try Sandbox.write("""
-            schema: actshare/handler@1
-            id: org.example.notes
-            continues: [org.example.notes.editing]
-            exec: "sh -c 'cp \\"$0\\" \(received)' {activity-file}"
-            """, to: "\(b.sandbox.root)/data/actshare/handlers/notes.yaml")
+        let received = try Self.installCopyingHandler(on: b)
 
         let before = Date()
         let continued = try b.run("handoff", "continue", id)
@@ -323,6 +325,11 @@ extension HandoffTests {
         b.sandbox.extraEnvironment["DISPLAY"] = display.name
         let text = "Handed-off text ✓"
         #expect(try a.run("perform", "org.actshare.handoff", "--text", text).status == 0, "the only paired device")
+        // Looked at with --print, it stays to be continued.
+        let printed = try b.run("handoff", "continue", "--latest", "--print")
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(printed.stdout.contains("Handed-off text"))
+        #expect(try b.run("handoff", "list").stdout.contains("alpha  org.actshare.handoff.text"))
         let continued = try b.run("handoff", "continue", "--latest")
         #expect(continued.status == 0, "\(continued.stderr)")
         #expect(continued.stdout == "copied the text from alpha to the clipboard\n")

@@ -35,6 +35,9 @@ struct HandoffCommand: ParsableCommand {
                 request = ControlRequest(.pair, host: host, port: port)
             }
             try connection.client.send(request)
+            if wait {
+                StandardStreams.err("Waiting up to 2 minutes for another device to run `actshare handoff pair` with this machine's address…\n")
+            }
             var response = try connection.client.receive()
             if response.ok, let code = response.code, let device = response.device {
                 StandardStreams.out("Pairing code: \(code)  (\(device.name), \(device.id))\n")
@@ -128,7 +131,7 @@ struct HandoffCommand: ParsableCommand {
             let connection = try DaemonConnection()
             let response: ControlResponse
             do {
-                response = try connection.client.call(ControlRequest(.fetch, id: id))
+                response = try connection.client.call(ControlRequest(.fetch, id: id, keep: printOnly ? true : nil))
             } catch let error as ActShareError {
                 throw CommandFailure(.failed, error.message)
             }
