@@ -8,9 +8,10 @@ import Testing
     }
 
     /// Runs actshare without a terminal, waits for its dialog `window` on `display`,
-    /// focuses it and types `keys`; returns the exit status and standard output.
+    /// focuses it and types `keys`; returns the exit status, standard output and the
+    /// dialog's command line.
     static func runAnsweringDialog(_ sandbox: Sandbox, _ arguments: [String], display: ClipboardTests.Display, window: String,
-                                   keys: [String]) throws -> (status: Int32, output: Data) {
+                                   keys: [String]) throws -> (status: Int32, output: Data, dialog: [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
@@ -24,6 +25,9 @@ import Testing
         let xdotool = { (arguments: [String]) in try Sandbox.execute("/usr/bin/xdotool", arguments, environment: environment, stdin: nil, timeout: 20) }
         let found = try xdotool(["search", "--sync", "--name", "^\(window)$"])
         let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(window)")
+        let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
         _ = try xdotool(["windowfocus", "--sync", id])
         Thread.sleep(forTimeInterval: 0.3)
         for key in keys {
@@ -32,7 +36,7 @@ import Testing
         }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, output)
+        return (process.terminationStatus, output, dialog)
     }
 
     static let thunarFile = """
@@ -129,8 +133,16 @@ import Testing
 
         // No terminal: --picker auto asks with zenity. The cursor starts on the first row:
         // Down selects the second, Return chooses it.
-        let (status, output) = try Self.runAnsweringDialog(sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Down", "Return"])
+        let (status, output, dialog) = try Self.runAnsweringDialog(
+            sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Down", "Return"])
         #expect(status == 0)
+        // Each activity with its icon: the file of the manifest's icon name, from the theme.
+        #expect(dialog.contains("--imagelist"), "\(dialog)")
+        let rows = try #require(dialog.firstIndex(of: "--print-column=3")).advanced(by: 1)
+        let icons = stride(from: rows, to: dialog.count, by: 3).map { dialog[$0] }
+        #expect(icons.count == offered.count)
+        #expect(icons.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(icons.contains { $0.hasPrefix("/usr/share/icons/") && $0.contains("/face-smile") }, "Say Hello's face-smile: \(icons)")
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == offered[1])
         #expect(result["completed"] as? Bool == true)
@@ -204,7 +216,7 @@ extension DesktopIntegrationTests {
         let (sandbox, _) = try IsolationTests.sandbox("wait", IsolationTests.hostile("wait", perform: "hostile_wait_for_cancel", timeout: "30s"))
         sandbox.extraEnvironment["DISPLAY"] = display.name
         let text = try sandbox.file("a.txt", "some words\n")
-        let (status, output) = try Self.runAnsweringDialog(
+        let (status, output, _) = try Self.runAnsweringDialog(
             sandbox, ["share", text, "-a", "org.test.wait.go", "--picker", "zenity", "--json"], display: display, window: "Hostile wait", keys: ["Escape"])
         #expect(status == 4)
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])

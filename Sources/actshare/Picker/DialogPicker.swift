@@ -7,8 +7,9 @@ import Glibc
 /// Asks with a dialog, for launches without a terminal (a file manager's menu): zenity
 /// (GNOME and GTK desktops) or kdialog (KDE).
 ///
-/// The activities are listed by title, pinned and recent first (the offer order); the
-/// dialogs take no icon names, so none are shown. Option prompts are entry dialogs.
+/// The activities are listed by title, pinned and recent first (the offer order), with
+/// their icons in zenity (which takes image files: see `IconTheme`); kdialog's menu takes
+/// no icons. Option prompts are entry dialogs.
 struct DialogPicker {
     enum Tool: String {
         case zenity, kdialog
@@ -39,15 +40,28 @@ struct DialogPicker {
         var arguments: [String]
         switch tool {
         case .zenity:
-            arguments = ["--list", "--title=Share", "--text=\(question)", "--column=Activity", "--column=Type",
-                         "--hide-column=2", "--print-column=2", "--width=420", "--height=380"]
-            for offer in offers { arguments += [offer.title, offer.type] }
+            arguments = ["--list", "--title=Share", "--text=\(question)", "--width=420", "--height=380"]
+            if let icons = Self.iconFiles(for: offers) {
+                arguments += ["--imagelist", "--column=", "--column=Activity", "--column=Type", "--hide-column=3", "--print-column=3"]
+                for (offer, icon) in zip(offers, icons) { arguments += [icon, offer.title, offer.type] }
+            } else {
+                arguments += ["--column=Activity", "--column=Type", "--hide-column=2", "--print-column=2"]
+                for offer in offers { arguments += [offer.title, offer.type] }
+            }
         case .kdialog:
             arguments = ["--title", "Share", "--menu", question]
             for offer in offers { arguments += [offer.type, offer.title] }
         }
         guard let answer = try run(arguments) else { return nil }
         return offers.first { $0.type == answer }
+    }
+
+    /// An icon file for each offer (a generic one where its own is not found), or nil when
+    /// no icon theme is installed: zenity shows the row above's icon for a missing one.
+    static func iconFiles(for offers: [Offer]) -> [String]? {
+        let theme = IconTheme()
+        guard let generic = theme.file(for: "system-run") ?? theme.file(for: "application-x-executable") else { return nil }
+        return offers.map { theme.file(for: $0.image) ?? generic }
     }
 
     /// What the user typed for `question`, or nil when the dialog was cancelled.
