@@ -11,7 +11,7 @@ import Testing
     /// focuses it and types `keys`; returns the exit status, standard output and the
     /// dialog's command line.
     static func runAnsweringDialog(_ sandbox: Sandbox, _ arguments: [String], display: ClipboardTests.Display, window: String,
-                                   keys: [String]) throws -> (status: Int32, output: Data, dialog: [String]) {
+                                   typing text: String? = nil, keys: [String]) throws -> (status: Int32, output: Data, dialog: [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
@@ -30,6 +30,7 @@ import Testing
         let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
         _ = try xdotool(["windowfocus", "--sync", id])
         Thread.sleep(forTimeInterval: 0.3)
+        if let text { _ = try xdotool(["type", "--clearmodifiers", "--delay", "20", text]) }
         for key in keys {
             _ = try xdotool(["key", "--clearmodifiers", key])
             Thread.sleep(forTimeInterval: 0.2)
@@ -91,7 +92,7 @@ import Testing
         #expect(greet.contains("MimeType=application/octet-stream;\n"), "no content types in the manifest: any file")
         let count = try String(contentsOfFile: "\(data)/kio/servicemenus/actshare-org.example.wordcount.count.desktop", encoding: .utf8)
         #expect(count.contains("MimeType=text/*;\n"), "the manifest's content types")
-        #expect(greet.contains("X-KDE-Submenu=Share") && greet.contains("Exec=\"\(Sandbox.binary)\" perform org.example.hello.greet %F"))
+        #expect(greet.contains("X-KDE-Submenu=Share") && greet.contains("Exec=\"\(Sandbox.binary)\" share --activity org.example.hello.greet --picker auto -- %F"))
 
         // Thunar: the user's action stays, and actshare's is there once.
         let xml = try String(contentsOfFile: thunar, encoding: .utf8)
@@ -146,6 +147,21 @@ import Testing
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == offered[1])
         #expect(result["completed"] as? Bool == true)
+    }
+
+    /// A file manager's "Share: Mail" entry: the recipient is asked in a zenity entry dialog.
+    @Test func theMailRecipientIsAskedInADialog() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try MailTests.sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let note = try sandbox.file("note.txt", "see you at ten\n")
+        let maildir = "\(sandbox.root)/Mail"
+        let (status, _, dialog) = try Self.runAnsweringDialog(
+            sandbox, ["share", "--activity", "org.actshare.mail", "--picker", "auto", "-o", "spool=maildir:\(maildir)", "--", note],
+            display: display, window: "Mail", typing: "ann@example.org", keys: ["Return"])
+        #expect(status == 0)
+        #expect(dialog.contains("--entry") && dialog.contains("--text=To:"), "\(dialog)")
+        #expect(try MailTests.read("maildir", maildir).first?["to"] as? [[String]] == [["", "ann@example.org"]])
     }
 
     @Test func withNoTerminalAndNoDisplayTheChoicesAreListed() throws {

@@ -31,6 +31,30 @@ import Testing
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }
 
+    /// The share sheet asks "To" when no recipient is configured; perform, for scripts, does not.
+    @Test func theShareSheetAsksForTheRecipient() throws {
+        let sandbox = try Self.sandbox()
+        let note = try sandbox.file("note.txt", "see you at ten\n")
+        let maildir = "\(sandbox.root)/Mail"
+        let share = ["share", "--activity", "org.actshare.mail", "-o", "spool=maildir:\(maildir)", note]
+        let asked = try sandbox.runOnTerminal(share, input: "Ann <ann@example.org>\n")
+        #expect(asked.status == 0, "\(asked.stdout)")
+        #expect(asked.stdout.contains("To: "))
+        #expect(try Self.read("maildir", maildir).first?["to"] as? [[String]] == [["Ann", "ann@example.org"]])
+
+        // An empty answer leaves a draft without a recipient.
+        try FileManager.default.removeItem(atPath: maildir)
+        #expect(try sandbox.runOnTerminal(share, input: "\n").status == 0)
+        #expect(try Self.read("maildir", maildir).first?["to"] as? [[String]] == [])
+
+        // perform asks nothing.
+        try FileManager.default.removeItem(atPath: maildir)
+        let performed = try sandbox.runOnTerminal(["perform", "org.actshare.mail", "-o", "spool=maildir:\(maildir)", note], input: "")
+        #expect(performed.status == 0, "\(performed.stdout)")
+        #expect(!performed.stdout.contains("To: "))
+        #expect(Self.files(in: "\(maildir)/new").count == 1)
+    }
+
     @Test func aMessageRoundTripsInEnglishAndChinese() throws {
         let sandbox = try Self.sandbox()
         let report = try sandbox.file("报告 2026.txt", "季度报告\nquarterly report\n")

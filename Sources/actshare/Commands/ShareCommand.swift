@@ -17,7 +17,8 @@ struct ShareCommand: ParsableCommand {
     func run() throws {
         let invocation = try Invocation(configFile: activity.config)
         let values = try invocation.readItems(items.selection)
-        let runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
+        var runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
+        runner.sharing = true
         try runner.run(items: values, type: activity.activity)
     }
 }

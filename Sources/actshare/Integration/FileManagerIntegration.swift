@@ -96,7 +96,9 @@ struct FileManagerIntegration {
             let id = activity.type.map { $0.isLetter || $0.isNumber ? $0 : "-" }
             // Type=Application (hidden), not KDE's older Type=Service: KIO reads either from
             // kio/servicemenus, and this one is a valid desktop entry.
-            let exec = "\(Self.desktopQuoted(actshare)) perform \(activity.type) %F"
+            // share, not perform: a person is there to be asked for options (the Mail
+            // recipient) and to see the progress.
+            let exec = "\(Self.desktopQuoted(actshare)) share --activity \(activity.type) --picker auto -- %F"
             let menu = """
                 # \(Self.marker) dolphin.
                 [Desktop Entry]

@@ -52,7 +52,7 @@ struct DialogPicker {
             arguments = ["--title", "Share", "--menu", question]
             for offer in offers { arguments += [offer.type, offer.title] }
         }
-        guard let answer = try run(arguments) else { return nil }
+        guard let answer = try run(arguments), !answer.isEmpty else { return nil }
         return offers.first { $0.type == answer }
     }
 
@@ -78,7 +78,8 @@ struct DialogPicker {
         return DialogProgress(executable: executable, title: title, cancellation: cancellation)
     }
 
-    /// The dialog's answer (its standard output, one line), or nil when it was cancelled.
+    /// The dialog's answer (its standard output, one line, perhaps empty), or nil when it
+    /// was cancelled.
     private func run(_ arguments: [String]) throws -> String? {
         let outcome: ChildProcess.Outcome
         do {
@@ -91,7 +92,7 @@ struct DialogPicker {
         while answer.hasSuffix("\n") { answer.removeLast() }
         // zenity --list answers "TYPE|TYPE" on a double click in some versions: the first.
         if let bar = answer.firstIndex(of: "|") { answer = String(answer[..<bar]) }
-        return answer.isEmpty ? nil : answer
+        return answer
     }
 
     private func describe(_ items: [Item]) -> String {

@@ -10,6 +10,11 @@ struct ActivityRunner {
     let options: ActivitySelection
     /// Whether standard input was read as an item (then questions go to the terminal only).
     let stdinIsItem: Bool
+    /// Whether this is the share sheet (`share`), where a person is present: a dialog may
+    /// ask when there is no terminal, and every option with a `prompt` and no value is
+    /// asked for (the Mail recipient). `perform` is for scripts: it asks only for
+    /// required options, and only on a terminal.
+    var sharing = false
 
     /// Performs `type`, or the activity the user picks, on `items`; returns normally only
     /// when it completed.
@@ -28,7 +33,7 @@ struct ActivityRunner {
         // shows the progress: for share, or when --picker names a dialog. Never for a
         // plain perform, which scripts (and the clipboard's callers) run without one.
         let explicit = options.picker == .zenity || options.picker == .kdialog
-        let dialog = type == nil || explicit ? dialogPicker() : nil
+        let dialog = sharing || explicit ? dialogPicker() : nil
         let offer: Offer
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
@@ -46,7 +51,7 @@ struct ActivityRunner {
             offer = picked
         }
 
-        let resolver = OptionResolver(config: invocation.config, prompter: interactiveTerminal() ?? dialog)
+        let resolver = OptionResolver(config: invocation.config, prompter: interactiveTerminal() ?? dialog, asksEveryPrompt: sharing)
         let values = try resolver.resolve(try options.optionPairs(), for: offer)
         let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
         invocation.host.catchCancellationSignals()

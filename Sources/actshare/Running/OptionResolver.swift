@@ -2,10 +2,13 @@ import ActShareCore
 
 /// Gives each declared option of an activity its value: `-o` first, then the config's
 /// `providers:` entry, then the manifest's default; a required option still missing is
-/// asked for (on the terminal or in a dialog), or is a usage error.
+/// asked for (on the terminal or in a dialog), or is a usage error. In the share sheet an
+/// optional one with a `prompt` is asked for too, and an empty answer leaves it unset.
 struct OptionResolver {
     let config: Config
     let prompter: (any OptionPrompter)?
+    /// Whether an optional option with a `prompt` and no value is asked for as well.
+    var asksEveryPrompt = false
 
     func resolve(_ given: [(name: String, value: String)], for offer: Offer) throws -> [(name: String, value: String)] {
         let (provider, activity) = try offer.declaration()
@@ -24,7 +27,9 @@ struct OptionResolver {
             } else if let value = option.defaultValue {
                 values.append((option.name, value))
             } else if option.required {
-                values.append((option.name, try ask(option, activity: activity)))
+                values.append((option.name, try ask(option, activity: activity) ?? ""))
+            } else if asksEveryPrompt, option.prompt != nil, prompter != nil, let value = try ask(option, activity: activity) {
+                values.append((option.name, value))
             }
         }
         return values
@@ -37,7 +42,8 @@ struct OptionResolver {
         }
     }
 
-    private func ask(_ option: OptionDeclaration, activity: ActivityDeclaration) throws -> String {
+    /// The user's answer for `option`; nil for an empty answer to an optional one.
+    private func ask(_ option: OptionDeclaration, activity: ActivityDeclaration) throws -> String? {
         guard let prompter else {
             throw CommandFailure(.badInput, "\(activity.type) needs option '\(option.name)': give -o \(option.name)=VALUE")
         }
@@ -46,6 +52,7 @@ struct OptionResolver {
             guard let answer = try prompter.ask(option.prompt ?? option.name, title: activity.title, note: note) else {
                 throw CommandFailure(.cancelled, nil)
             }
+            if answer.isEmpty && !option.required { return nil }
             switch option.validate(answer) {
             case .success(let valid) where !answer.isEmpty: return valid
             case .success: note = "A value is required."
