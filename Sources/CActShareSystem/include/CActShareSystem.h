@@ -1,7 +1,8 @@
 #ifndef CACTSHARE_SYSTEM_H
 #define CACTSHARE_SYSTEM_H
 
-// Accessors for libc globals that Swift 6's strict concurrency checking rejects.
+// libc globals that Swift 6's strict concurrency checking rejects, and calls that Swift's
+// Glibc module does not export (they need _GNU_SOURCE).
 
 #include <spawn.h>
 #include <stdint.h>

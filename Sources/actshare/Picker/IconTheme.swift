@@ -13,18 +13,20 @@ import Glibc
 /// less specific forms (`mail-send` to `mail`), as the specification says. Symbolic
 /// variants stand in where a theme has only those (Adwaita has few full-colour icons).
 struct IconTheme {
-    /// The icon size the dialog shows, in pixels.
-    let size: Int
-    /// Theme directories, in the order they are searched.
-    private let themeDirectories: [String]
+    /// For each theme directory, in the order they are searched, its icon directories
+    /// (`24x24/actions`…), the sizes nearest `size` first.
+    private let themes: [[String]]
     private let pixmaps = "/usr/share/pixmaps"
 
+    /// Icons for a dialog that shows them `size` pixels tall.
     init(size: Int = 24, directories: XDGDirectories = .fromEnvironment()) {
-        self.size = size
-        var themes = ["Adwaita", "hicolor"]
-        if let chosen = Self.gtkThemeName(directories.configHome), !themes.contains(chosen) { themes.insert(chosen, at: 0) }
+        var names = ["Adwaita", "hicolor"]
+        if let chosen = Self.gtkThemeName(directories.configHome), !names.contains(chosen) { names.insert(chosen, at: 0) }
         let bases = ([directories.dataHome] + directories.dataDirs).map { FileSystem.join($0, "icons") }
-        themeDirectories = themes.flatMap { theme in bases.map { FileSystem.join($0, theme) } }.filter(FileSystem.isDirectory)
+        let themeDirectories = names.flatMap { name in bases.map { FileSystem.join($0, name) } }.filter(FileSystem.isDirectory)
+        themes = themeDirectories.map { theme in
+            Self.sizeDirectories(theme, nearest: size).flatMap { FileSystem.contents(ofDirectory: $0, prefixedWith: $0 + "/") ?? [] }
+        }
     }
 
     /// The file of `image`: itself when it is a path, else the icon of that name; nil when
@@ -34,7 +36,7 @@ struct IconTheme {
         guard !image.isEmpty, !image.contains("/") else { return nil }
         var name = Substring(image)
         while true {
-            for theme in themeDirectories {
+            for theme in themes {
                 if let file = lookUp(String(name), in: theme) { return file }
             }
             for suffix in [".png", ".svg", ".xpm"] {
@@ -46,9 +48,8 @@ struct IconTheme {
         }
     }
 
-    /// `name` in one theme: full colour in any size directory first, then symbolic.
-    private func lookUp(_ name: String, in theme: String) -> String? {
-        let directories = sizeDirectories(theme).flatMap { FileSystem.contents(ofDirectory: $0, prefixedWith: $0 + "/") ?? [] }
+    /// `name` in one theme's `directories`: full colour in any size first, then symbolic.
+    private func lookUp(_ name: String, in directories: [String]) -> String? {
         for fileName in [name + ".png", name + ".svg", name + "-symbolic.svg", name + "-symbolic.symbolic.png"] {
             for directory in directories {
                 let file = FileSystem.join(directory, fileName)
@@ -59,7 +60,7 @@ struct IconTheme {
     }
 
     /// A theme's size directories (`24x24`, `scalable`, `symbolic`…), nearest `size` first.
-    private func sizeDirectories(_ theme: String) -> [String] {
+    private static func sizeDirectories(_ theme: String, nearest size: Int) -> [String] {
         let names = FileSystem.contents(ofDirectory: theme) ?? []
         let ranked: [(distance: Int, name: String)] = names.compactMap { name in
             if name == "scalable" || name == "symbolic" { return (10_000, name) }
