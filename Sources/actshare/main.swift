@@ -31,6 +31,14 @@ do {
         exit(0)
     }
     StandardStreams.error(ActShareCommand.message(for: error))
-    StandardStreams.err("Usage: see 'actshare --help'.\n")
+    // argument-parser's full message names the (sub)command whose usage was broken, in
+    // "See 'actshare handoff pair --help' for more information."
+    let full = ActShareCommand.fullMessage(for: error)
+    let help = full.split(separator: "\n").lazy.compactMap { line -> Substring? in
+        guard let quote = line.firstIndex(of: "'"), line[..<quote].hasSuffix("See ") else { return nil }
+        let rest = line[line.index(after: quote)...]
+        return rest.firstIndex(of: "'").map { rest[..<$0] }
+    }.first
+    StandardStreams.err("Usage: see '\(help ?? "actshare --help")'.\n")
     exit(ExitStatus.badInput.rawValue)
 }

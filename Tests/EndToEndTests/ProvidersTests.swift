@@ -123,6 +123,20 @@ import Testing
         #expect(list.stdout.contains("--exclude"))
         #expect(list.stdout.contains("--only"))
     }
+
+    /// A usage error is one line, then where to read about the command that was misused.
+    @Test func usageErrorsPointToTheCommandsHelp() throws {
+        let sandbox = try Sandbox()
+        for (arguments, stderr) in [
+            (["handoff", "pair"], "actshare: give HOST[:PORT], or --wait\nUsage: see 'actshare handoff pair --help'.\n"),
+            (["list", "--bogus"], "actshare: Unknown option '--bogus'\nUsage: see 'actshare list --help'.\n"),
+            (["providers", "frob"], "actshare: Unexpected argument 'frob'\nUsage: see 'actshare providers list --help'.\n"),
+        ] {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr == stderr)
+        }
+    }
 }
 
 extension Sandbox {
