@@ -30,7 +30,7 @@ struct ActivityOptions: ParsableArguments {
     var json = false
 
     @Option(help: ArgumentHelp(
-        "How to ask for the activity: auto (a terminal prompt when there is one), tty, zenity, kdialog, or none (print the choices and exit).",
+        "How to ask for the activity and its options: auto (the terminal when there is one, else zenity or kdialog on a display), tty, zenity, kdialog, or none (print the choices and exit).",
         valueName: "picker"))
     var picker: PickerStyle = .auto
 
