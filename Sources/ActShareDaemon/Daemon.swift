@@ -58,6 +58,38 @@ public final class Daemon: Sendable {
         let paths = state.paths
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
+        let serverContext = self.serverContext
+        let pins = state.pins, pairingOpen = state.pairingOpen, unauthenticated = self.unauthenticated
+        // The peer port first: the control socket appearing means the daemon is all there
+        // (clients and tests wait for it), and a port in use ends it before it does.
+        let peers: NIOAsyncChannel<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, PeerIdentity), Never>
+        do {
+            peers = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: "0.0.0.0", port: state.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        // Refused outright beyond the limit of connections yet to prove themselves.
+                        let admitted = unauthenticated.withLockedValue { count -> Bool in
+                            guard count < Self.unauthenticatedLimit else { return false }
+                            count += 1
+                            return true
+                        }
+                        guard admitted else { throw HandoffFailure("too many unauthenticated connections") }
+                        let peer = PeerIdentity()
+                        // Paired devices, or anyone while `handoff pair --wait` is open.
+                        let tls = NIOSSLServerHandler(context: serverContext, customVerificationCallback: TLS.verifier(peer) { pin in
+                            pins.withLockedValue { $0.contains(pin) } || pairingOpen.withLockedValue { $0 }
+                        })
+                        try channel.pipeline.syncOperations.addHandler(tls)
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                        return (try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer)
+                    }
+                }
+        } catch {
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            throw HandoffFailure("cannot listen for peers on port \(state.port): \(reason) (another actshare daemon? give it another --port)")
+        }
         let control = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -66,30 +98,6 @@ public final class Daemon: Sendable {
                 }
             }
         chmod(paths.controlSocket, 0o600)
-        let serverContext = self.serverContext
-        let pins = state.pins, pairingOpen = state.pairingOpen, unauthenticated = self.unauthenticated
-        let peers = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "0.0.0.0", port: state.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    // Refused outright beyond the limit of connections yet to prove themselves.
-                    let admitted = unauthenticated.withLockedValue { count -> Bool in
-                        guard count < Self.unauthenticatedLimit else { return false }
-                        count += 1
-                        return true
-                    }
-                    guard admitted else { throw HandoffFailure("too many unauthenticated connections") }
-                    let peer = PeerIdentity()
-                    // Paired devices, or anyone while `handoff pair --wait` is open.
-                    let tls = NIOSSLServerHandler(context: serverContext, customVerificationCallback: TLS.verifier(peer) { pin in
-                        pins.withLockedValue { $0.contains(pin) } || pairingOpen.withLockedValue { $0 }
-                    })
-                    try channel.pipeline.syncOperations.addHandler(tls)
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                    return (try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer)
-                }
-            }
         let identity = state.identity
         DaemonLog.error("actshare daemon: device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)\n")
         try await withThrowingDiscardingTaskGroup { group in

@@ -87,9 +87,10 @@ struct HandlerManifest: Decodable, Sendable {
 }
 
 /// A failure with the exit code the CLI ends with.
-struct HandoffFailure: Error {
+struct HandoffFailure: Error, CustomStringConvertible {
     var message: String
     var exitCode: Int32
+    var description: String { message }
 
     init(_ message: String, exitCode: Int32 = 1) {
         self.message = message

@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func pairPublishListContinue() throws {
-        let a = try Machine("alpha", port: 47_101), b = try Machine("beta", port: 47_102)
+        let a = try Machine("alpha", port: 27_101), b = try Machine("beta", port: 27_102)
         let (asked, waited) = try Self.pair(a, b)
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(waited.status == 0, "\(waited.stderr)")
@@ -172,15 +172,15 @@ import Testing
         try b.start()
         let again = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "After restart")
         #expect(try b.run("handoff", "list").stdout.contains("\(again)  alpha  org.example.notes.editing  After restart"))
-        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:47101  reachable"))
+        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:27101  reachable"))
     }
 
     /// An app's commands run under the origin's limits: a save that hangs is stopped, and
     /// `on-continued` is not waited for.
     @Test func anAppsCommandsCannotHoldUpAContinuation() throws {
-        let a = try Machine("alpha", port: 47_181), b = try Machine("beta", port: 47_182)
+        let a = try Machine("alpha", port: 27_181), b = try Machine("beta", port: 27_182)
         let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         let started = "\(a.sandbox.root)/on-continued-started"
         let id = try Self.publish(
             a, "--type", "org.example.notes.editing", "--title", "Slow app", "--user-info", #"{"note": 1}"#,
@@ -207,14 +207,14 @@ import Testing
     }
 
     @Test func strangersAndChangedIdentitiesAreRefused() throws {
-        let a = try Machine("alpha", port: 47_111), b = try Machine("beta", port: 47_112), c = try Machine("gamma", port: 47_113)
+        let a = try Machine("alpha", port: 27_111), b = try Machine("beta", port: 27_112), c = try Machine("gamma", port: 27_113)
         let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         let id = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Private")
 
         // C is paired with nobody: it sees nothing, and A will not pair while not waiting.
         #expect(try c.run("handoff", "list").stdout.isEmpty)
-        let refused = try c.run("handoff", "pair", "127.0.0.1:47111", "--yes")
+        let refused = try c.run("handoff", "pair", "127.0.0.1:27111", "--yes")
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("actshare: "))
         #expect(try c.run("handoff", "devices").stdout.isEmpty)
@@ -227,7 +227,7 @@ import Testing
         try a.start()
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "From a new key")
         #expect(!(try b.run("handoff", "list").stdout.contains("From a new key")))
-        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:47111  unreachable"))
+        #expect(try b.run("handoff", "devices").stdout.contains("alpha  127.0.0.1:27111  unreachable"))
         _ = id
         // Until re-paired.
         #expect(try b.run("handoff", "unpair", "alpha").status == 0)
@@ -237,7 +237,7 @@ import Testing
     }
 
     @Test func badActivitiesAreRefused() throws {
-        let a = try Machine("alpha", port: 47_121)
+        let a = try Machine("alpha", port: 27_121)
         let cases: [([String], String)] = [
             (["--type", "org.example.x", "--title", "T", "--webpage-url", "ftp://example.org"], "actshare: --webpage-url must be an http or https URL, not 'ftp://example.org'\n"),
             (["--type", "org.example.x", "--title", "T", "--user-info", "[1, 2]"], "actshare: --user-info must be a JSON object, not '[1, 2]'\n"),
@@ -257,16 +257,29 @@ import Testing
         #expect(stopped.status == 1)
         #expect(stopped.stderr.contains("no actshare daemon is running"))
     }
+
+    /// A second daemon on a port in use says so and exits, before its control socket exists.
+    @Test func aPortInUseIsSaid() throws {
+        let a = try Machine("alpha", port: 27_191)
+        let other = try Sandbox(providerPath: [])
+        let run = try Sandbox.execute(
+            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27191", "--name", "beta"],
+            environment: other.environment, stdin: nil)
+        #expect(run.status == 2)
+        #expect(run.stderr == "actshare daemon: cannot listen for peers on port 27191: Address already in use (another actshare daemon? give it another --port)\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(other.root)/runtime/actshare/daemon.sock"))
+        #expect(try a.run("handoff", "devices").status == 0, "the first daemon is unharmed")
+    }
 }
 
 extension HandoffTests {
     /// The limits on what strangers may do, checked with raw sockets (Python).
     @Test func strangersAreHeldToTheLimits() throws {
-        let a = try Machine("alpha", port: 47_131)
+        let a = try Machine("alpha", port: 27_131)
         let script = """
             import socket, struct, time
             def connect():
-                s = socket.create_connection(("127.0.0.1", 47131), timeout=5)
+                s = socket.create_connection(("127.0.0.1", 27131), timeout=5)
                 return s
             def closed(s, within):
                 s.settimeout(within)
@@ -299,9 +312,9 @@ extension HandoffTests {
 extension HandoffTests {
     /// The Hand Off activity: a URL continues in B's browser, text onto B's clipboard.
     @Test func handOffSendsURLsAndText() throws {
-        let a = try Machine("alpha", port: 47_151), b = try Machine("beta", port: 47_152)
+        let a = try Machine("alpha", port: 27_151), b = try Machine("beta", port: 27_152)
         let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         b.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
 
@@ -362,9 +375,9 @@ final class NotesDelegate: UserActivityDelegate, @unchecked Sendable {
 extension HandoffTests {
     /// ActShareKit in this process, as an app would use it, against A's daemon.
     @Test func anAppPublishesThroughActShareKit() throws {
-        let a = try Machine("alpha", port: 47_161), b = try Machine("beta", port: 47_162)
+        let a = try Machine("alpha", port: 27_161), b = try Machine("beta", port: 27_162)
         let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         setenv("XDG_RUNTIME_DIR", "\(a.sandbox.root)/runtime", 1)
         let delegate = NotesDelegate()
         let activity = ActShareKit.UserActivity(activityType: "org.example.notes.editing")
@@ -407,16 +420,16 @@ extension HandoffTests {
 extension HandoffTests {
     /// A device that moved to another port is found at the config's static peers.
     @Test func staticPeersFindAMovedDevice() throws {
-        let a = try Machine("alpha", port: 47_171), b = try Machine("beta", port: 47_172)
+        let a = try Machine("alpha", port: 27_171), b = try Machine("beta", port: 27_172)
         let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         a.stop()
-        a.port = 47_173
+        a.port = 27_173
         try a.start()
         let id = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Moved")
         #expect(!(try b.run("handoff", "list").stdout.contains(id)), "not where it was paired")
         b.stop()
-        try b.sandbox.writeConfig("handoff: {discovery: static, peers: [\"127.0.0.1:47173\"]}\n")
+        try b.sandbox.writeConfig("handoff: {discovery: static, peers: [\"127.0.0.1:27173\"]}\n")
         try b.start()
         #expect(try b.run("handoff", "list").stdout.contains("\(id)  alpha  org.example.notes.editing  Moved"))
     }
