@@ -31,26 +31,12 @@ public enum ChildProcess {
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(readEnd) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        cactshare_spawn_close_from(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        if timeLimit != nil {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        let spawned = Result {
+            try spawn([executable] + arguments, searchingPath: false, input: nil, output: .into(writeEnd),
+                      flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), failure: "cannot run")
         }
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, cactshare_environ())
-        close(writeEnd)
-        guard spawned == 0 else { throw FileSystem.ioError("cannot run \(executable)", spawned) }
+        close(writeEnd)  // the child's copy is the only one left: its end is the pipe's end
+        let pid = try spawned.get()
 
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         var timedOut = false
@@ -85,6 +71,21 @@ public enum ChildProcess {
     /// when `detached` (it outlives actshare and its terminal).
     @discardableResult
     public static func start(_ argv: [String], input: Int32? = nil, quiet: Bool = false, detached: Bool = false) throws -> pid_t {
+        try spawn(argv, searchingPath: true, input: input, output: quiet ? .discarded : .inherited,
+                  flags: detached ? 0x80 : 0, failure: "cannot start")  // 0x80: POSIX_SPAWN_SETSID
+    }
+
+    /// Where a child's standard output goes.
+    private enum Output {
+        case inherited, discarded
+        case into(Int32)
+    }
+
+    /// Spawns `argv` with standard input from `input` (else /dev/null), no descriptor
+    /// above standard error, and the posix_spawn `flags` (a process group or a session
+    /// of its own: its number is the child's pid).
+    private static func spawn(_ argv: [String], searchingPath: Bool, input: Int32?, output: Output, flags: Int16,
+                              failure: String) throws -> pid_t {
         guard let program = argv.first else { throw ActShareError(.io, "no program to start") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -94,17 +95,23 @@ public enum ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+        switch output {
+        case .inherited: break
+        case .discarded: posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        case .into(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 1)
+        }
         cactshare_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        if detached { posix_spawnattr_setflags(&attributes, 0x80) } // POSIX_SPAWN_SETSID
+        posix_spawnattr_setflags(&attributes, flags)
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
-        guard spawned == 0 else { throw FileSystem.ioError("cannot start \(program)", spawned) }
+        let spawned = searchingPath
+            ? posix_spawnp(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
+            : posix_spawn(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
+        guard spawned == 0 else { throw FileSystem.ioError("\(failure) \(program)", spawned) }
         return pid
     }
 }
