@@ -32,10 +32,7 @@ extension Daemon {
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
                 let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
                 let entry = PairedDevices.Entry(name: name, pin: peer.pin, host: host, port: response.port ?? port)
-                var shown = ControlResponse(ok: true)
-                shown.code = code
-                shown.device = entry.device
-                try await outbound.write(try Wire.line(shown))
+                try await outbound.write(try Wire.line(ControlResponse.success(code: code, device: entry.device)))
                 let accepted = try await userAnswer(&lines)
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
                 guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
@@ -99,10 +96,7 @@ extension Daemon {
         let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: state.identity.certificate),
                                 initiatorNonce: theirNonce, responderNonce: nonce)
         let entry = PairedDevices.Entry(name: name, pin: theirKey.pin, host: host, port: request.port ?? 53840)
-        var shown = ControlResponse(ok: true)
-        shown.code = code
-        shown.device = entry.device
-        window.eventSink.yield(shown)
+        window.eventSink.yield(.success(code: code, device: entry.device))
         var answers = window.answers.makeAsyncIterator()
         let accepted = await answers.next() ?? false
         try await outbound.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
@@ -130,8 +124,6 @@ extension Daemon {
         guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: 1) }
         guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: 1) }
         try await state.addPaired(entry)
-        var done = ControlResponse(ok: true)
-        done.device = entry.device
-        return done
+        return .success(device: entry.device)
     }
 }

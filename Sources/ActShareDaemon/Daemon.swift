@@ -168,51 +168,39 @@ public final class Daemon: Sendable {
             switch request.op {
             case .becomeCurrent:
                 guard let activity = request.activity else { return .failure("no activity given", exitCode: 2) }
-                var response = ControlResponse(ok: true)
-                response.id = await state.becomeCurrent(activity)
-                return response
+                return .success(id: await state.becomeCurrent(activity))
             case .invalidate:
                 guard let id = request.id, await state.invalidate(id) else {
                     return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2)
                 }
-                return ControlResponse(ok: true)
+                return .success()
             case .list:
-                var response = ControlResponse(ok: true)
-                response.activities = await state.currentActivities
-                return response
+                return .success(activities: await state.currentActivities)
             case .devices:
-                var response = ControlResponse(ok: true)
-                response.devices = await devices()
-                return response
+                return .success(devices: await devices())
             case .unpair:
                 let paired = await state.paired
                 guard let device = request.device, let entry = paired.entry(named: device) else {
                     return .failure("no paired device is called \(request.device ?? "")", exitCode: 2)
                 }
                 try await state.removePaired(pin: entry.pin)
-                var response = ControlResponse(ok: true)
-                response.device = entry.device
-                return response
+                return .success(device: entry.device)
             case .handoffList:
-                var response = ControlResponse(ok: true)
-                response.activities = await remoteActivities()
-                return response
+                return .success(activities: await remoteActivities())
             case .fetch:
                 return await fetch(id: request.id, keep: request.keep ?? false)
             case .continued:
                 guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: 2) }
                 try await tellContinued(id: id, device: device)
-                return ControlResponse(ok: true)
+                return .success()
             case .status:
-                var response = ControlResponse(ok: true)
-                response.device = Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port)
-                return response
+                return .success(device: Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port))
             case .send:
                 return await send(request)
             case .needsSave:
                 guard let id = request.id, await state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2) }
                 await state.markNeedsSave(id, request.yes ?? true)
-                return ControlResponse(ok: true)
+                return .success()
             case .update:
                 return .failure("update answers a will-save event", exitCode: 2)
             case .pair, .pairWait, .confirm:
@@ -295,16 +283,12 @@ public final class Daemon: Sendable {
         // Handed to this device: here already, continued in the browser or onto the clipboard.
         if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
            let handed = keep ? await state.received[wanted.id] : await state.takeReceived(wanted.id) {
-            var response = ControlResponse(ok: true)
-            response.activity = handed
             if case .string(let text) = handed.userInfo["text"], handed.type == UserActivity.handedOffText {
-                response.continuation = Continuation(text: text)
+                return .success(activity: handed, continuation: Continuation(text: text))
             } else if let url = handed.webpageURL {
-                response.continuation = Continuation(url: url)
-            } else {
-                return .failure("\(handed.id) carries nothing to continue", exitCode: 3)
+                return .success(activity: handed, continuation: Continuation(url: url))
             }
-            return response
+            return .failure("\(handed.id) carries nothing to continue", exitCode: 3)
         }
         guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
             return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: 3)
@@ -325,11 +309,7 @@ public final class Daemon: Sendable {
             for problem in handlerProblems { DaemonLog.error("actshare daemon: \(problem)\n") }
             switch HandlerManifest.continuation(for: activity, handlers: handlers) {
             case .success(let continuation):
-                var response = ControlResponse(ok: true)
-                response.activity = activity
-                response.continuation = continuation
-                response.device = entry.device
-                return response
+                return .success(device: entry.device, activity: activity, continuation: continuation)
             case .failure(let failure):
                 var response = ControlResponse.failure(failure.message, exitCode: failure.exitCode)
                 response.activity = activity
@@ -361,10 +341,7 @@ public final class Daemon: Sendable {
         do {
             let reply = try await self.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)
             guard reply.type == .ok else { return .failure("\(entry.name) refused it: \(reply.message ?? "")") }
-            var response = ControlResponse(ok: true)
-            response.device = entry.device
-            response.id = activity.id
-            return response
+            return .success(id: activity.id, device: entry.device)
         } catch {
             return .failure("\(entry.name) is not reachable: \(error)")
         }

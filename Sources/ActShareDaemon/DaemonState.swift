@@ -181,9 +181,7 @@ final class AppLink: Sendable {
             pending.withLockedValue { $0 = continuation }
             let outbound = self.outbound
             Task {
-                var event = ControlResponse(ok: true)
-                event.event = "will-save"
-                event.id = id
+                let event = ControlResponse.success(id: id, event: "will-save")
                 if (try? await outbound.write(try Wire.line(event))) == nil { self.answer(nil) }
             }
         }
@@ -198,10 +196,7 @@ final class AppLink: Sendable {
     }
 
     func tellContinued(_ id: String, by device: String) async {
-        var event = ControlResponse(ok: true)
-        event.event = "continued"
-        event.id = id
-        event.device = Device(id: "", name: device, host: "", port: 0)
+        let event = ControlResponse.success(id: id, device: Device(id: "", name: device, host: "", port: 0), event: "continued")
         _ = try? await outbound.write(try Wire.line(event))
     }
 }

@@ -68,6 +68,23 @@ public struct ControlResponse: Codable, Sendable {
         case exitCode = "exit_code"
     }
 
+    /// A successful answer (or an event on an app's connection) carrying these fields.
+    public static func success(
+        id: String? = nil, activities: [UserActivity]? = nil, devices: [Device]? = nil, code: String? = nil, device: Device? = nil,
+        activity: UserActivity? = nil, continuation: Continuation? = nil, event: String? = nil
+    ) -> ControlResponse {
+        var response = ControlResponse(ok: true)
+        response.id = id
+        response.activities = activities
+        response.devices = devices
+        response.code = code
+        response.device = device
+        response.activity = activity
+        response.continuation = continuation
+        response.event = event
+        return response
+    }
+
     public static func failure(_ message: String, exitCode: Int32 = 1) -> ControlResponse {
         ControlResponse(ok: false, error: message, exitCode: exitCode)
     }
