@@ -118,7 +118,7 @@ extension Daemon {
             try ChildProcess.run(argv[0], Array(argv.dropFirst()), timeLimit: timeLimit)
         }
         guard let outcome else { return nil }
-        if outcome.timedOut { DaemonLog.error("actshare daemon: stopped `\(argv.last ?? argv[0])` after \(timeLimit), the time an app's command may take\n") }
+        if outcome.timedOut { DaemonLog.line("stopped `\(argv.last ?? argv[0])` after \(timeLimit), the time an app's command may take") }
         return outcome.status == 0 && !outcome.timedOut ? outcome.output : nil
     }
 }

@@ -99,7 +99,7 @@ public final class Daemon: Sendable {
             }
         chmod(paths.controlSocket, 0o600)
         let identity = state.identity
-        DaemonLog.error("actshare daemon: device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)\n")
+        DaemonLog.line("device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 try await control.executeThenClose { inbound in
@@ -306,7 +306,7 @@ public final class Daemon: Sendable {
             activity.originName = entry.name
             var handlerProblems: [String] = []
             let handlers = HandlerManifest.load(from: state.paths.handlerDirectories) { handlerProblems.append($0) }
-            for problem in handlerProblems { DaemonLog.error("actshare daemon: \(problem)\n") }
+            for problem in handlerProblems { DaemonLog.line(problem) }
             switch HandlerManifest.continuation(for: activity, handlers: handlers) {
             case .success(let continuation):
                 return .success(device: entry.device, activity: activity, continuation: continuation)
@@ -359,12 +359,13 @@ public final class Daemon: Sendable {
 enum DaemonLog {
     static let debugging = Environment.value("ACTSHARE_DEBUG").map { !$0.isEmpty && $0 != "0" } ?? false
 
-    static func error(_ text: String) {
-        _ = FileSystem.writeAll(Array(text.utf8), to: 2)
+    /// One line, `actshare daemon: MESSAGE`.
+    static func line(_ message: String) {
+        _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     }
 
     /// A line when ACTSHARE_DEBUG is set.
-    static func debug(_ text: @autoclosure () -> String) {
-        if debugging { error("actshare daemon: \(text())\n") }
+    static func debug(_ message: @autoclosure () -> String) {
+        if debugging { line(message()) }
     }
 }
