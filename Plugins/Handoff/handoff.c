@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -103,6 +104,14 @@ int32_t handoff_send(const actshare_request *request, actshare_session *session)
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
         if (item->kind != ACTSHARE_ITEM_URL && item->kind != ACTSHARE_ITEM_TEXT) continue;
+        /* The receiver opens a URL in its browser: http and https only (the receiving
+         * daemon refuses anything else too). */
+        if (item->kind == ACTSHARE_ITEM_URL && strncasecmp(item->uri, "http://", 7) != 0 && strncasecmp(item->uri, "https://", 8) != 0) {
+            snprintf(error, sizeof error, "only http and https URLs can be handed off, not %.40s…", item->uri);
+            if (strlen(item->uri) <= 40) snprintf(error, sizeof error, "only http and https URLs can be handed off, not %s", item->uri);
+            session->set_error(session, error);
+            return ACTSHARE_STATUS_BAD_INPUT;
+        }
         buffer line = {0};
         buffer_append_string(&line, "{\"op\":\"send\",");
         if (device && *device) {

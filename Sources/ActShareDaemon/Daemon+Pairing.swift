@@ -28,15 +28,21 @@ extension Daemon {
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
                       let peer = link.peer.value
-                else { throw HandoffFailure("\(host):\(port) refused to pair: \(response.message ?? "not waiting for a pairing")") }
+                else { throw HandoffFailure("\(host):\(port) refused to pair: \(Self.quoted(response.message) ?? "not waiting for a pairing")") }
+                guard ActivityChecks.isDeviceName(name), Self.isPort(response.port) else {
+                    throw HandoffFailure("\(host):\(port) gave a name or port that is refused (control characters, or too long)")
+                }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
                 let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
                 let entry = PairedDevices.Entry(name: name, pin: peer.pin, host: host, port: response.port ?? port)
-                try await outbound.write(try Wire.line(ControlResponse.success(code: code, device: entry.device)))
-                let accepted = try await userAnswer(&lines)
+                let expected = Self.isExpected(entry, request.expect)
+                if expected { try await outbound.write(try Wire.line(ControlResponse.success(code: code, device: entry.device))) }
+                var accepted = false
+                if expected { accepted = try await userAnswer(&lines) }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
                 guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
                 let theirs = try Wire.decode(PeerMessage.self, from: confirmFrame)
+                guard expected else { throw Self.unexpected(entry, request.expect) }
                 return try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true)
             }
         } catch let failure as HandoffFailure {
@@ -47,7 +53,7 @@ extension Daemon {
     }
 
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
-    func pairAsResponder(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+    func pairAsResponder(_ request: ControlRequest, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
         guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: 1) }
         let timer = Task {
@@ -55,12 +61,21 @@ extension Daemon {
             window.eventSink.yield(.failure("no device asked to pair within \(Int(Self.pairingSeconds)) s"))
         }
         defer { timer.cancel() }
+        // The user gave up (Ctrl-C closes the control connection): the window closes now,
+        // not when the two minutes are over.
+        closed.whenComplete { _ in window.eventSink.yield(.failure("the pairing was cancelled")) }
         var events = window.events.makeAsyncIterator()
         while let event = await events.next() {
             timer.cancel()
-            guard event.code != nil else {
+            guard event.code != nil, let device = event.device else {
                 await state.closePairingWindow(window)
                 return event
+            }
+            // With --expect-device, another device is refused without asking anyone.
+            guard Self.isExpected(device, request.expect) else {
+                window.answerSink.yield(false)
+                await state.closePairingWindow(window)
+                return .failure(Self.unexpected(device, request.expect).message, exitCode: 1)
             }
             do {
                 try await outbound.write(try Wire.line(event))
@@ -80,6 +95,10 @@ extension Daemon {
         defer { window.eventSink.finish() }
         guard let commitment = request.commitment, let name = request.name, let theirKey = peer.value else {
             window.eventSink.yield(.failure("a device asked to pair without saying who it is"))
+            return
+        }
+        guard ActivityChecks.isDeviceName(name), Self.isPort(request.port) else {
+            window.eventSink.yield(.failure("a device asked to pair with a name or port that is refused (control characters, or too long)"))
             return
         }
         let nonce = Pairing.nonce()
@@ -110,6 +129,22 @@ extension Daemon {
             window.eventSink.yield(.failure("\(error)"))
         }
     }
+
+    static func isPort(_ port: Int?) -> Bool { port.map { (1...65535).contains($0) } ?? true }
+
+    /// Whether `device` is the one `handoff pair --expect-device` named (any, if none).
+    static func isExpected(_ device: Device, _ expected: String?) -> Bool {
+        guard let expected, !expected.isEmpty else { return true }
+        return device.id == expected.lowercased()
+    }
+
+    static func isExpected(_ entry: PairedDevices.Entry, _ expected: String?) -> Bool { isExpected(entry.device, expected) }
+
+    static func unexpected(_ device: Device, _ expected: String?) -> HandoffFailure {
+        HandoffFailure("\(device.name) (\(device.id)) asked to pair, not the expected device \(expected ?? ""): refused")
+    }
+
+    static func unexpected(_ entry: PairedDevices.Entry, _ expected: String?) -> HandoffFailure { unexpected(entry.device, expected) }
 
     /// The user's `confirm` line on the control socket (a closed socket is a no).
     private func userAnswer(_ lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> Bool {

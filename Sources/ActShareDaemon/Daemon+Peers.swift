@@ -11,21 +11,12 @@ import Foundation
 extension Daemon {
     /// One connection from another daemon. It must prove itself within 2 s: a paired
     /// device's first request, or a pairing request while `handoff pair --wait` is open.
-    func servePeer(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerIdentity) async {
+    func servePeer(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerIdentity, ticket: ConnectionBudget.Ticket) async {
         let channel = connection.channel
-        let proven = NIOLockedValueBox(false)
-        let unauthenticated = self.unauthenticated
         let prove = {
-            let first = proven.withLockedValue { wasProven -> Bool in
-                defer { wasProven = true }
-                return !wasProven
-            }
-            if first { unauthenticated.withLockedValue { $0 -= 1 } }
+            // Paired devices have a budget of their own; when even that is full, it closes.
+            guard ticket.prove() else { throw HandoffFailure("too many connections of paired devices") }
         }
-        channel.eventLoop.scheduleTask(in: .seconds(Self.unauthenticatedSeconds)) {
-            if !proven.withLockedValue({ $0 }) { channel.close(promise: nil) }
-        }
-        defer { prove() }
         let remoteHost = channel.remoteAddress?.ipAddress ?? "127.0.0.1"
         try? await connection.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
@@ -34,7 +25,8 @@ extension Daemon {
             let message = try Wire.decode(PeerMessage.self, from: first)
             DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
             if let entry = await state.paired.entry(pin: pin) {
-                prove()
+                try prove()
+                await state.saw(entry, at: remoteHost)
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
@@ -43,7 +35,7 @@ extension Daemon {
                 }
             } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
-                prove()
+                try prove()
                 try await respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {
                 try await outbound.write(try Wire.encode(PeerMessage(.error, message: "not paired with this device")))
@@ -55,18 +47,32 @@ extension Daemon {
     private func answer(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
         switch request.type {
         case .send:
-            guard var activity = request.activity, activity.type == UserActivity.handedOffURL || activity.type == UserActivity.handedOffText else {
+            guard let sent = request.activity, sent.type == UserActivity.handedOffURL || sent.type == UserActivity.handedOffText else {
                 return PeerMessage(.error, message: "only URLs and text can be handed off")
             }
-            activity.needsSaveCommand = nil
-            activity.onContinued = nil
+            let activity: UserActivity
+            switch ActivityChecks.fromPeer(sent) {
+            case .success(let checked): activity = checked
+            case .failure(let refusal):
+                DaemonLog.line("refused what \(entry.name) handed off: \(refusal.message)")
+                return PeerMessage(.error, message: "refused: \(refusal.message)")
+            }
+            // A URL goes to the browser: http and https only, whatever the sender checked.
+            if activity.type == UserActivity.handedOffURL {
+                guard let url = activity.webpageURL, ActivityChecks.isWebURL(url) else {
+                    DaemonLog.line("refused a URL from \(entry.name) that is not http or https")
+                    return PeerMessage(.error, message: "refused: only http and https URLs are opened")
+                }
+            } else {
+                guard case .string = activity.userInfo["text"] else { return PeerMessage(.error, message: "refused: no text") }
+            }
             await state.receive(activity, from: entry)
             return PeerMessage(.ok)
         case .list:
             return PeerMessage(.activities, activities: await state.currentActivities.map(\.summary))
         case .fetch:
-            guard let id = request.id, var activity = await state.activity(id) else {
-                return PeerMessage(.error, message: "no current activity has the id \(request.id ?? "")")
+            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await state.activity(id) else {
+                return PeerMessage(.error, message: "no current activity has that id")
             }
             // The userActivityWillSave moment: the app refreshes userInfo before it leaves.
             if let command = activity.needsSaveCommand, let refreshed = await refreshedUserInfo(command) {
@@ -82,16 +88,18 @@ extension Daemon {
             activity.onContinued = nil
             return PeerMessage(.activity, activity: activity)
         case .continued:
-            guard let id = request.id, let activity = await state.recordContinuation(of: id, by: request.by ?? "another device") else {
-                return PeerMessage(.error, message: "no current activity has the id \(request.id ?? "")")
+            // Who continued it, as the device says: a name fit to show, or its paired name.
+            let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name
+            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await state.recordContinuation(of: id, by: by) else {
+                return PeerMessage(.error, message: "no current activity has that id")
             }
-            if let app = await state.links[id] { await app.tellContinued(id, by: request.by ?? "another device") }
+            if let app = await state.links[id] { await app.tellContinued(id, by: by) }
             if let command = activity.onContinued {
                 // In the background, its output let go: the app may start something that
                 // lasts, and the device that continued is not kept waiting for it.
                 _ = await runCommand(
                     ["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; (eval \"$2\") </dev/null >/dev/null &",
-                     "sh", request.by ?? "", command],
+                     "sh", by, command],
                     timeLimit: Self.commandTimeLimit)
             }
             return PeerMessage(.ok)

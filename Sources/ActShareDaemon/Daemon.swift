@@ -16,19 +16,29 @@ import Glibc
 /// The handoff daemon: a control socket for this user's actshare commands and apps, and a
 /// TLS listener for paired devices (docs/PROTOCOL.md).
 public final class Daemon: Sendable {
-    /// Peers that have not proved who they are may hold a connection this long…
+    /// Peers that have not proved who they are may hold a connection this long (the TLS
+    /// handshake included)…
     static let unauthenticatedSeconds: Int64 = 2
-    /// …and this many at once.
-    static let unauthenticatedLimit = 32
+    /// …and paired devices this long without a request.
+    static let idleSeconds: Int64 = 30
 
     let state: DaemonState
     let group: MultiThreadedEventLoopGroup
     let serverContext: NIOSSLContext
     let clientContext: NIOSSLContext
-    let unauthenticated = NIOLockedValueBox(0)
+    let budget: ConnectionBudget
     let discovery: any PeerDiscovery
     /// Runs the commands activities name (they block).
     let threadPool: NIOThreadPool
+
+    /// At most this many activities are taken from one paired device's list.
+    static let listLimit = 256
+
+    /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
+    static func quoted(_ message: String?) -> String? {
+        guard let message, ActivityChecks.isDisplayText(message, limit: 300) else { return nil }
+        return message
+    }
 
     public struct Settings: Sendable {
         public var name: String
@@ -47,6 +57,7 @@ public final class Daemon: Sendable {
         state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
         discovery = StaticDiscovery(peers: settings.staticPeers)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         serverContext = try TLS.serverContext(identity)
@@ -59,31 +70,39 @@ public final class Daemon: Sendable {
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
         let serverContext = self.serverContext
-        let pins = state.pins, pairingOpen = state.pairingOpen, unauthenticated = self.unauthenticated
+        let pins = state.pins, pairingOpen = state.pairingOpen, budget = self.budget
         // The peer port first: the control socket appearing means the daemon is all there
         // (clients and tests wait for it), and a port in use ends it before it does.
-        let peers: NIOAsyncChannel<(NIOAsyncChannel<ByteBuffer, ByteBuffer>, PeerIdentity), Never>
+        let peers: NIOAsyncChannel<AcceptedPeer, Never>
         do {
             peers = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // A flood fills the kernel's queue of connections yet to be accepted; a deep
+                // queue, emptied many at a time, keeps a paired device's connection from
+                // waiting behind it (each over the budget is closed at once).
+                .serverChannelOption(.backlog, value: 1024)
+                .serverChannelOption(.maxMessagesPerRead, value: 64)
                 .bind(host: "0.0.0.0", port: state.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        // Refused outright beyond the limit of connections yet to prove themselves.
-                        let admitted = unauthenticated.withLockedValue { count -> Bool in
-                            guard count < Self.unauthenticatedLimit else { return false }
-                            count += 1
-                            return true
+                        // Beyond the budget a connection is closed as soon as it is registered;
+                        // nothing of it is read (docs/SECURITY.md).
+                        guard let ticket = budget.admit(channel.remoteAddress?.ipAddress ?? "") else { return .refused(channel) }
+                        channel.closeFuture.whenComplete { _ in ticket.release() }
+                        // Proven within the time, or closed: the TLS handshake counts.
+                        channel.eventLoop.scheduleTask(in: .seconds(Self.unauthenticatedSeconds)) {
+                            if !ticket.isProven { channel.close(promise: nil) }
                         }
-                        guard admitted else { throw HandoffFailure("too many unauthenticated connections") }
                         let peer = PeerIdentity()
                         // Paired devices, or anyone while `handoff pair --wait` is open.
                         let tls = NIOSSLServerHandler(context: serverContext, customVerificationCallback: TLS.verifier(peer) { pin in
                             pins.withLockedValue { $0.contains(pin) } || pairingOpen.withLockedValue { $0 }
                         })
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
+                        try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
                         try channel.pipeline.syncOperations.addHandler(tls)
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                        return (try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer)
+                        return .admitted(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer, ticket)
                     }
                 }
         } catch {
@@ -113,8 +132,12 @@ public final class Daemon: Sendable {
             group.addTask {
                 try await peers.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
-                        for try await (connection, peer) in inbound {
-                            connections.addTask { await self.servePeer(connection, peer: peer) }
+                        for try await accepted in inbound {
+                            switch accepted {
+                            case .refused(let channel): channel.close(promise: nil)
+                            case .admitted(let connection, let peer, let ticket):
+                                connections.addTask { await self.servePeer(connection, peer: peer, ticket: ticket) }
+                            }
                         }
                     }
                 }
@@ -143,7 +166,7 @@ public final class Daemon: Sendable {
                     DaemonLog.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
                     response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
                 case .pairWait:
-                    response = await pairAsResponder(request, outbound: outbound, lines: &lines)
+                    response = await pairAsResponder(request, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
                 case .update:
                     // An app's answer to will-save: no response of its own.
                     link.answer(request.activity?.userInfo)
@@ -168,6 +191,9 @@ public final class Daemon: Sendable {
             switch request.op {
             case .becomeCurrent:
                 guard let activity = request.activity else { return .failure("no activity given", exitCode: 2) }
+                if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
+                    return .failure("the activity is refused: \(problem)", exitCode: 2)
+                }
                 return .success(id: await state.becomeCurrent(activity))
             case .invalidate:
                 guard let id = request.id, await state.invalidate(id) else {
@@ -262,11 +288,17 @@ public final class Daemon: Sendable {
             for (entry, addresses) in await targets() {
                 group.addTask {
                     guard let reply = try? await self.request(PeerMessage(.list), to: entry, addresses: addresses) else { return [] }
-                    return (reply.activities ?? []).map { activity in
-                        var activity = activity
-                        activity.origin = entry.device.id
-                        activity.originName = entry.name
-                        return activity
+                    // A paired device is trusted with its own activities, not with their form.
+                    return (reply.activities ?? []).prefix(Self.listLimit).compactMap { listed in
+                        switch ActivityChecks.fromPeer(listed) {
+                        case .success(var activity):
+                            activity.origin = entry.device.id
+                            activity.originName = entry.name
+                            return activity
+                        case .failure(let refusal):
+                            DaemonLog.line("\(entry.name) listed an activity that is refused: \(refusal.message)")
+                            return nil
+                        }
                     }
                 }
             }
@@ -299,8 +331,14 @@ public final class Daemon: Sendable {
         do {
             // The origin may first wait for its app's command and its linked app (2 s each).
             let reply = try await request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses, seconds: 6)
-            guard reply.type == .activity, var activity = reply.activity else {
-                return .failure(reply.message ?? "\(entry.name) did not send the activity", exitCode: 3)
+            guard reply.type == .activity, let sent = reply.activity else {
+                return .failure(Self.quoted(reply.message) ?? "\(entry.name) did not send the activity", exitCode: 3)
+            }
+            var activity: UserActivity
+            switch ActivityChecks.fromPeer(sent) {
+            case .success(let checked) where checked.id == wanted.id: activity = checked
+            case .success: return .failure("\(entry.name) sent another activity than \(wanted.id)", exitCode: 1)
+            case .failure(let refusal): return .failure("\(entry.name) sent an activity that is refused: \(refusal.message)", exitCode: 1)
             }
             activity.origin = entry.device.id
             activity.originName = entry.name
@@ -323,6 +361,7 @@ public final class Daemon: Sendable {
     /// The Hand Off activity: `request.activity` to the device named, or the only one.
     private func send(_ request: ControlRequest) async -> ControlResponse {
         guard var activity = request.activity else { return .failure("nothing to send", exitCode: 2) }
+        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: 2) }
         let all = await targets()
         let chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])]
         if let device = request.device, !device.isEmpty {
@@ -340,7 +379,7 @@ public final class Daemon: Sendable {
         let (entry, addresses) = chosen[0]
         do {
             let reply = try await self.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)
-            guard reply.type == .ok else { return .failure("\(entry.name) refused it: \(reply.message ?? "")") }
+            guard reply.type == .ok else { return .failure("\(entry.name) refused it: \(Self.quoted(reply.message) ?? "no reason given")") }
             return .success(id: activity.id, device: entry.device)
         } catch {
             return .failure("\(entry.name) is not reachable: \(error)")

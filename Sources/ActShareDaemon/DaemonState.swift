@@ -21,6 +21,9 @@ actor DaemonState {
     /// Read by TLS verification callbacks, which cannot wait for the actor.
     nonisolated let pins: NIOLockedValueBox<Set<String>>
     nonisolated let pairingOpen = NIOLockedValueBox(false)
+    /// Where paired devices were paired or last seen: their connections draw on a budget
+    /// of their own (ConnectionBudget).
+    nonisolated let pairedAddresses: NIOLockedValueBox<Set<String>>
     private var window: PairingWindow?
     private var pairingAttempts: [ContinuousClock.Instant] = []
 
@@ -32,6 +35,7 @@ actor DaemonState {
         let paired = PairedDevices(directory: paths.stateDirectory)
         self.paired = paired
         pins = NIOLockedValueBox(paired.pins)
+        pairedAddresses = NIOLockedValueBox(Set(paired.entries.map(\.host)))
     }
 
     // MARK: Activities published here
@@ -72,11 +76,20 @@ actor DaemonState {
 
     private(set) var received: [String: UserActivity] = [:]
 
+    /// At most this many handed-off items wait here; beyond it the oldest is let go.
+    static let receivedLimit = 64
+
+    /// Keeps what a paired device handed off, under an id made here (so that no device
+    /// can replace what another sent).
     func receive(_ activity: UserActivity, from entry: PairedDevices.Entry) {
         var activity = activity
+        activity.id = Pairing.newID()
         activity.origin = entry.device.id
         activity.originName = entry.name
         activity.created = Date().timeIntervalSince1970
+        if received.count >= Self.receivedLimit, let oldest = received.values.min(by: { $0.created < $1.created }) {
+            received.removeValue(forKey: oldest.id)
+        }
         received[activity.id] = activity
     }
 
@@ -101,6 +114,17 @@ actor DaemonState {
     func addPaired(_ entry: PairedDevices.Entry) throws {
         try paired.add(entry)
         pins.withLockedValue { $0 = paired.pins }
+        pairedAddresses.withLockedValue { _ = $0.insert(entry.host) }
+    }
+
+    /// A paired device proved itself from `address`: later connections from there are
+    /// counted as its own. The set is bounded (a device that moves often leaves the
+    /// oldest addresses to the strangers' budget).
+    func saw(_ entry: PairedDevices.Entry, at address: String) {
+        pairedAddresses.withLockedValue { addresses in
+            if addresses.count >= 4 * max(paired.entries.count, 1) + 16 { addresses = Set(paired.entries.map(\.host)) }
+            addresses.insert(address)
+        }
     }
 
     func removePaired(pin: String) throws {

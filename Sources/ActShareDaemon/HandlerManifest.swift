@@ -30,9 +30,15 @@ struct HandlerManifest: Decodable, Sendable {
             for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let file = FileSystem.join(directory, name)
                 do {
-                    let manifest = try YAMLDecoder().decode(HandlerManifest.self, from: try FileSystem.readText(file))
+                    let manifest = try YAMLDecoder().decode(
+                        HandlerManifest.self, from: String(decoding: try FileSystem.readRegularFile(file, limit: 1 << 20), as: UTF8.self))
                     guard manifest.schema == "actshare/handler@1" else {
                         report("\(file): schema must be actshare/handler@1, not '\(manifest.schema)'")
+                        continue
+                    }
+                    // Inside a word (`sh -c 'x {activity-file}'`) a path would become shell text.
+                    guard manifest.argv.allSatisfy({ $0 == HandlerPlaceholder.activityFile || !$0.contains(HandlerPlaceholder.activityFile) }) else {
+                        report("\(file): exec: \(HandlerPlaceholder.activityFile) must be a whole argument; for a shell, write sh -c '… \"$0\"' \(HandlerPlaceholder.activityFile)")
                         continue
                     }
                     handlers.append(manifest)
@@ -75,7 +81,7 @@ struct HandlerManifest: Decodable, Sendable {
         if let handler = candidates.first(where: { ($0.maxVersion ?? Int.max) >= activity.version }) {
             return .success(Continuation(exec: handler.argv, handler: handler.id))
         }
-        if let url = activity.webpageURL, url.hasPrefix("http://") || url.hasPrefix("https://") {
+        if let url = activity.webpageURL, ActivityChecks.isWebURL(url) {
             return .success(Continuation(url: url))
         }
         if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {

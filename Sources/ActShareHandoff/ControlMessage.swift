@@ -24,9 +24,12 @@ public struct ControlRequest: Codable, Sendable {
     /// With `fetch`: leave an activity handed to this device in place, for it is only
     /// being looked at (`handoff continue --print`), not continued.
     public var keep: Bool?
+    /// With `pair` and `pair-wait`: pair only with the device of this id (`--expect-device`).
+    public var expect: String?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
-                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, keep: Bool? = nil) {
+                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, keep: Bool? = nil, expect: String? = nil) {
+        self.expect = expect
         self.watch = watch
         self.keep = keep
         self.op = op

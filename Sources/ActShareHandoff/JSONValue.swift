@@ -36,3 +36,23 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 }
+
+extension JSONValue {
+    /// The bytes this value takes as compact JSON, or a little more (a number counts as
+    /// 24): what the userInfo limit is measured in, without encoding it.
+    public var encodedSize: Int {
+        switch self {
+        case .null: return 4
+        case .bool(let value): return value ? 4 : 5
+        case .number: return 24
+        case .string(let value): return Self.quotedSize(value)
+        case .array(let values): return 2 + values.reduce(max(values.count - 1, 0)) { $0 + $1.encodedSize }
+        case .object(let members):
+            return 2 + members.reduce(max(members.count - 1, 0)) { $0 + Self.quotedSize($1.key) + 1 + $1.value.encodedSize }
+        }
+    }
+
+    private static func quotedSize(_ text: String) -> Int {
+        2 + text.utf8.reduce(0) { size, byte in size + (byte < 0x20 ? 6 : byte == 0x22 || byte == 0x5C ? 2 : 1) }
+    }
+}

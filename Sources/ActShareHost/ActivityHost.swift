@@ -156,7 +156,9 @@ public final class ActivityHost {
     private func backend(for manifest: ProviderManifest) -> any ProviderBackend {
         if let backend = backends[manifest.id] { return backend }
         let backend: any ProviderBackend
-        switch manifest.isolation {
+        // In-process only for a built-in (the decoder refuses it in other manifests) or a
+        // provider the user named in config `in-process`.
+        switch config.inProcess.contains(manifest.id) ? .inProcess : manifest.isolation {
         case .inProcess:
             backend = InProcessBackend(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
         case .process:

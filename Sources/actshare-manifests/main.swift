@@ -1,8 +1,8 @@
 // actshare-manifests: parses provider manifests and the config (YAML) for `actshare`,
 // refreshes the manifest index, and writes the index to standard output.
 //
-//   actshare-manifests --library-dirs DIR:DIR --index FILE [--config FILE] --directory DIR...
-//   actshare-manifests --library-dirs DIR:DIR -- MANIFEST...
+//   actshare-manifests --library-dirs DIR:DIR [--builtin-dir DIR] --index FILE [--config FILE] --directory DIR...
+//   actshare-manifests --library-dirs DIR:DIR [--builtin-dir DIR] -- MANIFEST...
 //
 // The first form scans the provider directories, in order, and refreshes the index;
 // the second decodes the given manifests only, and no index is read or saved (as for `actshare providers check`). Exit status 0
@@ -24,6 +24,7 @@ var indexFile: String?
 var configFile: String?
 var files: [String] = []
 var directories: [String] = []
+var builtinDirectories: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -36,6 +37,9 @@ while let argument = arguments.popFirst() {
     case "--config":
         guard let value = arguments.popFirst() else { usage("--config needs a value") }
         configFile = value
+    case "--builtin-dir":
+        guard let value = arguments.popFirst() else { usage("--builtin-dir needs a value") }
+        builtinDirectories.append(value)
     case "--directory":
         guard let value = arguments.popFirst() else { usage("--directory needs a value") }
         directories.append(value)
@@ -47,7 +51,7 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let decoder = ManifestDecoder(libraryDirectories: libraryDirectories)
+let decoder = ManifestDecoder(libraryDirectories: libraryDirectories, builtinDirectories: builtinDirectories)
 var index = ManifestIndex(directory: "", libraryDirectories: libraryDirectories)
 let decodeManifest = { (file: String) in Result { try decoder.decode(file: file) }.mapError(ActShareError.wrapping) }
 let decodeConfig = { (file: String) in Result { try ConfigDecoder().decode(file: file) }.mapError(ActShareError.wrapping) }

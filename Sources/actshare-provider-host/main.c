@@ -8,8 +8,10 @@
  * calls go through cas_invoke, as in the host. SIGUSR1 sets the session's cancelled flag.
  *
  * Any fault of the provider (a crash, exit(), a hang) ends this process; actshare sees
- * the pipe close or the time limit pass and reports it.
+ * the pipe close, the process end or the time limit pass and reports it. What the
+ * provider starts ends with the call that started it (containment.c).
  */
+#include "containment.h"
 #include "protocol.h"
 
 #include <CActShareCall.h>
@@ -344,8 +346,11 @@ static void handle_call(buffer *b, actshare_session *session) {
     }
     uint64_t result = 0;
     char error[512];
-    if (cas_invoke(function, arguments, count, (int32_t)returns, &request, session, (long)(int64_t)item, &result,
-                   error, sizeof error) != 0) {
+    int failed = cas_invoke(function, arguments, count, (int32_t)returns, &request, session, (long)(int64_t)item, &result,
+                            error, sizeof error);
+    /* No process a hook started outlives its call. */
+    containment_kill_descendants();
+    if (failed != 0) {
         send_error(error);
         goto done;
     }
@@ -373,6 +378,7 @@ int main(void) {
     close(3);
     close(4);
     dup2(2, 1);
+    containment_start();
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -405,6 +411,7 @@ int main(void) {
                 break;
             }
             library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+            containment_kill_descendants(); /* nor one a library's constructor started */
             if (library) {
                 send_frame(FRAME_OK, NULL);
             } else {

@@ -4,6 +4,10 @@ import ArgumentParser
 import Glibc
 #endif
 
+// A provider that closes its pipe, or leaves standard input unread, fails with EPIPE
+// where the write happens; the signal would end actshare with no word said.
+signal(SIGPIPE, SIG_IGN)
+
 // Runs the command with actshare's exit codes: argument-parser's usage errors exit 2
 // (not EX_USAGE), and every error is one line on stderr starting with "actshare:".
 do {

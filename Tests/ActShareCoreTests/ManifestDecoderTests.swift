@@ -4,7 +4,18 @@ import Testing
 @testable import ActShareManifests
 
 @Suite struct ManifestDecoderTests {
-    let decoder = ManifestDecoder()
+    /// good.yaml asks for `isolation: in-process`, which only a built-in may.
+    let decoder = ManifestDecoder(builtinDirectories: [Fixtures.path("manifests")])
+
+    /// The same manifest outside the built-in directories: refused, with its position.
+    @Test func onlyBuiltInsMayRunInProcess() throws {
+        let file = Fixtures.path("manifests/good.yaml")
+        #expect {
+            try ManifestDecoder(builtinDirectories: [Fixtures.path("manifests/broken")]).decode(file: file)
+        } throws: { error in
+            "\(error)" == "\(file):7:12: error: 'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names org.example.good"
+        }
+    }
 
     @Test func decodesEveryKeyOfTheSchema() throws {
         let file = Fixtures.path("manifests/good.yaml")

@@ -17,8 +17,8 @@ import Testing
         let pid: pid_t
 
         /// Starts `arguments` with standard output on `stdout` (or /dev/null) and
-        /// standard error on /dev/null; `environment` nil inherits ours.
-        init(_ arguments: [String], environment: [String]? = nil, stdout: Int32? = nil) throws {
+        /// standard error on `stderr` (or /dev/null); `environment` nil inherits ours.
+        init(_ arguments: [String], environment: [String]? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
@@ -27,7 +27,11 @@ import Testing
             } else {
                 posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             }
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            if let stderr {
+                posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
             cactshare_spawn_close_from(&actions, 3)
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)

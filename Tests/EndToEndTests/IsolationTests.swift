@@ -200,3 +200,39 @@ extension Sandbox {
         return Run(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
     }
 }
+
+extension IsolationTests {
+    /// A third-party manifest cannot ask to run inside actshare: its crash would kill the
+    /// share sheet and its hang ignore `timeout:`. Refused with its position; the others go on.
+    @Test func aThirdPartyProviderCannotRunInProcess() throws {
+        let manifest = Self.hostile("inproc", canPerform: "hostile_segv").replacingOccurrences(of: "timeout: 1s", with: "timeout: 1s\nisolation: in-process")
+        let (sandbox, file) = try Self.sandbox("inproc", manifest)
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("list", "--json", text)
+        #expect(run.status == 0)
+        let error = "\(file):7:12: error: 'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names org.test.inproc"
+        #expect(run.stderr == error + "\n")
+        #expect(try run.listedTypes() == Self.goodTypes)
+        let check = try sandbox.run("providers", "check", file)
+        #expect(check.status != 0)
+        #expect(check.stdout.contains(error) || check.stderr.contains(error), "\(check.stdout)\(check.stderr)")
+    }
+
+    /// A provider the user trusts in config `in-process` runs in actshare's process: its
+    /// library is loaded there (the helper is not started).
+    @Test func theConfigMayTrustAProviderInProcess() throws {
+        let sandbox = try Sandbox(providerPath: [Sandbox.examples, Sandbox.fixtureProviders])
+        let canary = "\(sandbox.root)/canary.log"
+        sandbox.extraEnvironment["ACTSHARE_CANARY_FILE"] = canary
+        sandbox.extraEnvironment["ACTSHARE_CANARY_PID"] = "1"
+        let png = try sandbox.data("a.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]))
+        #expect(try sandbox.run("list", "--json", png).listedTypes().contains("org.actshare.test.canary.images"))
+        let isolated = try String(contentsOfFile: canary, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: canary)
+        try sandbox.writeConfig("in-process: [org.actshare.test.canary]\n")
+        #expect(try sandbox.run("list", "--json", png).listedTypes().contains("org.actshare.test.canary.images"))
+        let trusted = try String(contentsOfFile: canary, encoding: .utf8)
+        #expect(isolated == "loaded in actshare-provider-host\n")
+        #expect(trusted == "loaded in actshare\n")
+    }
+}

@@ -11,6 +11,9 @@ public struct Config: Sendable {
     public var providerOptions: [String: [String: ConfigValue]] = [:]
     /// Hook time limits in milliseconds by provider id, overriding the manifest's `timeout:`.
     public var providerTimeouts: [String: Int] = [:]
+    /// Provider ids the user trusts to run inside actshare (`in-process: [ID]`), whatever
+    /// their manifests say; only the built-in providers may ask for it themselves.
+    public var inProcess: [String] = []
     /// Handoff settings, kept as given for the handoff daemon.
     public var handoff: [String: ConfigValue] = [:]
     /// The file this config was read from, if any.

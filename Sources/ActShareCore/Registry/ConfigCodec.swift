@@ -12,6 +12,7 @@ enum ConfigCodec {
             writer.write(config.exclude)
             writer.write(config.pin)
             writer.write(config.disabledProviders)
+            writer.write(config.inProcess)
             writer.write(config.providerOptions.count)
             for (id, options) in config.providerOptions.sorted(by: { $0.key < $1.key }) {
                 writer.write(id)
@@ -38,6 +39,7 @@ enum ConfigCodec {
         config.exclude = try reader.readStrings()
         config.pin = try reader.readStrings()
         config.disabledProviders = try reader.readStrings()
+        config.inProcess = try reader.readStrings()
         for _ in 0..<(try reader.readCount()) {
             let id = try reader.readString()
             config.providerOptions[id] = try readValues(file: file, from: &reader)

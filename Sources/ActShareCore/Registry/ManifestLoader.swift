@@ -10,6 +10,10 @@ public struct ManifestLoader: Sendable {
         self.paths = paths
     }
 
+    /// How long reading every manifest may take. Each file is read with a size limit and
+    /// only if it is a regular file, so this bounds what nothing else does.
+    static let helperTimeLimit: Duration = .seconds(30)
+
     /// The config file that applies: the first candidate that exists, if any.
     public var configFile: String? { paths.configFiles.first(where: FileSystem.exists) }
 
@@ -41,9 +45,15 @@ public struct ManifestLoader: Sendable {
         let helper = paths.manifestHelper
         let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess.run(helper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + arguments)
+            let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
+            outcome = try ChildProcess.run(
+                helper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + arguments,
+                timeLimit: Self.helperTimeLimit)
         } catch let error as ActShareError {
             throw ActShareError(.io, "cannot read manifests: \(error.message)")
+        }
+        if outcome.timedOut {
+            throw ActShareError(.io, "cannot read manifests: \(helper) did not finish within \(Self.helperTimeLimit), and was stopped")
         }
         guard outcome.status == 0, let contents = index.contents(of: outcome.output) else {
             throw ActShareError(.io, "cannot read manifests: \(helper) failed (status \(outcome.status))")

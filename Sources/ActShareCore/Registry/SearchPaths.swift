@@ -15,6 +15,8 @@ public struct SearchPaths: Sendable {
     public var manifestHelper: String
     /// `actshare-provider-host`, the helper that runs an isolated provider.
     public var providerHost: String
+    /// Where the built-in providers' manifests are (whether or not they are searched).
+    public var builtinDirectories: [String] = []
 
     public init(providerDirectories: [String], libraryDirectories: [String], configFiles: [String],
                 stateDirectory: String, cacheDirectory: String, manifestHelper: String, providerHost: String) {
@@ -44,17 +46,20 @@ public struct SearchPaths: Sendable {
         var libraries: [String] = []
         var helper = "actshare-manifests"
         var providerHost = "actshare-provider-host"
+        var builtinDirectories: [String] = []
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
             helper = FileSystem.join(binDirectory, "actshare-manifests")
             // ACTSHARE_NO_BUILTINS=1 leaves the built-in providers out (for tests and debugging).
             let builtins = Environment.value("ACTSHARE_NO_BUILTINS").map { $0.isEmpty || $0 == "0" } ?? true
             if let repository = buildTreeRepository(of: binDirectory) {
+                builtinDirectories.append(FileSystem.join(repository, "manifests"))
                 if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
             } else {
                 let prefix = FileSystem.directoryName(binDirectory)
+                builtinDirectories.append(FileSystem.join(prefix, "share/actshare/manifests"))
                 if builtins { providers.append(FileSystem.join(prefix, "share/actshare/manifests")) }
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
@@ -63,10 +68,12 @@ public struct SearchPaths: Sendable {
 
         let configs = configFile.map { [$0] }
             ?? ([xdg.configHome] + xdg.configDirs).map { FileSystem.join($0, "actshare/config.yaml") }
-        return SearchPaths(
+        var paths = SearchPaths(
             providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
             stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
             cacheDirectory: FileSystem.join(xdg.cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
+        paths.builtinDirectories = builtinDirectories
+        return paths
     }
 
     /// The repository holding a SwiftPM build directory, if `directory` is inside `.build`.

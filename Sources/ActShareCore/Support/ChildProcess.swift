@@ -104,7 +104,13 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, flags)
+        // actshare ignores SIGPIPE (a provider's closed pipe is its failure, not ours); a
+        // child gets the default back, as programs expect.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, flags | Int16(POSIX_SPAWN_SETSIGDEF))
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0

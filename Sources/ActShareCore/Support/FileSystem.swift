@@ -153,6 +153,58 @@ public enum FileSystem {
         return bytes
     }
 
+    /// Reads a regular file of at most `limit` bytes, or says why not: a FIFO would block
+    /// the read forever, a device (`/dev/zero`) never end, a huge file fill memory.
+    /// Opened without blocking, so not even the open of a FIFO waits.
+    public static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError("cannot read \(path)", errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ActShareError(.io, "\(path) is \(kindName(info.st_mode)), not a regular file")
+        }
+        guard info.st_size <= limit else {
+            throw ActShareError(.io, "\(path) is \(info.st_size) bytes; at most \(describe(bytes: limit)) is read")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size) + 1)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError("cannot read \(path)", errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            // It grew while being read.
+            guard bytes.count <= limit else { throw ActShareError(.io, "\(path) is larger than \(describe(bytes: limit)); at most that is read") }
+        }
+        return bytes
+    }
+
+    /// `limit` in the largest binary unit that divides it: "1 MiB", "64 KiB", "100 bytes".
+    public static func describe(bytes: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+
+    /// "a FIFO", "a device", "a socket", "a directory": what a path is when not a file.
+    public static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        default: return "a special file"
+        }
+    }
+
     /// Reads a whole file as UTF-8 text (invalid bytes are replaced).
     public static func readText(_ path: String) throws -> String {
         String(decoding: try read(path), as: UTF8.self)

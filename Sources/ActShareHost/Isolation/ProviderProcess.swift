@@ -17,22 +17,40 @@ final class ProviderProcess {
     let pid: pid_t
     private let input: Int32   // we write
     private let output: Int32  // we read
+    /// The provider's standard output and error, relayed by ``relay(_:)``.
+    private let diagnostics: Int32
     private var buffer: [UInt8] = []
     private var exited = false
+    private var relayed = 0
+    private var pendingLine: [UInt8] = []
 
-    /// Starts the helper with the protocol on its descriptors 3 (requests) and 4 (replies).
+    /// What a provider may write to standard error (and output) in all; the rest is
+    /// dropped with one line that says so.
+    static let diagnosticsLimit = 64 * 1024
+
+    /// Starts the helper with the protocol on its descriptors 3 (requests) and 4 (replies),
+    /// and its standard output and error on a pipe that actshare reads: a provider cannot
+    /// flood the terminal, write control sequences to it, or (through children left
+    /// behind) hold the caller's own output open.
     init(helper: String) throws {
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
+        var errors: [Int32] = [0, 0]
         guard cactshare_pipe_cloexec(&toHelper) == 0 else { throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
         guard cactshare_pipe_cloexec(&fromHelper) == 0 else {
             close(toHelper[0]); close(toHelper[1])
+            throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        guard cactshare_pipe_cloexec(&errors) == 0 else {
+            close(toHelper[0]); close(toHelper[1]); close(fromHelper[0]); close(fromHelper[1])
             throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
         // Nothing else: a provider is not given the host's other files and sockets.
@@ -57,19 +75,25 @@ final class ProviderProcess {
         let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, cactshare_environ())
         close(toHelper[0])
         close(fromHelper[1])
+        close(errors[1])
         guard spawned == 0 else {
-            close(toHelper[1]); close(fromHelper[0])
+            close(toHelper[1]); close(fromHelper[0]); close(errors[0])
             throw Fault(description: "cannot start \(helper): \(String(cString: strerror(spawned)))")
         }
         self.pid = pid
         input = toHelper[1]
         output = fromHelper[0]
+        diagnostics = errors[0]
+        _ = fcntl(diagnostics, F_SETFL, fcntl(diagnostics, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
         stop()
+        relayAvailable()
+        if !pendingLine.isEmpty { relay([10]) }
         close(input)
         close(output)
+        close(diagnostics)
     }
 
     /// Sends a frame; a helper that went away is a fault.
@@ -101,11 +125,15 @@ final class ProviderProcess {
                 stop()
                 throw Fault(description: "did not answer within \(timeout), and was stopped")
             }
-            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: diagnostics, events: Int16(POLLIN), revents: 0)]
             let wait = Int32(min((deadline - now) / 1_000_000 + 1, 50))
-            let ready = Glibc.poll(&descriptor, 1, wait)
+            let ready = Glibc.poll(&descriptors, 2, wait)
             if ready < 0 && errno != EINTR { throw Fault(description: ended(during: "a reply")) }
-            if ready <= 0 { continue }
+            if descriptors[1].revents != 0 { relayAvailable() }
+            // A helper that is gone while its pipe is still open (a child of the provider
+            // holds it) has ended all the same: say how, rather than wait for the time limit.
+            if descriptors[0].revents & Int16(POLLIN) == 0, hasExited() { throw Fault(description: ended(during: "the call")) }
+            if descriptors[0].revents == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
@@ -122,14 +150,64 @@ final class ProviderProcess {
         if !exited { kill(pid, SIGUSR1) }
     }
 
-    /// Kills the helper (if it still runs) and reaps it.
+    /// Stops the helper (if it still runs) and everything it started, and reaps it: SIGTERM
+    /// first, on which the helper kills what the provider started; after 100 ms, SIGKILL
+    /// to the helper's whole process group.
     func stop() {
         guard !exited else { return }
-        kill(pid, SIGKILL)
+        kill(pid, SIGTERM)
+        for _ in 0..<20 where !hasExited() { usleep(5000) }
+        killGroup()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         exited = true
     }
+
+    /// Whether the helper has ended (it is left to be reaped, so its process group stays
+    /// its own until then).
+    private func hasExited() -> Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+
+    /// SIGKILL to the helper's process group: what the provider started and did not move
+    /// to a session of its own (the helper kills those itself, as their subreaper).
+    private func killGroup() {
+        kill(-pid, SIGKILL)
+    }
+
+    // MARK: The provider's standard output and error
+
+    /// Relays what the provider wrote, line by line, with control characters made
+    /// visible, up to ``diagnosticsLimit`` bytes.
+    private func relayAvailable() {
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(diagnostics, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            relay(chunk[0..<count])
+        }
+    }
+
+    private func relay(_ bytes: ArraySlice<UInt8>) {
+        let before = relayed
+        relayed += bytes.count
+        guard before < Self.diagnosticsLimit else { return }
+        pendingLine += bytes.prefix(Self.diagnosticsLimit - before)
+        if let end = pendingLine.lastIndex(of: 10) {
+            FileSystem.writeAll(Array(TerminalText.visible(String(decoding: pendingLine[...end], as: UTF8.self)).utf8), to: 2)
+            pendingLine.removeSubrange(...end)
+        }
+        if relayed >= Self.diagnosticsLimit {
+            if !pendingLine.isEmpty { pendingLine.append(10) }
+            pendingLine += Array("actshare: a provider wrote more than \(Self.diagnosticsLimit / 1024) KiB to standard error; the rest is dropped\n".utf8)
+            FileSystem.writeAll(Array(TerminalText.visible(String(decoding: pendingLine, as: UTF8.self)).utf8), to: 2)
+            pendingLine = []
+        }
+    }
+
+    private func relay(_ bytes: [UInt8]) { relay(bytes[...]) }
 
     // MARK: Faults
 
@@ -140,13 +218,17 @@ final class ProviderProcess {
 
     /// Describes how the helper ended, after its pipe closed.
     private func ended(during phase: String) -> String {
+        defer { relayAvailable() }
         var status: Int32 = 0
         // The pipe closed: the process is ending. Give it a moment, then make sure.
         var reaped = false
         for _ in 0..<100 {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { reaped = true; break }
-            if result < 0 && errno != EINTR { break }
+            if hasExited() {
+                // What it started goes with it (the group is still its own until reaped).
+                killGroup()
+                let result = waitpid(pid, &status, WNOHANG)
+                if result == pid { reaped = true; break }
+            }
             usleep(10_000)
         }
         if !reaped {

@@ -19,11 +19,12 @@ public struct ConfigDecoder: Sendable {
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
         if case .scalar(let scalar) = root.node, scalar.string.isEmpty || scalar.string == "~" { return config }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["exclude", "pin", "disabled-providers", "providers", "timeouts", "handoff"], in: "the config")
+        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "handoff"], in: "the config")
 
         config.exclude = try typeList(top["exclude"])
         config.pin = try typeList(top["pin"])
         config.disabledProviders = try typeList(top["disabled-providers"])
+        config.inProcess = try typeList(top["in-process"])
 
         if let providers = top["providers"] {
             for (id, keyValue, value) in try providers.mapping(kind: kind).entries {

@@ -9,9 +9,13 @@ public struct ManifestDecoder: Sendable {
     /// Directories searched for a relative `library:` not found beside the manifest
     /// (the build tree, when actshare runs from one).
     public var libraryDirectories: [String]
+    /// Where the built-in providers' manifests are: only these may ask for
+    /// `isolation: in-process` (a user may grant it to others in config `in-process`).
+    public var builtinDirectories: [String]
 
-    public init(libraryDirectories: [String] = []) {
+    public init(libraryDirectories: [String] = [], builtinDirectories: [String] = []) {
         self.libraryDirectories = libraryDirectories
+        self.builtinDirectories = builtinDirectories
     }
 
     private static let kind = ActShareError.Code.badManifest
@@ -48,6 +52,14 @@ public struct ManifestDecoder: Sendable {
         let library = try resolveLibrary(try nonEmpty(libraryValue), in: directory, value: libraryValue)
 
         let isolation = try top["isolation"]?.word(Isolation.self, kind: kind) ?? .process
+        if isolation == .inProcess, let value = top["isolation"],
+           !builtinDirectories.contains(where: { FileSystem.absolute(file).hasPrefix(FileSystem.absolute($0) + "/") }) {
+            // A crash in-process is a crash of actshare, and a hang ignores `timeout:`:
+            // a provider cannot grant itself that trust.
+            throw value.error(
+                "'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names \(id)",
+                kind: kind)
+        }
 
         var timeout = 5000
         if let value = top["timeout"] {

@@ -11,9 +11,12 @@ struct YAMLValue {
     let path: String
 
     /// The text of a file, or an error of `kind` pointing at its start.
+    /// The largest manifest or config read: far above any real one (a few KiB).
+    static let maximumFileSize = 1 << 20
+
     static func readFile(_ path: String, kind: ActShareError.Code) throws -> String {
         do {
-            return try FileSystem.readText(path)
+            return String(decoding: try FileSystem.readRegularFile(path, limit: maximumFileSize), as: UTF8.self)
         } catch let error as ActShareError {
             throw ActShareError(kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
         }

@@ -1,6 +1,9 @@
 import ActShareCore
 import ActShareHandoff
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,30 +15,48 @@ struct HandoffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handoff",
         abstract: "Pair with another device, list its activities, and continue one here.",
-        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self])
+        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Pair with a device: HOST[:PORT] here, --wait on the other side.",
-            discussion: "Both sides show the same 6-digit code; confirm on both (or --yes in scripts). A different code means someone is in between: answer no.")
+            discussion: """
+                Both sides show the same 6-digit code; confirm on both. A different code means someone is in between: answer no.
+                In scripts, --yes confirms without asking; with --wait it needs --expect-device, the other device's id (`actshare handoff status` there), so that whoever asks first is not paired.
+                """)
 
         @Argument(help: ArgumentHelp("The other device's daemon (port 53840 unless given).", valueName: "host[:port]")) var address: String?
         @Flag(help: "Wait for a device to ask, instead of asking one.") var wait = false
         @Flag(help: "Confirm the code without asking (scripts, tests).") var yes = false
+        @Option(name: .customLong("expect-device"), help: ArgumentHelp("Pair only with the device of this id; refuse any other.", valueName: "id"))
+        var expectDevice: String?
 
         func validate() throws {
             guard (address == nil) == wait else { throw ValidationError("give HOST[:PORT], or --wait") }
+            if wait, yes, expectDevice == nil {
+                throw ValidationError("--wait --yes would pair with whoever asks first: add --expect-device ID (the other device's id, from `actshare handoff status` there)")
+            }
+            if let expectDevice, !(expectDevice.count == 16 && expectDevice.allSatisfy(\.isHexDigit)) {
+                throw ValidationError("--expect-device takes a device id: 16 hex digits, as `actshare handoff status` shows")
+            }
         }
 
         func run() throws {
             let connection = try DaemonConnection()
-            var request = ControlRequest(.pairWait)
+            var request = ControlRequest(.pairWait, expect: expectDevice)
             if let address {
                 let (host, port) = try Self.split(address)
-                request = ControlRequest(.pair, host: host, port: port)
+                request = ControlRequest(.pair, host: host, port: port, expect: expectDevice)
             }
             try connection.client.send(request)
             if wait {
+                // Ctrl-C ends the wait, and closing the connection closes the daemon's pairing
+                // window at once: even when started with SIGINT ignored (a shell's `&`) or blocked.
+                signal(SIGINT, SIG_DFL)
+                var interrupt = sigset_t()
+                sigemptyset(&interrupt)
+                sigaddset(&interrupt, SIGINT)
+                sigprocmask(SIG_UNBLOCK, &interrupt, nil)
                 StandardStreams.err("Waiting up to 2 minutes for another device to run `actshare handoff pair` with this machine's address…\n")
             }
             var response = try connection.client.receive()
@@ -61,6 +82,19 @@ struct HandoffCommand: ParsableCommand {
                 throw CommandFailure(.badInput, "\(address): the port must be a number from 1 to 65535")
             }
             return (String(address[..<colon]), port)
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "This device as others see it: its id, name and port.")
+        @Flag(help: "Print machine-readable JSON on standard output.") var json = false
+
+        func run() throws {
+            guard let device = try DaemonConnection().call(ControlRequest(.status)).device else {
+                throw CommandFailure(.failed, "the daemon did not say who it is")
+            }
+            if json { return StandardStreams.out(try HandoffOutput.json(device) + "\n") }
+            StandardStreams.out("\(device.id)  \(device.name)  port \(device.port)\n")
         }
     }
 

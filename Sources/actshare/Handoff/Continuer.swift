@@ -44,15 +44,18 @@ struct Continuer {
     /// Starts what continues `activity`; returns a line saying what that was.
     func start(_ activity: UserActivity, _ continuation: Continuation) throws -> String {
         if let exec = continuation.exec {
+            // The name is made here: nothing a peer sent reaches a path or a command line.
             let directory = HandoffPaths.fromEnvironment().runtimeDirectory
-            let path = FileSystem.join(directory, "activity-\(activity.id).json")
+            let path = FileSystem.join(directory, "activity-\(Self.randomName()).json")
             do {
                 try FileSystem.createDirectories(directory)
                 try FileSystem.writeAtomically(Array(try HandoffOutput.json(Self.file(for: activity)).utf8), to: path)
             } catch let error as ActShareError {
                 throw CommandFailure(error)
             }
-            try Self.launch(exec.map { $0.replacing("{activity-file}", with: path) })
+            // Substituted as one whole argument, never into shell text (the handler manifest
+            // may use the placeholder only as a word of its own).
+            try Self.launch(exec.map { $0 == HandlerPlaceholder.activityFile ? path : $0 })
             return "continued \(activity.title) from \(activity.originName ?? "?") in \(continuation.handler ?? exec[0])"
         }
         if let text = continuation.text {
@@ -63,9 +66,22 @@ struct Continuer {
             return "copied the text from \(activity.originName ?? "?") to the clipboard"
         }
         guard let url = continuation.url else { throw CommandFailure(.noActivity, "nothing here continues \(activity.type)") }
+        // Whatever the daemons checked: a browser is only ever given http and https.
+        guard ActivityChecks.isWebURL(url) else {
+            throw CommandFailure(.noActivity, "\(activity.originName ?? "the other device") sent a URL that is not http or https; it is not opened")
+        }
         let command = browser.map { FileSystem.pathList($0, separator: " ") } ?? ["xdg-open"]
         try Self.launch(command + [url])
         return "opened \(url) from \(activity.originName ?? "?") in \(command[0])"
+    }
+
+    /// 16 random hex digits.
+    static func randomName() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<8).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
+        }.joined()
     }
 
     /// Starts `argv` in a session of its own, not waiting for it.

@@ -10,7 +10,15 @@ enum StandardStreams {
     static func err(_ text: String) { write(to: 2, text) }
 
     /// Prints `actshare: MESSAGE` on stderr.
-    static func error(_ message: String) { err("actshare: \(message)\n") }
+    /// Control characters in it (from a provider, a file name or a peer) are shown, not
+    /// obeyed (TerminalText).
+    static func error(_ message: String) { err("actshare: \(TerminalText.visible(message))\n") }
+
+    /// Prints text that came from outside on stdout: exactly as it is into a pipe or a
+    /// file, with control characters made visible on a terminal.
+    static func outsideText(_ text: String) {
+        out(isTerminal(1) ? TerminalText.visible(text) : text)
+    }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 

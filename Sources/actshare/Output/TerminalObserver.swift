@@ -30,7 +30,7 @@ final class TerminalObserver: SessionObserver {
         guard level >= .warning || verbose else { return }
         finishProgressLine()
         let label = level >= .warning ? "\(level == .error ? "error" : "warning"): " : ""
-        StandardStreams.err("actshare: \(provider): \(label)\(message)\n")
+        StandardStreams.err("actshare: \(provider): \(label)\(TerminalText.visible(message))\n")
     }
 
     /// Ends a progress line so the next output starts on its own line.

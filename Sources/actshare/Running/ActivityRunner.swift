@@ -126,7 +126,7 @@ struct ActivityRunner {
         if options.json {
             StandardStreams.out(JSONShapes.activities(offers) + "\n")
         } else {
-            StandardStreams.out(offers.map { "\($0.type)\t\($0.title)\n" }.joined())
+            StandardStreams.outsideText(offers.map { "\($0.type)\t\($0.title)\n" }.joined())
         }
     }
 
@@ -138,7 +138,7 @@ struct ActivityRunner {
                 activity: result.activity, completed: result.completed, returnedItems: result.returnedItems,
                 error: result.error) + "\n")
         } else {
-            for item in result.returnedItems { StandardStreams.out(describeReturned(item) + "\n") }
+            for item in result.returnedItems { StandardStreams.outsideText(describeReturned(item) + "\n") }
         }
         if let error = result.error { StandardStreams.error(error) }
     }

@@ -29,7 +29,7 @@ struct ListRunner {
             StandardStreams.out(JSONShapes.list(items: values, offers: offers) + "\n")
         } else {
             let width = offers.map(\.title.count).max() ?? 0
-            StandardStreams.out(offers.map { offer in
+            StandardStreams.outsideText(offers.map { offer in
                 let title = offer.title
                 return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.type)\n"
             }.joined())

@@ -7,13 +7,23 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 __attribute__((constructor)) static void canary_loaded(void) {
     const char *path = getenv("ACTSHARE_CANARY_FILE");
     if (!path) return;
     FILE *file = fopen(path, "a");
     if (!file) return;
-    fputs("loaded\n", file);
+    /* With ACTSHARE_CANARY_PID set, also which program loaded it. */
+    char exe[4096] = "";
+    if (getenv("ACTSHARE_CANARY_PID")) {
+        ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (length > 0) exe[length] = '\0';
+    }
+    const char *name = strrchr(exe, '/');
+    if (exe[0]) fprintf(file, "loaded in %s\n", name ? name + 1 : exe);
+    else fputs("loaded\n", file);
     fclose(file);
 }
 

@@ -1,0 +1,38 @@
+/// Text from outside (a provider, a file name, a peer) made safe to show on a terminal.
+///
+/// A terminal obeys what it is sent: escape sequences move the cursor, rewrite lines
+/// already shown, set the window title or (OSC 52) the clipboard; bidirectional overrides
+/// reverse what is read. Each such character is shown as a visible escape instead
+/// (`\e`, `\x07`, `\u{202E}`); line feeds and tabs are kept.
+public enum TerminalText {
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
+        var shown = ""
+        shown.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            guard isHidden(scalar) else {
+                shown.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar.value {
+            case 0x1B: shown += "\\e"
+            case 0..<0x100: shown += "\\x" + hex(scalar.value, digits: 2)
+            default: shown += "\\u{" + hex(scalar.value, digits: 4) + "}"
+            }
+        }
+        return shown
+    }
+
+    /// C0 controls but line feed and tab, DEL, C1 controls, and the bidirectional
+    /// embeddings, overrides and isolates.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value < 0x20 && value != 0x0A && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
+            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

@@ -1,0 +1,126 @@
+/* See containment.h. */
+#include "containment.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Reads the small file at `path` into `buffer` (NUL-terminated); its length, or -1. */
+static ssize_t read_small(const char *path, char *buffer, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t length = 0;
+    while (length + 1 < size) {
+        ssize_t count = read(fd, buffer + length, size - 1 - length);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) break;
+        length += (size_t)count;
+    }
+    close(fd);
+    buffer[length] = '\0';
+    return (ssize_t)length;
+}
+
+/* SIGKILLs every direct child, as /proc/self/task/TID/children lists them for each of
+ * the helper's threads (a provider may fork from a thread). Returns how many. Uses the
+ * raw getdents64 system call: readdir may allocate, which a signal handler must not. */
+static int kill_children(void) {
+    int killed = 0;
+    int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tasks < 0) return 0;
+    char entries[4096];
+    for (;;) {
+        long count = syscall(SYS_getdents64, tasks, entries, sizeof entries);
+        if (count <= 0) break;
+        for (long offset = 0; offset < count;) {
+            struct { unsigned long long inode; long long next; unsigned short length; unsigned char type; char name[]; } *entry =
+                (void *)(entries + offset);
+            offset += entry->length;
+            if (entry->name[0] < '0' || entry->name[0] > '9') continue;
+            char path[64] = "/proc/self/task/";
+            size_t prefix = strlen(path);
+            size_t name = strnlen(entry->name, 20);
+            memcpy(path + prefix, entry->name, name);
+            memcpy(path + prefix + name, "/children", 10);
+            char list[4096];
+            if (read_small(path, list, sizeof list) <= 0) continue;
+            for (char *p = list; *p;) {
+                while (*p == ' ') p++;
+                long pid = 0;
+                while (*p >= '0' && *p <= '9') pid = pid * 10 + (*p++ - '0');
+                if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0) killed++;
+                if (*p && *p != ' ') break;
+            }
+        }
+    }
+    close(tasks);
+    return killed;
+}
+
+int containment_kill_descendants(void) {
+    int total = 0;
+    /* Killing a child hands its own children to the helper (the subreaper): go on until
+     * none is left, within a bound (a fork loop is stopped by its SIGKILL). */
+    for (int round = 0; round < 1000; round++) {
+        int killed = kill_children();
+        while (waitpid(-1, NULL, WNOHANG) > 0) {}
+        if (killed == 0) {
+            /* Children killed but not yet reaped are not listed any more: reap what ends. */
+            while (waitpid(-1, NULL, WNOHANG) > 0) {}
+            break;
+        }
+        total += killed;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return total;
+}
+
+static void on_terminate(int signal_number) {
+    (void)signal_number;
+    containment_kill_descendants();
+    _exit(0);
+}
+
+static void at_exit(void) { containment_kill_descendants(); }
+
+/* The number of threads the whole system runs now (the 4th field of /proc/loadavg is
+ * running/total): RLIMIT_NPROC counts the user's, so this is an upper bound on them. */
+static long threads_running(void) {
+    char text[128];
+    if (read_small("/proc/loadavg", text, sizeof text) <= 0) return -1;
+    char *slash = strchr(text, '/');
+    return slash ? strtol(slash + 1, NULL, 10) : -1;
+}
+
+void containment_start(void) {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct rlimit memory = {CONTAINMENT_MEMORY_LIMIT, CONTAINMENT_MEMORY_LIMIT};
+    struct rlimit current;
+    if (getrlimit(RLIMIT_AS, &current) == 0 && (current.rlim_max == RLIM_INFINITY || current.rlim_max > memory.rlim_max)) {
+        setrlimit(RLIMIT_AS, &memory);
+    }
+    long running = threads_running();
+    if (running > 0 && getrlimit(RLIMIT_NPROC, &current) == 0) {
+        rlim_t limit = (rlim_t)running + CONTAINMENT_EXTRA_PROCESSES;
+        if (current.rlim_max == RLIM_INFINITY || current.rlim_max > limit) {
+            struct rlimit processes = {limit, limit};
+            setrlimit(RLIMIT_NPROC, &processes);
+        }
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_terminate;
+    sigfillset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    atexit(at_exit);
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""A paired device that lies: it speaks the handoff wire protocol (TLS 1.3, frames of a
+4-byte big-endian length and JSON) with the identity of a real, paired daemon, and sends
+what that daemon would never send. Used by the end-to-end tests of the receiving side.
+
+  lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
+  lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
+
+Every loop is bounded: `serve` stops after SECONDS, each socket times out after 5 s.
+"""
+import json
+import os
+import socket
+import ssl
+import struct
+import sys
+import time
+
+# What the lying device lists: one good activity among activities no daemon may accept.
+GOOD_ID = "2222222222222222"
+LISTED = [
+    {"id": "x;cd;touch pwned;", "type": "org.example.notes.editing", "title": "Injected id", "version": 1, "created": 1},
+    {"id": "0123456789abcdef", "type": "org.example.notes.editing", "title": "Clear \u001b[2J screen", "version": 1, "created": 2},
+    {"id": "1111111111111111", "type": "org.example.notes.editing", "title": "Script URL", "version": 1, "created": 3,
+     "webpage_url": "javascript:alert(1)"},
+    {"id": "3333333333333333", "type": "not reverse dns;rm -rf ~", "title": "Bad type", "version": 1, "created": 4},
+    {"id": "4444444444444444", "type": "org.example.notes.editing", "title": "Reversed \u202etxt.exe", "version": 1, "created": 5},
+    {"id": GOOD_ID, "type": "org.example.notes.editing", "title": "Fine", "version": 1, "created": 6,
+     "needs_save_command": "touch /tmp/never", "on_continued": "touch /tmp/never"},
+]
+
+
+def identity(state):
+    return os.path.join(state, "identity-certificate.pem"), os.path.join(state, "identity-key.pem")
+
+
+def read_frame(conn):
+    header = b""
+    while len(header) < 4:
+        chunk = conn.recv(4 - len(header))
+        if not chunk:
+            return None
+        header += chunk
+    (length,) = struct.unpack(">I", header)
+    if length > 1 << 20:
+        return None
+    body = b""
+    while len(body) < length:
+        chunk = conn.recv(length - len(body))
+        if not chunk:
+            return None
+        body += chunk
+    return json.loads(body)
+
+
+def write_frame(conn, message):
+    body = json.dumps(message).encode()
+    conn.sendall(struct.pack(">I", len(body)) + body)
+
+
+def answer(request):
+    if request.get("type") == "list":
+        return {"type": "activities", "activities": LISTED}
+    if request.get("type") == "fetch":
+        wanted = request.get("id")
+        activity = dict(next((a for a in LISTED if a["id"] == wanted), LISTED[-1]))
+        activity["user_info"] = {"n": 1}
+        return {"type": "activity", "activity": activity}
+    return {"type": "ok"}
+
+
+def serve(state, port, seconds):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.load_cert_chain(*identity(state))
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    print("ready", flush=True)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            raw, _ = listener.accept()
+        except socket.timeout:
+            continue
+        raw.settimeout(5)
+        try:
+            with context.wrap_socket(raw, server_side=True) as conn:
+                for _ in range(16):
+                    request = read_frame(conn)
+                    if request is None:
+                        break
+                    write_frame(conn, answer(request))
+        except (OSError, ssl.SSLError, ValueError):
+            pass
+
+
+def send(state, address, message):
+    host, port = address.rsplit(":", 1)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.load_cert_chain(*identity(state))
+    with socket.create_connection((host, int(port)), timeout=5) as raw:
+        with context.wrap_socket(raw) as conn:
+            write_frame(conn, json.loads(message))
+            print(json.dumps(read_frame(conn)))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "serve":
+        serve(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+    else:
+        send(sys.argv[2], sys.argv[3], sys.argv[4])
