@@ -85,6 +85,9 @@ int containment_kill_descendants(void) {
     return total;
 }
 
+static pid_t worker = -1;
+
+/* The worker, on SIGTERM (which only the guard sends it): its descendants go with it. */
 static void on_terminate(int signal_number) {
     (void)signal_number;
     containment_kill_descendants();
@@ -92,6 +95,44 @@ static void on_terminate(int signal_number) {
 }
 
 static void at_exit(void) { containment_kill_descendants(); }
+
+/* The guard passes SIGUSR1 (cancel) on to the worker. */
+static void forward(int signal_number) {
+    if (worker > 0) kill(worker, signal_number);
+}
+
+/* The guard, on SIGTERM: everything goes, the worker first. */
+static void guard_terminate(int signal_number) {
+    (void)signal_number;
+    if (worker > 0) kill(worker, SIGKILL);
+    containment_kill_descendants();
+    _exit(0);
+}
+
+/* The guard's life: reap, and when the worker ends, kill what is left and end as it did. */
+static void guard(void) {
+    for (;;) {
+        int status;
+        pid_t ended = waitpid(-1, &status, 0);
+        if (ended < 0 && errno == EINTR) continue;
+        if (ended < 0) _exit(70);
+        if (ended != worker) continue;
+        containment_kill_descendants();
+        if (WIFSIGNALED(status)) {
+            int signal_number = WTERMSIG(status);
+            signal(signal_number, SIG_DFL);
+            sigset_t only;
+            sigemptyset(&only);
+            sigaddset(&only, signal_number);
+            sigprocmask(SIG_UNBLOCK, &only, NULL);
+            /* No core file of the guard: the worker's crash was said already. */
+            struct rlimit none = {0, 0};
+            setrlimit(RLIMIT_CORE, &none);
+            raise(signal_number);
+        }
+        _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 70);
+    }
+}
 
 /* The number of threads the whole system runs now (the 4th field of /proc/loadavg is
  * running/total): RLIMIT_NPROC counts the user's, so this is an upper bound on them. */
@@ -102,7 +143,22 @@ static long threads_running(void) {
     return slash ? strtol(slash + 1, NULL, 10) : -1;
 }
 
-void containment_start(void) {
+void containment_start(int protocol_in, int protocol_out) {
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    worker = fork();
+    if (worker > 0) {
+        close(protocol_in);
+        close(protocol_out);
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        sigfillset(&action.sa_mask);
+        action.sa_handler = forward;
+        sigaction(SIGUSR1, &action, NULL);
+        action.sa_handler = guard_terminate;
+        sigaction(SIGTERM, &action, NULL);
+        guard();
+    }
+    /* The worker (or, if fork failed, the helper unguarded). */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rlimit memory = {CONTAINMENT_MEMORY_LIMIT, CONTAINMENT_MEMORY_LIMIT};
     struct rlimit current;

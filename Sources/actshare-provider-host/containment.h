@@ -1,11 +1,14 @@
 /*
  * What keeps a provider's processes and memory within bounds (docs/SECURITY.md).
  *
- * The helper is a child subreaper: whatever a provider forks, daemonises or moves to a
- * session of its own stays a descendant of the helper, and is killed when the hook call
- * that made it ends, when the provider calls exit(), and when actshare asks the helper
- * to stop (SIGTERM). Everything here uses system calls only, so the SIGTERM handler may
- * run it whatever state the provider left the process in.
+ * The helper splits in two before any provider code loads: a guard, the process actshare
+ * started, which runs no provider code, and the worker, its child, which loads the
+ * provider and answers the protocol. Both are child subreapers, so whatever a provider
+ * forks, daemonises or moves to a session of its own stays their descendant. The worker
+ * kills what a hook started when the call ends, and at exit(); the guard kills whatever
+ * is left when the worker ends in any way (a crash, _exit, a fork-then-exit), then ends
+ * as the worker did; on SIGTERM (actshare stopping it) it kills everything. Killing uses
+ * system calls only, so a signal handler may run it whatever state a provider left.
  */
 #ifndef ACTSHARE_PROVIDER_HOST_CONTAINMENT_H
 #define ACTSHARE_PROVIDER_HOST_CONTAINMENT_H
@@ -15,8 +18,9 @@
 /* Processes the user may start beyond those already running when the helper starts. */
 #define CONTAINMENT_EXTRA_PROCESSES 64
 
-/* Becomes a subreaper, sets the limits above, and kills descendants at exit and on SIGTERM. */
-void containment_start(void);
+/* Forks the worker and returns in it, with the limits above set; the guard never returns.
+ * `protocol_in` and `protocol_out` are closed in the guard (only the worker talks). */
+void containment_start(int protocol_in, int protocol_out);
 
 /* Kills every descendant and reaps it; returns how many were killed. */
 int containment_kill_descendants(void);

@@ -378,7 +378,7 @@ int main(void) {
     close(3);
     close(4);
     dup2(2, 1);
-    containment_start();
+    containment_start(protocol_in, protocol_out);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);

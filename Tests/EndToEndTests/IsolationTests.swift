@@ -20,6 +20,7 @@ import Testing
             accepts: {kinds: [file, text]}
             hooks:
         \(canPerform.map { "      can-perform: \($0)\n" } ?? "")      perform: \(perform)
+            options: [{name: then, type: string}]
         """
     }
 
@@ -234,5 +235,79 @@ extension IsolationTests {
         let trusted = try String(contentsOfFile: canary, encoding: .utf8)
         #expect(isolated == "loaded in actshare-provider-host\n")
         #expect(trusted == "loaded in actshare\n")
+    }
+}
+
+/// What a provider starts ends with its call; what it writes is bounded and shown, not obeyed.
+extension IsolationTests {
+    /// Processes running `sleep MARKER`, from the process table.
+    static func sleepers(_ marker: String) -> Int {
+        let wanted = Data("sleep\0\(marker)\0".utf8)
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { $0.allSatisfy(\.isNumber) } ?? []
+        return pids.filter { (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\($0)/cmdline"))) == wanted }.count
+    }
+
+    @Test(arguments: [
+        ("escape", "hostile_escape", "901.1"),
+        ("many", "hostile_fork_many", "901.2"),
+    ])
+    func childrenDoNotOutliveTheCall(_ name: String, _ symbol: String, _ marker: String) throws {
+        let (sandbox, _) = try Self.sandbox(name, Self.hostile(name, canPerform: symbol, perform: "hostile_done_after"))
+        sandbox.extraEnvironment["HOSTILE_MARKER"] = marker
+        let text = try sandbox.file("a.txt", "some words\n")
+        // The harness waits for actshare's output to close, as `$(actshare list)` does: a
+        // child holding it would hold the test (60 s).
+        let started = Date()
+        let list = try sandbox.run("list", "--json", text)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(try list.listedTypes().contains("org.test.\(name).go"))
+        let perform = try sandbox.run("perform", "org.test.\(name).go", text, "-o", "then=\(name)")
+        #expect(perform.status == 0, "\(perform.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(Self.sleepers(marker) == 0, "\(Self.sleepers(marker)) children are left")
+    }
+
+    /// A helper that forks and exits while a child keeps its pipe open: said at once, as an
+    /// exit, not after the time limit; and nothing it started is left.
+    @Test func aForkThenExitIsSaidAsAnExit() throws {
+        let (sandbox, file) = try Self.sandbox("forkexit", Self.hostile("forkexit", canPerform: "hostile_fork_exit", timeout: "20s"))
+        sandbox.extraEnvironment["HOSTILE_MARKER"] = "901.3"
+        let text = try sandbox.file("a.txt", "some words\n")
+        let started = Date()
+        let run = try sandbox.run("list", "--json", text)
+        #expect(Date().timeIntervalSince(started) < 5, "reported within the 20 s time limit")
+        #expect(run.stderr == "\(file):12:20: error: provider org.test.forkexit: can-perform hook exited with status 7 during the call\n")
+        #expect(try run.listedTypes() == Self.goodTypes)
+        #expect(Self.sleepers("901.3") == 0)
+    }
+
+    /// 10 MiB on standard error and terminal escapes in every channel: at most 64 KiB is
+    /// relayed, and no escape reaches the terminal as one.
+    @Test func aProvidersOutputIsBoundedAndShownNotObeyed() throws {
+        let (sandbox, _) = try Self.sandbox("chatter", Self.hostile("chatter", perform: "hostile_chatter"))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("perform", "org.test.chatter.go", text)
+        #expect(run.status == 1)
+        #expect(run.stderr.utf8.count < 70 * 1024, "\(run.stderr.utf8.count) bytes relayed")
+        #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{07}") && !run.stderr.contains("\u{202E}"))
+        #expect(run.stderr.contains("\\e]52;c;cHduZWQ=\\x07 clipboard\n"))
+        #expect(run.stderr.contains("actshare: org.test.chatter: warning: title \\e]0;pwned\\x07 and \\e[2J cleared\n"))
+        #expect(run.stderr.contains("actshare: org.test.chatter.go: failed \\e[31mred\\e[0m \\u{202E} reversed\n"))
+        #expect(run.stderr.contains("actshare: a provider wrote more than 64 KiB to standard error; the rest is dropped\n"))
+    }
+
+    /// A provider that closed its pipe while actshare writes a large item to it: a failure
+    /// of that provider, said in words, not actshare dying of SIGPIPE (exit 141).
+    @Test func aClosedPipeIsTheProvidersFailure() throws {
+        let (sandbox, file) = try Self.sandbox("closed", Self.hostile("closed", canPerform: "hostile_close_requests"))
+        let big = Data(repeating: UInt8(ascii: "x"), count: 12 << 20)
+        // Started with SIGPIPE at its default, as from a shell (the test runner ignores it,
+        // and children inherit that).
+        let reset = "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        let run = try Sandbox.execute(
+            "/usr/bin/python3", ["-c", reset, Sandbox.binary, "perform", "org.test.closed.go", "-"], environment: sandbox.environment, stdin: big)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("actshare: \(file):"), "\(run.stderr)")
+        #expect(run.stderr.contains("provider org.test.closed: "), "\(run.stderr)")
     }
 }

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int32_t hostile_segv(const actshare_request *request) {
@@ -103,5 +105,88 @@ int32_t hostile_ignore_cancel(const actshare_request *request, actshare_session 
 
 int32_t hostile_yes(const actshare_request *request) {
     (void)request;
+    return 1;
+}
+
+/* Children that try to outlive the call, each running `sleep $HOSTILE_MARKER` (the tests
+ * look for that in the process table): one plain, one in a session of its own, one daemonised
+ * (its parent exits, so it is orphaned). All keep standard output and error open. */
+static void sleeper(void) {
+    const char *marker = getenv("HOSTILE_MARKER");
+    execl("/bin/sleep", "sleep", marker ? marker : "987.654", (char *)NULL);
+    _exit(127);
+}
+
+int32_t hostile_escape(const actshare_request *request) {
+    (void)request;
+    if (fork() == 0) sleeper();
+    if (fork() == 0) {
+        setsid();
+        sleeper();
+    }
+    if (fork() == 0) {
+        setsid();
+        if (fork() == 0) sleeper();
+        _exit(0);
+    }
+    return 1;
+}
+
+/* Forks, and the helper itself exits at once while the child keeps the pipe open. */
+int32_t hostile_fork_exit(const actshare_request *request) {
+    (void)request;
+    if (fork() == 0) {
+        setsid();
+        sleeper();
+    }
+    if (fork() == 0) {
+        for (;;) pause(); /* holds the reply pipe, as the helper's copy */
+    }
+    _exit(7);
+}
+
+/* 400 children at once. */
+int32_t hostile_fork_many(const actshare_request *request) {
+    (void)request;
+    for (int i = 0; i < 400; i++) {
+        pid_t child = fork();
+        if (child == 0) sleeper();
+        if (child < 0) break;
+    }
+    return 1;
+}
+
+/* Floods standard error (10 MiB) after lines that would drive a terminal. */
+int32_t hostile_chatter(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    session->log(session, ACTSHARE_LOG_WARNING, "title \x1b]0;pwned\x07 and \x1b[2J cleared");
+    session->set_error(session, "failed \x1b[31mred\x1b[0m \xe2\x80\xae reversed");
+    fprintf(stderr, "\x1b]52;c;cHduZWQ=\x07 clipboard\n");
+    fflush(stderr);
+    static char line[1024];
+    memset(line, 'z', sizeof line - 1);
+    line[sizeof line - 2] = '\n';
+    for (int i = 0; i < 10 * 1024; i++) fwrite(line, 1, sizeof line - 1, stderr);
+    fflush(stderr);
+    return ACTSHARE_STATUS_FAILED;
+}
+
+/* A perform hook that does what option `then` names (escape or many), then reports done. */
+int32_t hostile_done_after(const actshare_request *request, actshare_session *session) {
+    const char *then = session->option(session, "then");
+    if (then && strcmp(then, "escape") == 0) hostile_escape(request);
+    if (then && strcmp(then, "many") == 0) hostile_fork_many(request);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Closes the pipe the helper reads requests from (every read-only pipe it has), and says
+ * yes: the reply goes out, and actshare's next request meets a closed pipe. */
+int32_t hostile_close_requests(const actshare_request *request) {
+    (void)request;
+    for (int fd = 3; fd < 1024; fd++) {
+        struct stat info;
+        int flags = fcntl(fd, F_GETFL);
+        if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY && fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) close(fd);
+    }
     return 1;
 }
