@@ -16,6 +16,8 @@ typedef struct target {
 } target;
 
 #define CLIPBOARD_MAX_TARGETS 24
+/* The largest file whose contents Copy puts on the clipboard itself (images). */
+#define CLIPBOARD_FILE_LIMIT (256u << 20)
 
 typedef struct targets {
     target list[CLIPBOARD_MAX_TARGETS];

@@ -27,9 +27,10 @@ int copy_wayland(const targets *t, unsigned selections, actshare_session *sessio
     buffer file = {0};
     const buffer *data = &best->data;
     if (best->is_file) {
-        if (read_file(best->data.bytes, &file) != 0) {
+        if (read_file(best->data.bytes, &file, CLIPBOARD_FILE_LIMIT) != 0) {
             char message[4200];
-            snprintf(message, sizeof message, "Wayland clipboard: cannot read %s: %s", best->data.bytes, strerror(errno));
+            snprintf(message, sizeof message, "Wayland clipboard: cannot read %s: %s", best->data.bytes,
+                     errno == EFBIG ? "larger than 256 MiB, the most Copy puts on the clipboard" : io_error(errno));
             session->set_error(session, message);
             free(file.bytes);
             return -1;

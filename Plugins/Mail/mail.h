@@ -7,6 +7,9 @@
 #include <actshare/provider.h>
 #include <stddef.h>
 
+/* The largest attachment: the manifest's max-total-size, for one file. */
+#define MAIL_ATTACHMENT_LIMIT (100 << 20)
+
 /* MARK: Encodings (encode.c) — RFC 2045 base64 and quoted-printable, RFC 2047 encoded
  * words, RFC 2231 parameters. Lines end in LF: spools and sendmail take local text. */
 

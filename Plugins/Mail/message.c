@@ -218,8 +218,12 @@ int message_compose(const actshare_request *request, const message_fields *field
         size_t length = item->data_length;
         const char *name = "attachment";
         if (item->kind == ACTSHARE_ITEM_FILE) {
-            if (read_file(item->path, &bytes) != 0) {
-                snprintf(error, error_size, "cannot attach %s: %s", item->path, strerror(errno));
+            if (read_file(item->path, &bytes, MAIL_ATTACHMENT_LIMIT) != 0) {
+                if (errno == EFBIG) {
+                    snprintf(error, error_size, "cannot attach %s: it is larger than %d MiB, the most Mail attaches", item->path, MAIL_ATTACHMENT_LIMIT >> 20);
+                } else {
+                    snprintf(error, error_size, "cannot attach %s: %s", item->path, io_error(errno));
+                }
                 failed = 1;
                 break;
             }

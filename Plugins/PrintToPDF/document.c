@@ -46,5 +46,8 @@ void document_begin_page(document *d, double width, double height, int furniture
 }
 
 void document_end_page(document *d) {
-    if (d->drawing) cairo_show_page(d->cr);
+    if (!d->drawing) return;
+    cairo_show_page(d->cr);
+    /* Each page goes out as it ends: after a failed write, the rest is not drawn. */
+    if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS || cairo_status(d->cr) != CAIRO_STATUS_SUCCESS) d->failed = 1;
 }

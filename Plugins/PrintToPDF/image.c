@@ -76,7 +76,7 @@ static cairo_surface_t *load_image(const char *path, const char *type) {
          * the header is read for the size. */
         int width = 0, height = 0;
         buffer *jpeg = calloc(1, sizeof *jpeg);
-        if (!jpeg || !gdk_pixbuf_get_file_info(path, &width, &height) || read_file(path, jpeg) != 0) {
+        if (!jpeg || !gdk_pixbuf_get_file_info(path, &width, &height) || read_file(path, jpeg, PRINT_IMAGE_LIMIT) != 0) {
             if (jpeg) buffer_free_all(jpeg);
             return cairo_image_surface_create(CAIRO_FORMAT_INVALID, 0, 0);
         }

@@ -117,7 +117,7 @@ static item_kind kind_of(const actshare_item *item) {
 
 static int render(document *d, prepared *items, size_t count, char *error, size_t error_size) {
     d->page = 0;
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count && !d->failed; i++) {
         prepared *p = &items[i];
         char reason[1024] = "";
         int result = p->kind == ITEM_IMAGE ? render_image(d, p->name, p->path, p->type, reason, sizeof reason)
@@ -151,7 +151,8 @@ static cairo_status_t write_to_sink(void *closure, const unsigned char *data, un
     return s->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
-/* Links `temporary` to `wanted`, or to `stem-1.pdf`, `stem-2.pdf`… when taken. */
+/* Links `temporary` (a path, or /proc/self/fd/N of an O_TMPFILE) to `wanted`, or to
+ * `stem-1.pdf`, `stem-2.pdf`… when taken. */
 static int link_unused(const char *temporary, const char *wanted, buffer *final) {
     size_t length = strlen(wanted);
     const char *dot = length > 4 && strcasecmp(wanted + length - 4, ".pdf") == 0 ? wanted + length - 4 : wanted + length;
@@ -159,7 +160,7 @@ static int link_unused(const char *temporary, const char *wanted, buffer *final)
         final->length = 0;
         if (n == 0) buffer_append_string(final, wanted);
         else buffer_append_format(final, "%.*s-%d%s", (int)(dot - wanted), wanted, n, dot);
-        if (link(temporary, final->bytes) == 0) return 0;
+        if (linkat(AT_FDCWD, temporary, AT_FDCWD, final->bytes, AT_SYMLINK_FOLLOW) == 0) return 0;
         if (errno != EEXIST) return -1;
     }
     errno = EEXIST;
@@ -197,7 +198,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     int32_t status = ACTSHARE_STATUS_DONE;
     size_t count = 0;
     buffer directory = {0}, wanted = {0}, temporary = {0}, final = {0};
-    int fd = -1;
+    int fd = -1, anonymous = 0;
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
         prepared *p = &items[count];
@@ -215,8 +216,13 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
             buffer raw = {0};
             const char *encoding = NULL;
             char reason[1024];
-            if (read_file(item->path, &raw) != 0) {
-                snprintf(error, sizeof error, "cannot read %s: %s", item->path, strerror(errno));
+            if (read_file(item->path, &raw, PRINT_TEXT_LIMIT) != 0) {
+                if (errno == EFBIG) {
+                    snprintf(error, sizeof error, "%s is larger than %d MiB, the most text Print to PDF lays out (about %d pages)",
+                             item->path, PRINT_TEXT_LIMIT >> 20, (PRINT_TEXT_LIMIT >> 20) * 300);
+                } else {
+                    snprintf(error, sizeof error, "cannot read %s: %s", item->path, io_error(errno));
+                }
                 buffer_free(&raw);
                 count++;
                 status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
@@ -270,8 +276,17 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
         size_t stem_length = dot && dot != stem ? (size_t)(dot - stem) : strlen(stem);
         buffer_append_format(&wanted, "%s/%.*s.pdf", directory.bytes, (int)stem_length, stem);
     }
-    buffer_append_format(&temporary, "%s/.actshare-pdf-XXXXXX", directory.bytes);
-    fd = mkostemp(temporary.bytes, O_CLOEXEC);
+    /* An unnamed file in the folder, linked in under its name only when whole: nothing is
+     * left behind, even if this process is killed. Where the file system has no
+     * O_TMPFILE, a hidden named one, removed on every failure. */
+    fd = open(directory.bytes, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        buffer_append_format(&temporary, "/proc/self/fd/%d", fd);
+        anonymous = 1;
+    } else if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+        buffer_append_format(&temporary, "%s/.actshare-pdf-XXXXXX", directory.bytes);
+        fd = mkostemp(temporary.bytes, O_CLOEXEC);
+    }
     if (fd < 0) {
         snprintf(error, sizeof error, "cannot write in %s: %s", directory.bytes, strerror(errno));
         temporary.length = 0;
@@ -295,13 +310,17 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     pango_layout_set_font_description(d.furniture, small);
     pango_font_description_free(small);
     int drawn = render(&d, items, count, error, sizeof error);
+    if (d.failed) drawn = 0; /* the write's error is the one to tell */
     g_object_unref(d.furniture);
     cairo_destroy(d.cr);
     cairo_surface_finish(d.surface);
     cairo_status_t surface_status = cairo_surface_status(d.surface);
     cairo_surface_destroy(d.surface);
     if (drawn != 0 || out.failed || surface_status != CAIRO_STATUS_SUCCESS || fsync(fd) != 0) {
-        if (drawn == 0) {
+        const char *slash = strrchr(wanted.bytes, '/');
+        if (drawn == 0 && (out.failed == ENOSPC || out.failed == EDQUOT)) {
+            snprintf(error, sizeof error, "no space left on %s to write %s", directory.bytes, slash ? slash + 1 : wanted.bytes);
+        } else if (drawn == 0) {
             snprintf(error, sizeof error, "cannot write %s: %s", wanted.bytes,
                      out.failed ? strerror(out.failed) : cairo_status_to_string(surface_status));
         }
@@ -321,7 +340,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
 
 done:
     if (fd >= 0) close(fd);
-    if (temporary.length) unlink(temporary.bytes);
+    if (temporary.length && !anonymous) unlink(temporary.bytes);
     for (size_t i = 0; i < request->item_count; i++) buffer_free(&items[i].text);
     free(items);
     buffer_free(&directory);

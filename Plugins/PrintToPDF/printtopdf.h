@@ -10,6 +10,11 @@
 #include <pango/pangocairo.h>
 #include <stddef.h>
 
+/* The largest text file laid out (about 19,000 pages) and image read: far beyond what
+ * anyone prints, and a bound on what a 10 GB file could cost. */
+#define PRINT_TEXT_LIMIT (64 << 20)
+#define PRINT_IMAGE_LIMIT (256 << 20)
+
 /* Paper sizes in points. */
 typedef struct paper {
     const char *name;
@@ -30,6 +35,7 @@ typedef struct document {
     int total;                /* pages in all (from the first pass) */
     const char *item_name;    /* for the header */
     int outline_parent;
+    int failed;               /* a write failed (a full disk): draw nothing more */
 } document;
 
 /* Starts a page of the paper's size (or width x height for a PDF page, no furniture). */

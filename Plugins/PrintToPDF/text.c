@@ -105,6 +105,7 @@ int render_text(document *d, const char *name, const char *text, size_t length, 
             double height = (double)logical.height / PANGO_SCALE;
             if (y + height > bottom && y > top) {
                 document_end_page(d);
+                if (d->failed) break;
                 document_begin_page(d, d->paper.width, d->paper.height, 1);
                 y = top;
             }
@@ -116,7 +117,7 @@ int render_text(document *d, const char *name, const char *text, size_t length, 
             y += height;
         } while (pango_layout_iter_next_line(lines));
         pango_layout_iter_free(lines);
-        if (!newline) break;
+        if (!newline || d->failed) break;
         paragraph = newline + 1;
     }
     document_end_page(d);

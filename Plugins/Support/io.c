@@ -2,20 +2,31 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int read_file(const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+int read_file(const char *path, buffer *out, size_t limit) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return -1;
     struct stat info;
-    if (fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) || (size_t)info.st_size > limit) {
+        int code = errno;
+        if (code == 0 || S_ISDIR(info.st_mode) || !S_ISREG(info.st_mode) || (size_t)info.st_size > limit) {
+            code = S_ISDIR(info.st_mode) ? EISDIR : !S_ISREG(info.st_mode) ? ESPIPE : EFBIG;
+        }
         close(fd);
-        errno = EISDIR;
+        errno = code;
         return -1;
     }
+    size_t start = out->length;
     char chunk[65536];
     for (;;) {
+        if (out->length - start > limit) {
+            close(fd);
+            errno = EFBIG; /* it grew while being read */
+            return -1;
+        }
         ssize_t count = read(fd, chunk, sizeof chunk);
         if (count < 0 && errno == EINTR) continue;
         if (count < 0) {
@@ -29,6 +40,14 @@ int read_file(const char *path, buffer *out) {
     }
     close(fd);
     return 0;
+}
+
+const char *io_error(int code) {
+    switch (code) {
+    case ESPIPE: return "is a FIFO, device or socket, not a file";
+    case EISDIR: return "is a folder, not a file";
+    default: return strerror(code);
+    }
 }
 
 int read_exactly(int fd, void *bytes, size_t length) {

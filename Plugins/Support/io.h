@@ -7,8 +7,14 @@
 
 #include <stddef.h>
 
-/* Appends the whole file at `path` to `out`: 0, or -1 with errno set (EISDIR for a folder). */
-int read_file(const char *path, buffer *out);
+/* Appends the whole file at `path` to `out` if it is a regular file of at most `limit`
+ * bytes: 0, or -1 with errno set: EISDIR for a folder, ESPIPE for a FIFO, device or
+ * socket (opened without blocking, so a FIFO cannot hold the provider), EFBIG when
+ * larger than `limit`. io_error names these in words. */
+int read_file(const char *path, buffer *out, size_t limit);
+
+/* What read_file's errno means, in words ("is a FIFO, device or socket, not a file"). */
+const char *io_error(int code);
 
 /* Reads exactly `length` bytes from `fd`: 0, or -1 (an error, or the end came first). */
 int read_exactly(int fd, void *bytes, size_t length);

@@ -145,3 +145,38 @@ extension Sandbox {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
+
+extension ProvidersTests {
+    /// A FIFO named like a manifest, a link to /dev/zero and a 10 GB file: each is that
+    /// provider's error, at once; the others are offered. A config that is a FIFO is an
+    /// error too, not a hang.
+    @Test func specialFilesAreNotReadAsManifests() throws {
+        let sandbox = try Sandbox()
+        let directory = "\(sandbox.root)/special"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(mkfifo("\(directory)/fifo.yaml", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/zero.yaml", withDestinationPath: "/dev/zero")
+        let big = open("\(directory)/big.yaml", O_WRONLY | O_CREAT, 0o600)
+        #expect(ftruncate(big, 10 << 30) == 0)
+        close(big)
+        sandbox.providerPath.insert(directory, at: 0)
+        let text = try sandbox.file("a.txt", "words\n")
+        let started = Date()
+        let run = try sandbox.run("list", "--json", text)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(run.status == 0)
+        #expect(run.stderr == """
+            \(directory)/big.yaml:1:1: error: the file is 10737418240 bytes; at most 1 MiB is read
+            \(directory)/fifo.yaml:1:1: error: the file is a FIFO, not a regular file
+            \(directory)/zero.yaml:1:1: error: the file is a device, not a regular file
+
+            """)
+        #expect(try run.listedTypes().count == 4)
+
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/config/actshare", withIntermediateDirectories: true)
+        #expect(mkfifo("\(sandbox.root)/config/actshare/config.yaml", 0o600) == 0)
+        let config = try sandbox.run("list", text)
+        #expect(config.status == 2)
+        #expect(config.stderr == "actshare: \(sandbox.root)/config/actshare/config.yaml:1:1: error: the file is a FIFO, not a regular file\n")
+    }
+}

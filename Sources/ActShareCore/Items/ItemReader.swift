@@ -59,6 +59,12 @@ public struct ItemReader {
     }
 
     private func fileItem(_ path: String, status: FileSystem.Status) throws -> Item {
+        // A FIFO would block whoever reads it, a device never end: files and folders only.
+        guard status.isRegular || status.isDirectory else {
+            var info = stat()
+            let kind = stat(path, &info) == 0 ? FileSystem.kindName(info.st_mode) : "a special file"
+            throw ActShareError(.badInput, "\(path) is \(kind), not a file: only files, folders, URLs and text can be shared")
+        }
         guard access(path, R_OK) == 0 else {
             throw ActShareError(.badInput, "\(path): not readable (\(String(cString: strerror(errno))))")
         }

@@ -18,7 +18,9 @@ struct YAMLValue {
         do {
             return String(decoding: try FileSystem.readRegularFile(path, limit: maximumFileSize), as: UTF8.self)
         } catch let error as ActShareError {
-            throw ActShareError(kind, error.message, at: SourceLocation(file: path, line: 1, column: 1))
+            // The location names the file already.
+            let message = error.message.hasPrefix(path + " ") ? "the file " + error.message.dropFirst(path.count + 1) : error.message
+            throw ActShareError(kind, message, at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 
