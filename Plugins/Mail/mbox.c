@@ -11,13 +11,16 @@
  * other writers wait while either lives, and whoever finds the lock left by two dead
  * ones (both killed at once) cuts the mbox back to that length first — holding the
  * fcntl lock while it looks, so that it never mistakes a writer that has just finished
- * for a dead one. Without a dot-lock (a folder we
+ * for a dead one. The file a writer links to the dot-lock (LOCK.HOST.PID) is removed by
+ * its guardian if the writer dies, and any left by killed writers of older versions or
+ * other programs is removed by the next writer. Without a dot-lock (a folder we
  * cannot write) there is no guardian: nothing would stop another writer appending
  * after the torn message before the guardian cut it.
  */
 #include "io.h"
 #include "mail.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -45,6 +48,51 @@ static int read_lock(const char *lock, long *pid, long *guardian, long long *len
 
 static int alive(long pid) { return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH); }
 
+/* The file a writer links to the dot-lock: LOCK.HOST.PID, the same for the writer and
+ * its guardian, so that either may remove it. */
+static void unique_name(char *out, size_t size, const char *lock, long pid) {
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    for (char *c = host; *c; c++) {
+        if (*c == '/') *c = '_';
+    }
+    snprintf(out, size, "%s.%s.%ld", lock, host, pid);
+}
+
+/* Removes what killed writers left beside the mbox: LOCK.HOST.PID files of this host
+ * whose process is gone, and any such file (another host's, over NFS) older than
+ * LOCK_STALE_SECONDS, as procmail and mutt do with their own. */
+static void remove_stale_unique_files(const char *lock) {
+    const char *slash = strrchr(lock, '/');
+    char directory[4200];
+    snprintf(directory, sizeof directory, "%.*s", slash ? (int)(slash - lock) + (slash == lock) : 1, slash ? lock : ".");
+    const char *base = slash ? slash + 1 : lock;
+    char mine[4400];
+    unique_name(mine, sizeof mine, base, 0);
+    size_t host_prefix = strlen(mine) - 1; /* BASE.HOST. */
+    size_t base_length = strlen(base);
+    DIR *folder = opendir(directory);
+    if (!folder) return;
+    time_t now = time(NULL);
+    struct dirent *entry;
+    for (int seen = 0; (entry = readdir(folder)) && seen < 100000; seen++) {
+        const char *name = entry->d_name;
+        if (strncmp(name, base, base_length) != 0 || name[base_length] != '.') continue;
+        char path[8800];
+        snprintf(path, sizeof path, "%s/%s", directory, name);
+        struct stat info;
+        if (lstat(path, &info) != 0 || !S_ISREG(info.st_mode)) continue;
+        int stale = now - info.st_mtime > LOCK_STALE_SECONDS;
+        if (!stale && strncmp(name, mine, host_prefix) == 0) {
+            char *end;
+            long pid = strtol(name + host_prefix, &end, 10);
+            stale = *end == '\0' && pid > 0 && !alive(pid);
+        }
+        if (stale) unlink(path);
+    }
+    closedir(folder);
+}
+
 /* The guardian's life: learn the old length, then wait for "done" or its parent's death. */
 static void guard(int input, const char *path, const char *lock, pid_t parent) {
     /* It must not hold the caller's terminal or pipes, nor stop with its process group. */
@@ -70,7 +118,18 @@ static void guard(int input, const char *path, const char *lock, pid_t parent) {
     }
     message[used] = '\0';
     long long length = 0;
-    if (strchr(message, 'd') || sscanf(message, "L%lld", &length) != 1) _exit(0);
+    if (strchr(message, 'd')) _exit(0);
+    /* The parent died: whatever it was doing, its link file goes. */
+    char unique[4400];
+    unique_name(unique, sizeof unique, lock, parent);
+    unlink(unique);
+    if (sscanf(message, "L%lld", &length) != 1) {
+        /* Killed while taking the dot-lock: remove it if it is the parent's. */
+        long holder = 0, guardian = 0;
+        long long recorded = 0;
+        if (read_lock(lock, &holder, &guardian, &recorded) == 0 && holder == parent && recorded < 0) unlink(lock);
+        _exit(0);
+    }
     /* The parent died before the message was complete: cut it off, if the lock is still
      * the parent's (nobody has recovered and appended since). */
     long holder = 0, guardian = 0;
@@ -147,9 +206,11 @@ static int write_record(const char *file, int flags, pid_t guardian, long long l
  * yet: -1). 0 when taken; 1 when no dot-lock can be made in that folder (/var/mail for
  * a user outside group mail: the fcntl lock alone guards the append); -1 on error. */
 static int dot_lock(int fd, const char *path, const char *lock, pid_t guardian, char *error, size_t error_size) {
-    char unique[4400], host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    snprintf(unique, sizeof unique, "%s.%s.%d.%ld", lock, host, getpid(), (long)time(NULL));
+    char unique[4400];
+    unique_name(unique, sizeof unique, lock, getpid());
+    /* One with this process's number is left from a dead one before it. */
+    unlink(unique);
+    remove_stale_unique_files(lock);
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (unsigned attempt = 0;; attempt++) {

@@ -212,13 +212,7 @@ extension HandoffTests {
     /// (it used to stay open for two minutes).
     @Test func ctrlCClosesThePairingWindow() throws {
         let a = try Machine("alpha", port: 27_185), b = try Machine("beta", port: 27_186)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = ["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()]
-        process.environment = b.sandbox.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try b.sandbox.start(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
         Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

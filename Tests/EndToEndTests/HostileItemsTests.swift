@@ -24,9 +24,7 @@ import Testing
     @Test func aHugeTextIsRefusedByPrintToPDF() throws {
         let sandbox = try PrintToPDFTests.sandbox()
         let path = "\(sandbox.root)/files/huge.txt"
-        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
-        #expect(ftruncate(fd, 10 << 30) == 0)
-        close(fd)
+        Sandbox.sparseFile(path, size: 10 << 30)
         let started = Date()
         let run = try sandbox.run("perform", "org.actshare.print-to-pdf", path, "-o", "output-dir=\(sandbox.root)/out")
         #expect(Date().timeIntervalSince(started) < 10)
@@ -39,9 +37,7 @@ import Testing
     @Test func anAttachmentOverTheLimitIsRefused() throws {
         let sandbox = try MailTests.sandbox()
         let path = "\(sandbox.root)/files/big.bin"
-        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
-        #expect(ftruncate(fd, 101 << 20) == 0)
-        close(fd)
+        Sandbox.sparseFile(path, size: 101 << 20)
         let run = try sandbox.run("perform", "org.actshare.mail", path, "-o", "to=a@example.org", "-o", "spool=maildir:\(sandbox.root)/Maildir")
         #expect(run.status == 3)
         #expect(MailTests.files(in: "\(sandbox.root)/Maildir/new").isEmpty)
@@ -67,13 +63,7 @@ import Testing
         let out = "\(sandbox.root)/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let long = try sandbox.file("long.txt", String(repeating: "All work and no play makes a long document.\n", count: 400_000))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = ["perform", "org.actshare.print-to-pdf", long, "-o", "output-dir=\(out)"]
-        process.environment = sandbox.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try sandbox.start(["perform", "org.actshare.print-to-pdf", long, "-o", "output-dir=\(out)"])
         Thread.sleep(forTimeInterval: 1.5)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

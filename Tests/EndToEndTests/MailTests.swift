@@ -206,6 +206,23 @@ import Testing
         #expect(result["messages"] as? [String] == ["first", "second", "third"])
         #expect(result["intact"] as? Int == 3)
         #expect(result["failures"] as? [String] == [])
+        #expect(Self.files(in: sandbox.root).filter { $0.hasPrefix("mbox.lock") } == [], "no lock file is left")
+    }
+
+    /// Link files that killed writers left beside an mbox (LOCK.HOST.PID) are removed by
+    /// the next delivery: this host's when their process is gone, another host's when old.
+    @Test func staleLockLinksAreRemoved() throws {
+        let sandbox = try Self.sandbox()
+        let mbox = "\(sandbox.root)/mbox"
+        let host = ProcessInfo.processInfo.hostName
+        let dead = "\(mbox).lock.\(host).4194000", live = "\(mbox).lock.\(host).\(getpid())"
+        let oldOther = "\(mbox).lock.elsewhere.12.34", newOther = "\(mbox).lock.elsewhere.56.78"
+        for file in [dead, live, oldOther, newOther] { try Sandbox.write("1 2 -1\n", to: file) }
+        let old = Date().addingTimeInterval(-3600)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: oldOther)
+        let run = try sandbox.run("perform", "org.actshare.mail", "--text", "hello", "-o", "to=a@example.org", "-o", "spool=mbox:\(mbox)")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.files(in: sandbox.root).filter { $0.hasPrefix("mbox.lock") } == ["mbox.lock.\(host).\(getpid())", "mbox.lock.elsewhere.56.78"].sorted())
     }
 
     /// A real MTA: postfix, delivering locally (scripts/start-mta), into the mailbox of

@@ -97,6 +97,25 @@ final class Sandbox {
         return path
     }
 
+    /// Makes a sparse file of `size` bytes (a 10 GB file that takes no room).
+    static func sparseFile(_ path: String, size: Int) {
+        let fd = open(path, O_WRONLY | O_CREAT, 0o600)
+        #expect(fd >= 0 && ftruncate(fd, off_t(size)) == 0, "cannot make \(path)")
+        close(fd)
+    }
+
+    /// Starts actshare with `arguments` and returns at once (to be signalled, then waited for).
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     func writeConfig(_ yaml: String) throws {
         try FileManager.default.createDirectory(atPath: "\(root)/config/actshare", withIntermediateDirectories: true)
         try yaml.write(toFile: "\(root)/config/actshare/config.yaml", atomically: true, encoding: .utf8)
