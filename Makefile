@@ -26,6 +26,7 @@ bench:
 	Benchmarks/mail-vs-python
 	Benchmarks/pdf-vs-paps
 	Benchmarks/handoff-latency
+	Benchmarks/handoff-flood
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

@@ -99,7 +99,8 @@ typedef enum { ITEM_TEXT, ITEM_CODE, ITEM_IMAGE, ITEM_PDF } item_kind;
 
 typedef struct prepared {
     item_kind kind;
-    const char *name;
+    const char *name;  /* the file's name as bytes: the PDF's name comes from it */
+    char *label;       /* the same as UTF-8, for headers, bookmarks and the title */
     const char *path;
     const char *type;
     buffer text; /* UTF-8, for text */
@@ -120,9 +121,9 @@ static int render(document *d, prepared *items, size_t count, char *error, size_
     for (size_t i = 0; i < count && !d->failed; i++) {
         prepared *p = &items[i];
         char reason[1024] = "";
-        int result = p->kind == ITEM_IMAGE ? render_image(d, p->name, p->path, p->type, reason, sizeof reason)
-                   : p->kind == ITEM_PDF   ? render_pdf(d, p->name, p->path, reason, sizeof reason)
-                                           : render_text(d, p->name, p->text.bytes ? p->text.bytes : "", p->text.length, p->kind == ITEM_CODE, reason, sizeof reason);
+        int result = p->kind == ITEM_IMAGE ? render_image(d, p->label, p->path, p->type, reason, sizeof reason)
+                   : p->kind == ITEM_PDF   ? render_pdf(d, p->label, p->path, reason, sizeof reason)
+                                           : render_text(d, p->label, p->text.bytes ? p->text.bytes : "", p->text.length, p->kind == ITEM_CODE, reason, sizeof reason);
         if (result != 0) {
             snprintf(error, error_size, "%s %s", p->path ? p->path : p->name, reason);
             return -1;
@@ -206,6 +207,8 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
         p->path = item->path;
         p->type = item->content_type;
         p->name = item->kind == ACTSHARE_ITEM_FILE ? strrchr(item->path, '/') + 1 : "Text";
+        /* A name that is not UTF-8 (a Latin-1 file system) is shown as GLib shows it. */
+        p->label = g_filename_display_name(p->name);
         if (item->kind == ACTSHARE_ITEM_TEXT) {
             buffer_append(&p->text, item->text, strlen(item->text));
         } else if (item->kind != ACTSHARE_ITEM_FILE) {
@@ -300,8 +303,8 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     d.drawing = 1;
     d.surface = cairo_pdf_surface_create_for_stream(write_to_sink, &out, chosen->width, chosen->height);
     char title[512];
-    if (count == 1) snprintf(title, sizeof title, "%s", items[0].name);
-    else snprintf(title, sizeof title, "%s and %zu more", items[0].name, count - 1);
+    if (count == 1) snprintf(title, sizeof title, "%s", items[0].label);
+    else snprintf(title, sizeof title, "%s and %zu more", items[0].label, count - 1);
     cairo_pdf_surface_set_metadata(d.surface, CAIRO_PDF_METADATA_TITLE, title);
     cairo_pdf_surface_set_metadata(d.surface, CAIRO_PDF_METADATA_CREATOR, "actshare Print to PDF");
     d.cr = cairo_create(d.surface);
@@ -341,7 +344,10 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
 done:
     if (fd >= 0) close(fd);
     if (temporary.length && !anonymous) unlink(temporary.bytes);
-    for (size_t i = 0; i < request->item_count; i++) buffer_free(&items[i].text);
+    for (size_t i = 0; i < request->item_count; i++) {
+        buffer_free(&items[i].text);
+        g_free(items[i].label);
+    }
     free(items);
     buffer_free(&directory);
     buffer_free(&wanted);

@@ -10,14 +10,20 @@ signal(SIGPIPE, SIG_IGN)
 
 // Runs the command with actshare's exit codes: argument-parser's usage errors exit 2
 // (not EX_USAGE), and every error is one line on stderr starting with "actshare:".
+// The arguments as the kernel gave them: a file name that is not UTF-8 is kept byte for
+// byte (PathName), where CommandLine.arguments would replace its bytes with U+FFFD.
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { PathName.decode(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? ""
+}
+
 do {
-    switch FastPath.command(Array(CommandLine.arguments.dropFirst())) {
+    switch FastPath.command(arguments) {
     case .list(let items, let options)?:
         try ListRunner(items: items, options: options).run()
     case .perform(let type, let items, let options)?:
         try PerformCommand.perform(type, items: items, options: options)
     case nil:
-        var command = try ActShareCommand.parseAsRoot()
+        var command = try ActShareCommand.parseAsRoot(arguments)
         try command.run()
     }
     exit(ExitStatus.completed.rawValue)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import ActShareCore
 @testable import ActShareManifests
@@ -47,5 +50,30 @@ import Testing
         #expect(throws: OptionValueError.self) { try choice.validate("a5").get() }
         let path = OptionDeclaration(name: "dir", type: .path)
         #expect(try path.validate("~/Documents").get() == FileSystem.homeDirectory + "/Documents")
+    }
+}
+
+@Suite struct PathNameTests {
+    @Test(arguments: [
+        [UInt8]("plain.txt".utf8), [0x63, 0x61, 0x66, 0xE9], [0xFF, 0xFE, 0x41], [0xE2, 0x82], Array("中文 ✓".utf8) + [0x80],
+        [0xF4, 0x8F, 0xBE, 0x80],  // the UTF-8 of an escape scalar itself, which a real name may hold
+    ])
+    func bytesComeBackAsTheyWere(_ bytes: [UInt8]) {
+        let name = PathName.decode(bytes)
+        if bytes != [0xF4, 0x8F, 0xBE, 0x80] { #expect(PathName.bytes(name) == bytes) }
+        PathName.withCString(name) { #expect(Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } == PathName.bytes(name)) }
+    }
+
+    @Test func shownWithItsBytesEscaped() {
+        #expect(PathName.display(PathName.decode([0x63, 0x61, 0x66, 0xE9])) == "caf\\xE9")
+        #expect(TerminalText.visible(PathName.decode([0x61, 0x1B, 0xFF])) == "a\\e\\xFF")
+        #expect(PathName.display("café") == "café")
+    }
+}
+
+@Suite struct TerminalTextTests {
+    @Test func controlsAreShownNotObeyed() {
+        #expect(TerminalText.visible("a\u{1B}]0;t\u{07}b\n\tc\u{202E}d\u{9B}") == "a\\e]0;t\\x07b\n\tc\\u{202E}d\\x9B")
+        #expect(TerminalText.visible("plain ✓") == "plain ✓")
     }
 }

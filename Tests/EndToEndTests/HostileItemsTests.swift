@@ -71,3 +71,42 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
     }
 }
+
+extension HostileItemsTests {
+    /// A file whose name is not UTF-8 (Latin-1 `café`) is shared by its bytes: through an
+    /// isolated provider and a built-in, into a PDF of the same bytes; shown escaped.
+    @Test func aNameThatIsNotUTF8IsSharedByItsBytes() throws {
+        let sandbox = try PrintToPDFTests.sandbox()
+        sandbox.providerPath = [Sandbox.examples]
+        // Swift's strings cannot hold such a name, nor Foundation's Process pass one:
+        // Python makes the file and runs actshare with the name as bytes.
+        let script = """
+            import json, os, subprocess, sys
+            root = sys.argv[2].encode()
+            name = root + b"/files/caf\\xe9 \\xff.txt"
+            open(name, "w").write("some words here\\n")
+            os.makedirs(root + b"/out")
+            def run(*arguments):
+                done = subprocess.run([sys.argv[1].encode(), *arguments], capture_output=True)
+                return {"status": done.returncode, "stdout": done.stdout.decode("latin-1"), "stderr": done.stderr.decode("latin-1")}
+            results = [run(b"list", b"--json", name),
+                       run(b"perform", b"org.example.wordcount.count", name),
+                       run(b"perform", b"org.actshare.print-to-pdf", name, b"-o", b"output-dir=" + root + b"/out"),
+                       run(b"perform", b"org.example.wordcount.count", root + b"/files/missing\\xe9")]
+            results.append(sorted(n.decode("latin-1") for n in os.listdir(root + b"/out")))
+            print(json.dumps(results))
+            """
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", script, Sandbox.binary, sandbox.root], environment: sandbox.environment, stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [Any])
+        let list = try #require(results[0] as? [String: Any]), count = try #require(results[1] as? [String: Any])
+        let pdf = try #require(results[2] as? [String: Any]), missing = try #require(results[3] as? [String: Any])
+        #expect(list["status"] as? Int == 0)
+        #expect((list["stdout"] as? String)?.contains(#""path":"\#(sandbox.root)/files/caf\\xE9 \\xFF.txt""#) == true, "\(list)")
+        #expect(count["stdout"] as? String == "3 words, 1 lines, 16 bytes (item 1)\n", "\(count)")
+        #expect(pdf["status"] as? Int == 0, "\(pdf)")
+        #expect(pdf["stdout"] as? String == "\(sandbox.root)/out/caf\u{E9} \u{FF}.pdf\n", "the PDF's name, its bytes as they are (read as Latin-1 here)")
+        #expect(results[4] as? [String] == ["caf\u{E9} \u{FF}.pdf"])
+        #expect(missing["stderr"] as? String == "actshare: \(sandbox.root)/files/missing\\xE9: No such file or directory\n")
+    }
+}

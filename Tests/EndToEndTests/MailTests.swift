@@ -174,7 +174,7 @@ import Testing
         }
         let attachingAFolder = try sandbox.run("perform", "org.actshare.mail", "--text", "hello", folder, "-o", "spool=maildir:\(maildir)")
         #expect(attachingAFolder.status == 2)
-        #expect(attachingAFolder.stderr == "actshare: org.actshare.mail: cannot attach \(folder): Is a directory\n")
+        #expect(attachingAFolder.stderr == "actshare: org.actshare.mail: cannot attach \(folder): is a folder, not a file\n")
         #expect(Self.files(in: "\(maildir)/new").isEmpty && Self.files(in: "\(maildir)/tmp").isEmpty)
         #expect(Self.files(in: folder).isEmpty)
     }

@@ -73,14 +73,12 @@ public enum ContentType {
     // MARK: GIO
 
     private static func guess(name: String?, bytes: [UInt8]?, uncertain: inout Int32) -> String {
-        let result: UnsafeMutablePointer<CChar>?
-        if let bytes {
-            result = bytes.withUnsafeBufferPointer { buffer in
-                cgio_content_type_guess(name, buffer.baseAddress, buffer.count, &uncertain)
-            }
-        } else {
-            result = cgio_content_type_guess(name, nil, 0, &uncertain)
+        // The name as the file system has it (GIO matches globs on its bytes).
+        func guess(_ cName: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {
+            guard let bytes else { return cgio_content_type_guess(cName, nil, 0, &uncertain) }
+            return bytes.withUnsafeBufferPointer { buffer in cgio_content_type_guess(cName, buffer.baseAddress, buffer.count, &uncertain) }
         }
+        let result = name.map { PathName.withCString($0, guess) } ?? guess(nil)
         guard let result else { return octetStream }
         defer { cgio_free(result) }
         return String(cString: result)
@@ -94,7 +92,7 @@ public enum ContentType {
 
     private static func specialFileType(_ path: String) -> String {
         var info = stat()
-        guard stat(path, &info) == 0 else { return octetStream }
+        guard PathName.withCString(path, { stat($0, &info) }) == 0 else { return octetStream }
         switch info.st_mode & S_IFMT {
         case S_IFCHR: return "inode/chardevice"
         case S_IFBLK: return "inode/blockdevice"

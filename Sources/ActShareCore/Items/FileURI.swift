@@ -3,7 +3,7 @@ public enum FileURI {
     /// `file:///home/me/My%20File.txt` for `/home/me/My File.txt`.
     public static func make(_ path: String) -> String {
         var result = "file://"
-        for byte in path.utf8 {
+        for byte in PathName.bytes(path) {
             if isUnreserved(byte) || byte == UInt8(ascii: "/") {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
@@ -40,7 +40,7 @@ public enum FileURI {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return PathName.decode(bytes)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -62,10 +62,10 @@ public struct ItemReader {
         // A FIFO would block whoever reads it, a device never end: files and folders only.
         guard status.isRegular || status.isDirectory else {
             var info = stat()
-            let kind = stat(path, &info) == 0 ? FileSystem.kindName(info.st_mode) : "a special file"
+            let kind = PathName.withCString(path, { stat($0, &info) }) == 0 ? FileSystem.kindName(info.st_mode) : "a special file"
             throw ActShareError(.badInput, "\(path) is \(kind), not a file: only files, folders, URLs and text can be shared")
         }
-        guard access(path, R_OK) == 0 else {
+        guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
             throw ActShareError(.badInput, "\(path): not readable (\(String(cString: strerror(errno))))")
         }
         return .file(FileSystem.absolute(path), status: status)

@@ -47,11 +47,11 @@ public enum FileSystem {
     /// The status of `path` (following links), or nil if it cannot be read.
     public static func status(_ path: String) -> Status? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard PathName.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return Status(info)
     }
 
-    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func exists(_ path: String) -> Bool { PathName.withCString(path) { access($0, F_OK) } == 0 }
 
     /// The status of each file, in order. Files in one directory are looked up relative
     /// to it, which saves walking the whole path a thousand times over.
@@ -132,7 +132,7 @@ public enum FileSystem {
 
     /// Reads up to `limit` bytes of a file (all of it by default).
     public static func read(_ path: String, limit: Int = .max) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
         defer { close(fd) }
         var info = stat()
@@ -157,7 +157,7 @@ public enum FileSystem {
     /// the read forever, a device (`/dev/zero`) never end, a huge file fill memory.
     /// Opened without blocking, so not even the open of a FIFO waits.
     public static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
         defer { close(fd) }
         var info = stat()
@@ -262,7 +262,7 @@ public enum FileSystem {
     public static var currentDirectory: String {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }
-        return String(cString: cwd)
+        return PathName.decode(UnsafeRawBufferPointer(start: cwd, count: strlen(cwd)))
     }
 
     /// The directory part of a path (`/a/b` → `/a`, `b` → `.`).

@@ -3,7 +3,8 @@
 /// A terminal obeys what it is sent: escape sequences move the cursor, rewrite lines
 /// already shown, set the window title or (OSC 52) the clipboard; bidirectional overrides
 /// reverse what is read. Each such character is shown as a visible escape instead
-/// (`\e`, `\x07`, `\u{202E}`); line feeds and tabs are kept.
+/// (`\e`, `\x07`, `\u{202E}`); line feeds and tabs are kept. Bytes of a file name that
+/// are not UTF-8 (PathName) show as `\xE9`.
 public enum TerminalText {
     public static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
@@ -15,6 +16,7 @@ public enum TerminalText {
                 continue
             }
             switch scalar.value {
+            case PathName.escapeBase..<PathName.escapeBase + 0x80: shown += "\\x" + hex(scalar.value - PathName.escapeBase + 0x80, digits: 2)
             case 0x1B: shown += "\\e"
             case 0..<0x100: shown += "\\x" + hex(scalar.value, digits: 2)
             default: shown += "\\u{" + hex(scalar.value, digits: 4) + "}"
@@ -29,6 +31,7 @@ public enum TerminalText {
         let value = scalar.value
         return (value < 0x20 && value != 0x0A && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            || (PathName.escapeBase..<PathName.escapeBase + 0x80).contains(value)
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {

@@ -123,13 +123,15 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
                 throw failure(hook, message)
             case .item:
                 let kind = Int32(try reader.byte())
-                let value = try reader.string()
+                // A file's path is bytes; anything else must be text.
+                let value = kind == ItemKind.file.cValue ? try reader.path() : try reader.string()
                 if let item = ReturnedItem.make(kind: kind, value: value, contentType: try reader.optionalString()) {
                     collected.items.append(item)
                 }
                 throw Continue()
             case .setError:
-                collected.error = try reader.string()
+                // It may name a file whose name is not UTF-8: kept as bytes (PathName).
+                collected.error = try reader.path()
                 throw Continue()
             default:
                 throw FrameReader.Malformed(what: "an unexpected reply")
@@ -147,7 +149,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         frame.append(UInt32(request.items.count))
         for item in request.items {
             frame.append(UInt8(item.kind.cValue))
-            frame.append(optional: item.path)
+            frame.append(optionalPath: item.path)
             frame.append(optional: item.url)
             frame.append(item.contentType)
             frame.append(item.size)

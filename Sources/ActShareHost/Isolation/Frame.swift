@@ -52,6 +52,12 @@ struct Frame {
         if let string { append(string) }
     }
 
+    /// A path as its bytes (PathName), which need not be UTF-8.
+    mutating func append(optionalPath path: String?) {
+        append(UInt8(path == nil ? 0 : 1))
+        if let path { append(bytes: PathName.bytes(path)) }
+    }
+
     mutating func append(bytes: [UInt8]) {
         append(UInt32(bytes.count))
         payload.append(contentsOf: bytes)
@@ -109,6 +115,16 @@ struct FrameReader {
             throw Malformed(what: "text that is not UTF-8")
         }
         return text
+    }
+
+    /// A file's path: bytes, kept as they are (PathName).
+    mutating func path() throws -> String {
+        let count = Int(try uint32())
+        guard count <= bytes.count - offset else { throw Malformed(what: "a reply ended early") }
+        let slice = bytes[offset..<offset + count]
+        offset += count
+        guard !slice.contains(0) else { throw Malformed(what: "a path with a NUL byte") }
+        return PathName.decode(slice)
     }
 
     mutating func optionalString() throws -> String? {

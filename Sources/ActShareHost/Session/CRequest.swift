@@ -28,7 +28,7 @@ final class CRequest {
             let inline = item.kind == .file ? nil : item.inlineBytes
             let data = inline.map { copy($0) }
             items[index] = actshare_item(
-                kind: item.kind.cValue, path: string(item.path), uri: string(item.url),
+                kind: item.kind.cValue, path: item.path.flatMap { PathName.withCString($0, string) }, uri: string(item.url),
                 text: string(item.text), content_type: string(item.contentType), size: item.size,
                 data: data.map { UnsafeRawPointer($0) }, data_length: inline?.count ?? 0)
         }
@@ -72,7 +72,12 @@ final class CRequest {
     }
 
     private func string(_ value: String?) -> UnsafePointer<CChar>? {
-        guard let value, let copy = strdup(value) else { return nil }
+        value.flatMap { $0.withCString(string) }
+    }
+
+    /// A copy of a C string, freed with the request.
+    private func string(_ value: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        guard let copy = strdup(value) else { return nil }
         strings.append(copy)
         return UnsafePointer(copy)
     }

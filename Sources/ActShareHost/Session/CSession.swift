@@ -67,14 +67,18 @@ final class CSession {
     }
 
     private func returnItem(_ kind: Int32, _ value: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?) -> Int32 {
-        guard let value, let item = ReturnedItem.make(kind: kind, value: String(cString: value), contentType: contentType.map { String(cString: $0) })
+        guard let value else { return -1 }
+        // A file's path is bytes (PathName); text is UTF-8, repaired if it is not.
+        let text = kind == ItemKind.file.cValue ? PathName.decode(UnsafeRawBufferPointer(start: value, count: strlen(value))) : String(cString: value)
+        guard let item = ReturnedItem.make(kind: kind, value: text, contentType: contentType.map { String(cString: $0) })
         else { return -1 }
         lock.withLock { returnedItems.append(item) }
         return 0
     }
 
     private func setError(_ message: UnsafePointer<CChar>?) {
-        let text = message.map { String(cString: $0) }
+        // Messages name files, whose names need not be UTF-8 (PathName keeps their bytes).
+        let text = message.map { PathName.decode(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         lock.withLock { errorMessage = text }
     }
 

@@ -8,7 +8,8 @@ enum JSONShapes {
         writer.beginObject()
         writer.member("kind", .string(item.kind.rawValue))
         switch item.kind {
-        case .file: writer.member("path", .string(item.path))
+        // A name that is not UTF-8 is shown with its bytes escaped (\xE9): JSON is UTF-8.
+        case .file: writer.member("path", .string(item.path.map(PathName.display)))
         case .url: writer.member("url", .string(item.url))
         case .text: writer.member("text", .string(item.text))
         case .data: break

@@ -15,9 +15,11 @@ enum StandardStreams {
     static func error(_ message: String) { err("actshare: \(TerminalText.visible(message))\n") }
 
     /// Prints text that came from outside on stdout: exactly as it is into a pipe or a
-    /// file, with control characters made visible on a terminal.
+    /// file (a file name's bytes as they are), with control characters and bytes that
+    /// are not UTF-8 made visible on a terminal.
     static func outsideText(_ text: String) {
-        out(isTerminal(1) ? TerminalText.visible(text) : text)
+        if isTerminal(1) { return out(TerminalText.visible(text)) }
+        FileSystem.writeAll(PathName.bytes(text), to: 1)
     }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
