@@ -70,7 +70,8 @@ public final class Daemon: Sendable {
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
         let serverContext = self.serverContext
-        let pins = state.pins, pairingOpen = state.pairingOpen, budget = self.budget
+        let pins = state.pins, pairingOpen = state.pairingOpen
+        let admission = AdmissionHandler(budget: budget)
         // The peer port first: the control socket appearing means the daemon is all there
         // (clients and tests wait for it), and a port in use ends it before it does.
         let peers: NIOAsyncChannel<AcceptedPeer, Never>
@@ -82,11 +83,14 @@ public final class Daemon: Sendable {
                 // waiting behind it (each over the budget is closed at once).
                 .serverChannelOption(.backlog, value: 1024)
                 .serverChannelOption(.maxMessagesPerRead, value: 64)
+                // Beyond the budget a connection is closed as soon as it is accepted;
+                // nothing of it is read (docs/SECURITY.md).
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(admission) }
+                }
                 .bind(host: "0.0.0.0", port: state.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        // Beyond the budget a connection is closed as soon as it is registered;
-                        // nothing of it is read (docs/SECURITY.md).
-                        guard let ticket = budget.admit(channel.remoteAddress?.ipAddress ?? "") else { return .refused(channel) }
+                        guard let ticket = admission.take(channel) else { return .refused(channel) }
                         channel.closeFuture.whenComplete { _ in ticket.release() }
                         // Proven within the time, or closed: the TLS handshake counts.
                         channel.eventLoop.scheduleTask(in: .seconds(Self.unauthenticatedSeconds)) {
