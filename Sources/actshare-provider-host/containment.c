@@ -70,17 +70,17 @@ int containment_kill_descendants(void) {
     int total = 0;
     /* Killing a child hands its own children to the helper (the subreaper): go on until
      * none is left, within a bound (a fork loop is stopped by its SIGKILL). */
-    for (int round = 0; round < 1000; round++) {
+    for (int round = 0; round < 20000; round++) {
         int killed = kill_children();
-        while (waitpid(-1, NULL, WNOHANG) > 0) {}
-        if (killed == 0) {
-            /* Children killed but not yet reaped are not listed any more: reap what ends. */
-            while (waitpid(-1, NULL, WNOHANG) > 0) {}
-            break;
-        }
+        int reaped = 0;
+        while (waitpid(-1, NULL, WNOHANG) > 0) reaped++;
+        if (killed == 0) break;
         total += killed;
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
+        /* A child killed is listed until reaped: give it a moment to die (at most ~1 s). */
+        if (reaped == 0) {
+            struct timespec pause = {0, 50000};
+            nanosleep(&pause, NULL);
+        }
     }
     return total;
 }

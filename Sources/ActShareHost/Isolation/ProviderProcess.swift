@@ -156,7 +156,14 @@ final class ProviderProcess {
     func stop() {
         guard !exited else { return }
         kill(pid, SIGTERM)
-        for _ in 0..<20 where !hasExited() { usleep(5000) }
+        // The guard ends within a fraction of a millisecond; waited for up to 100 ms.
+        var pause: UInt32 = 50
+        var waited: UInt32 = 0
+        while !hasExited() && waited < 100_000 {
+            usleep(pause)
+            waited += pause
+            pause = min(pause * 2, 10_000)
+        }
         killGroup()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
