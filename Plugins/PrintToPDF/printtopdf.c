@@ -103,7 +103,9 @@ typedef struct prepared {
     char *label;       /* the same as UTF-8, for headers, bookmarks and the title */
     const char *path;
     const char *type;
-    buffer text; /* UTF-8, for text */
+    buffer text;          /* UTF-8, for text given as text */
+    const char *encoding; /* for a text file: how to read it, */
+    size_t skip;          /* after a byte order mark this long */
 } prepared;
 
 static item_kind kind_of(const actshare_item *item) {
@@ -123,6 +125,7 @@ static int render(document *d, prepared *items, size_t count, char *error, size_
         char reason[1024] = "";
         int result = p->kind == ITEM_IMAGE ? render_image(d, p->label, p->path, p->type, reason, sizeof reason)
                    : p->kind == ITEM_PDF   ? render_pdf(d, p->label, p->path, reason, sizeof reason)
+                   : p->path ? render_text_file(d, p->label, p->path, p->encoding, p->skip, p->kind == ITEM_CODE, reason, sizeof reason)
                                            : render_text(d, p->label, p->text.bytes ? p->text.bytes : "", p->text.length, p->kind == ITEM_CODE, reason, sizeof reason);
         if (result != 0) {
             snprintf(error, error_size, "%s %s", p->path ? p->path : p->name, reason);
@@ -216,29 +219,22 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
             status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
             goto done;
         } else if (p->kind == ITEM_TEXT || p->kind == ITEM_CODE) {
-            buffer raw = {0};
-            const char *encoding = NULL;
+            /* Its encoding, from one pass over it; the text itself is read as it is laid out. */
             char reason[1024];
-            if (read_file(item->path, &raw, PRINT_TEXT_LIMIT) != 0) {
-                if (errno == EFBIG) {
+            int found = text_file_encoding(item->path, PRINT_TEXT_LIMIT, &p->encoding, &p->skip, reason, sizeof reason);
+            if (found != 0) {
+                if (found == -2) {
+                    snprintf(error, sizeof error, "%s %s", item->path, reason);
+                } else if (errno == EFBIG) {
                     snprintf(error, sizeof error, "%s is larger than %d MiB, the most text Print to PDF lays out (about %d pages)",
                              item->path, PRINT_TEXT_LIMIT >> 20, (PRINT_TEXT_LIMIT >> 20) * 300);
                 } else {
                     snprintf(error, sizeof error, "cannot read %s: %s", item->path, io_error(errno));
                 }
-                buffer_free(&raw);
                 count++;
                 status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
                 goto done;
             }
-            if (text_to_utf8(raw.bytes ? raw.bytes : "", raw.length, &p->text, &encoding, reason, sizeof reason) != 0) {
-                snprintf(error, sizeof error, "%s %s", item->path, reason);
-                buffer_free(&raw);
-                count++;
-                status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
-                goto done;
-            }
-            buffer_free(&raw);
         } else if (access(item->path, R_OK) != 0) {
             snprintf(error, sizeof error, "cannot read %s: %s", item->path, strerror(errno));
             status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);

@@ -47,12 +47,15 @@ void document_bookmark(document *d, const char *name);
 /* Each renders one item; 0, or -1 with `error` naming the file. `name` is for the
  * header and the bookmark. */
 int render_text(document *d, const char *name, const char *text, size_t length, int monospace, char *error, size_t error_size);
+/* A text file, read as it is laid out, in `encoding` (after `skip` bytes of BOM). */
+int render_text_file(document *d, const char *name, const char *path, const char *encoding, size_t skip, int monospace,
+                     char *error, size_t error_size);
+/* Finds a text file's encoding in one pass over it (a BOM, else UTF-8 if it is valid,
+ * else Windows-1252 or ISO-8859-1): 0; -1 with errno (ESPIPE not a regular file, EFBIG
+ * larger than `limit`); -2 with `error` when it is binary. */
+int text_file_encoding(const char *path, size_t limit, const char **encoding, size_t *skip, char *error, size_t error_size);
 int render_image(document *d, const char *name, const char *path, const char *type, char *error, size_t error_size);
 int render_pdf(document *d, const char *name, const char *path, char *error, size_t error_size);
 
-/* Text from a file's bytes as UTF-8: kept if it is UTF-8 (a BOM dropped), converted
- * from UTF-16 with a BOM, or from Windows-1252/ISO-8859-1 as a guess; binary (NUL bytes)
- * is refused. 0, or -1 with `error` set; `out` holds the UTF-8 and `encoding` its name. */
-int text_to_utf8(const char *bytes, size_t length, buffer *out, const char **encoding, char *error, size_t error_size);
 
 #endif

@@ -170,3 +170,33 @@ import Testing
         #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", binary).status == 3)
     }
 }
+
+extension PrintToPDFTests {
+    /// A text file is read a megabyte at a time: a UTF-8 character and a UTF-16 surrogate
+    /// pair cut by the first megabyte's end come out whole (the UTF-8 file is judged
+    /// UTF-8 across the cut, not Latin-1).
+    @Test func aLongFileIsReadInPiecesAndComesOutWhole() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // 1 MiB less one byte of ASCII in lines of 2,000 characters.
+        let megabyte = 1 << 20
+        var ascii = Data(repeating: UInt8(ascii: "a"), count: megabyte - 1)
+        for index in stride(from: 1999, to: ascii.count, by: 2000) { ascii[index] = 0x0A }
+        let utf8 = try sandbox.data("split.txt", ascii + Data("é then the end\n".utf8))
+        // BOM, then UTF-16 units up to 2 bytes before the megabyte, then a surrogate pair.
+        var wide = Data([0xFF, 0xFE])
+        let units = (megabyte - 4) / 2
+        wide += String((0..<units).map { $0 % 1000 == 999 ? "\n" : "b" }).data(using: .utf16LittleEndian)!
+        wide += "𝄞 AFTER-PAIR\n".data(using: .utf16LittleEndian)!
+        let utf16 = try sandbox.data("wide.txt", wide)
+        for (file, expected) in [(utf8, "é then the end"), (utf16, "AFTER-PAIR")] {
+            let run = try sandbox.run("perform", "org.actshare.print-to-pdf", file, "-o", "output-dir=\(output)")
+            #expect(run.status == 0, "\(run.stderr)")
+            let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let text = try Self.tool("pdftotext", "-enc", "UTF-8", "\(output)/\(stem).pdf", "-")
+            #expect(text.contains(expected), "\(file)")
+            #expect(!text.contains("Ã"), "read as UTF-8 where it is")
+        }
+    }
+}
