@@ -19,8 +19,9 @@ public final class Daemon: Sendable {
     /// Peers that have not proved who they are may hold a connection this long (the TLS
     /// handshake included)…
     static let unauthenticatedSeconds: Int64 = 2
-    /// …and paired devices this long without a request.
-    static let idleSeconds: Int64 = 30
+    /// …and proven ones this long without a frame: longer than a pairing may wait for
+    /// its users to confirm (pairingSeconds), during which its connection is quiet.
+    static let idleSeconds: Int64 = 150
 
     let state: DaemonState
     let group: MultiThreadedEventLoopGroup

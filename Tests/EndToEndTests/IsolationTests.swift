@@ -293,7 +293,7 @@ extension IsolationTests {
         #expect(run.stderr.contains("\\e]52;c;cHduZWQ=\\x07 clipboard\n"))
         #expect(run.stderr.contains("actshare: org.test.chatter: warning: title \\e]0;pwned\\x07 and \\e[2J cleared\n"))
         #expect(run.stderr.contains("actshare: org.test.chatter.go: failed \\e[31mred\\e[0m \\u{202E} reversed\n"))
-        #expect(run.stderr.contains("actshare: a provider wrote more than 64 KiB to standard error; the rest is dropped\n"))
+        #expect(run.stderr.contains("actshare: provider org.test.chatter wrote more than 64 KiB to standard error; the rest is dropped\n"))
     }
 
     /// A provider that closed its pipe while actshare writes a large item to it: a failure

@@ -176,7 +176,7 @@ public final class IsolatedBackend: ProviderBackend, @unchecked Sendable {
         if let fault { throw fault }
         guard process == nil else { return }
         do {
-            process = try ProviderProcess(helper: helper)
+            process = try ProviderProcess(helper: helper, provider: manifest.id)
         } catch let error as ProviderProcess.Fault {
             throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
         }

@@ -19,6 +19,8 @@ final class ProviderProcess {
     private let output: Int32  // we read
     /// The provider's standard output and error, relayed by ``relay(_:)``.
     private let diagnostics: Int32
+    /// The provider's id, for what is said about it.
+    private let provider: String
     private var buffer: [UInt8] = []
     private var exited = false
     private var relayed = 0
@@ -32,7 +34,8 @@ final class ProviderProcess {
     /// and its standard output and error on a pipe that actshare reads: a provider cannot
     /// flood the terminal, write control sequences to it, or (through children left
     /// behind) hold the caller's own output open.
-    init(helper: String) throws {
+    init(helper: String, provider: String) throws {
+        self.provider = provider
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
         var errors: [Int32] = [0, 0]
@@ -208,7 +211,7 @@ final class ProviderProcess {
         }
         if relayed >= Self.diagnosticsLimit {
             if !pendingLine.isEmpty { pendingLine.append(10) }
-            pendingLine += Array("actshare: a provider wrote more than \(Self.diagnosticsLimit / 1024) KiB to standard error; the rest is dropped\n".utf8)
+            pendingLine += Array("actshare: provider \(provider) wrote more than \(Self.diagnosticsLimit / 1024) KiB to standard error; the rest is dropped\n".utf8)
             FileSystem.writeAll(Array(TerminalText.visible(String(decoding: pendingLine, as: UTF8.self)).utf8), to: 2)
             pendingLine = []
         }
