@@ -112,6 +112,7 @@ let package = Package(
             name: "ActShareCoreTests",
             dependencies: ["ActShareCore", "ActShareManifests"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),

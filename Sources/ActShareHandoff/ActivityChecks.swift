@@ -25,7 +25,7 @@ public enum ActivityChecks {
     /// characters (which could move the cursor or rewrite what the user sees), and no
     /// bidirectional overrides (which could reverse it).
     public static func isDisplayText(_ text: String, limit: Int) -> Bool {
-        text.utf8.count <= limit && text.unicodeScalars.allSatisfy { !isHidden($0) }
+        text.utf8.count <= limit && !text.unicodeScalars.contains(where: TerminalText.isControl)
     }
 
     /// A device's name: 1 to ``maximumNameLength`` bytes of display text.
@@ -76,12 +76,4 @@ public enum ActivityChecks {
     private static func isTeamCharacter(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
     }
-
-    /// C0 and C1 controls, DEL, and the bidirectional embeddings, overrides and isolates.
-    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value)
-            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-    }
 }
-

@@ -25,13 +25,19 @@ public enum TerminalText {
         return shown
     }
 
-    /// C0 controls but line feed and tab, DEL, C1 controls, and the bidirectional
-    /// embeddings, overrides and isolates.
-    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    /// What a terminal obeys rather than shows: C0 controls (line feed and tab too), DEL,
+    /// C1 controls, and the bidirectional embeddings, overrides and isolates.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return (value < 0x20 && value != 0x0A && value != 0x09) || value == 0x7F || (0x80...0x9F).contains(value)
+        return value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value)
             || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            || (PathName.escapeBase..<PathName.escapeBase + 0x80).contains(value)
+    }
+
+    /// What ``visible(_:)`` escapes: controls but line feed and tab, and the bytes of a
+    /// file name that are not UTF-8.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        (isControl(scalar) && scalar != "\n" && scalar != "\t")
+            || (PathName.escapeBase..<PathName.escapeBase + 0x80).contains(scalar.value)
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {
