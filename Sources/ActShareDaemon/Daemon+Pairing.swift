@@ -14,7 +14,6 @@ extension Daemon {
     func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
         guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: 2) }
-        guard await state.mayAttemptPairing() else { return .failure("too many pairing attempts: wait ten seconds", exitCode: 1) }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             DaemonLog.debug("pairing: connected to \(host):\(port)")
@@ -29,6 +28,9 @@ extension Daemon {
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
                       let peer = link.peer.value
                 else { throw HandoffFailure("\(host):\(port) refused to pair: \(Self.quoted(response.message) ?? "not waiting for a pairing")") }
+                // Only attempts that reached a waiting device count against the limit:
+                // a typo in the address does not use one up.
+                guard await state.mayAttemptPairing() else { throw HandoffFailure("too many pairing attempts: wait ten seconds") }
                 guard ActivityChecks.isDeviceName(name), Self.isPort(response.port) else {
                     throw HandoffFailure("\(host):\(port) gave a name or port that is refused (control characters, or too long)")
                 }
@@ -48,7 +50,7 @@ extension Daemon {
         } catch let failure as HandoffFailure {
             return .failure(failure.message)
         } catch {
-            return .failure("cannot pair with \(host):\(port): \(error)")
+            return .failure("cannot pair: \(PeerFailure.describe(error, host: host, port: port, pairing: true))")
         }
     }
 

@@ -70,6 +70,11 @@ public final class Daemon: Sendable {
         let paths = state.paths
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
+        // One daemon a user: a second would take the first one's control socket over, and
+        // leave it running but unreachable once it stopped itself.
+        if (try? ControlClient(path: paths.controlSocket)) != nil {
+            throw HandoffFailure("another actshare daemon is running for this user (its control socket \(paths.controlSocket) answers)", exitCode: 2)
+        }
         let serverContext = self.serverContext
         let pins = state.pins, pairingOpen = state.pairingOpen
         let admission = AdmissionHandler(budget: budget)
@@ -219,8 +224,11 @@ public final class Daemon: Sendable {
             case .handoffList:
                 return .success(activities: await remoteActivities())
             case .fetch:
-                return await fetch(id: request.id, keep: request.keep ?? false)
+                return await fetch(id: request.id)
             case .continued:
+                // Something handed to this device is gone once it was handled here; an
+                // activity of another device is told to that device.
+                if let id = request.id, await state.takeReceived(id) != nil { return .success() }
                 guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: 2) }
                 try await tellContinued(id: id, device: device)
                 return .success()
@@ -265,7 +273,7 @@ public final class Daemon: Sendable {
                 return try await PeerLink.exchange(
                     host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message, seconds: seconds)
             } catch {
-                lastError = error
+                lastError = HandoffFailure(PeerFailure.describe(error, host: address.host, port: address.port))
             }
         }
         throw lastError
@@ -314,12 +322,13 @@ public final class Daemon: Sendable {
     }
 
     /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues
-    /// here. One handed to this device is taken, unless `keep`.
-    private func fetch(id: String?, keep: Bool) async -> ControlResponse {
+    /// here. One handed to this device stays until the CLI says it was handled
+    /// (`continued`): a continuation that fails (no display, no browser) loses nothing.
+    private func fetch(id: String?) async -> ControlResponse {
         let listed = await remoteActivities()
         // Handed to this device: here already, continued in the browser or onto the clipboard.
         if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
-           let handed = keep ? await state.received[wanted.id] : await state.takeReceived(wanted.id) {
+           let handed = await state.received[wanted.id] {
             if case .string(let text) = handed.userInfo["text"], handed.type == UserActivity.handedOffText {
                 return .success(activity: handed, continuation: Continuation(text: text))
             } else if let url = handed.webpageURL {

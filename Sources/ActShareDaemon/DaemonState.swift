@@ -40,7 +40,11 @@ actor DaemonState {
 
     // MARK: Activities published here
 
+    /// Publishes `activity`. Like NSUserActivity's `becomeCurrent`, it replaces the
+    /// current activity of the same type and team: an app has one current activity of a
+    /// kind, not a growing list.
     func becomeCurrent(_ activity: UserActivity) -> String {
+        for old in activities.values where old.type == activity.type && old.team == activity.team { _ = invalidate(old.id) }
         var activity = activity
         activity.id = Pairing.newID()
         activity.created = Date().timeIntervalSince1970

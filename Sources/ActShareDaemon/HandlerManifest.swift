@@ -84,6 +84,12 @@ struct HandlerManifest: Decodable, Sendable {
         if let url = activity.webpageURL, ActivityChecks.isWebURL(url) {
             return .success(Continuation(url: url))
         }
+        if candidates.isEmpty, let other = handlers.first(where: { $0.continues.contains(activity.type) }) {
+            let theirs = other.team.map { "team \($0)" } ?? "no team"
+            return .failure(HandoffFailure(
+                "\(other.id) continues \(activity.type), but for \(theirs), not \(activity.team.map { "team \($0)" } ?? "no team") as the activity says",
+                exitCode: 3))
+        }
         if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {
             return .failure(HandoffFailure(
                 "\(activity.type) version \(activity.version) is newer than \(newest.0.id) accepts (max-version \(newest.1))", exitCode: 3))

@@ -21,17 +21,13 @@ public struct ControlRequest: Codable, Sendable {
     /// With `become-current`: keep this connection as the app's, for `will-save` and
     /// `continued` events; closing it invalidates the activity.
     public var watch: Bool?
-    /// With `fetch`: leave an activity handed to this device in place, for it is only
-    /// being looked at (`handoff continue --print`), not continued.
-    public var keep: Bool?
     /// With `pair` and `pair-wait`: pair only with the device of this id (`--expect-device`).
     public var expect: String?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
-                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, keep: Bool? = nil, expect: String? = nil) {
+                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil) {
         self.expect = expect
         self.watch = watch
-        self.keep = keep
         self.op = op
         self.activity = activity
         self.id = id

@@ -48,6 +48,8 @@ struct HandoffCommand: ParsableCommand {
                 let (host, port) = try Self.split(address)
                 request = ControlRequest(.pair, host: host, port: port, expect: expectDevice)
             }
+            // Who this device is, for the user to type on the other one.
+            let me = wait ? try connection.client.call(ControlRequest(.status)).device : nil
             try connection.client.send(request)
             if wait {
                 // Ctrl-C ends the wait, and closing the connection closes the daemon's pairing
@@ -57,7 +59,12 @@ struct HandoffCommand: ParsableCommand {
                 sigemptyset(&interrupt)
                 sigaddset(&interrupt, SIGINT)
                 sigprocmask(SIG_UNBLOCK, &interrupt, nil)
-                StandardStreams.err("Waiting up to 2 minutes for another device to run `actshare handoff pair` with this machine's address…\n")
+                if let me {
+                    let addresses = LocalAddresses.reachable()
+                    let shown = addresses.isEmpty ? "this machine's address" : addresses.joined(separator: " or ")
+                    StandardStreams.err("This device: \(me.name) (\(me.id)), port \(me.port).\n")
+                    StandardStreams.err("Waiting up to 2 minutes: on the other device run `actshare handoff pair \(addresses.first ?? "ADDRESS"):\(me.port)` (\(shown))…\n")
+                }
             }
             var response = try connection.client.receive()
             if response.ok, let code = response.code, let device = response.device {
@@ -165,7 +172,7 @@ struct HandoffCommand: ParsableCommand {
             let connection = try DaemonConnection()
             let response: ControlResponse
             do {
-                response = try connection.client.call(ControlRequest(.fetch, id: id, keep: printOnly ? true : nil))
+                response = try connection.client.call(ControlRequest(.fetch, id: id))
             } catch let error as ActShareError {
                 throw CommandFailure(.failed, error.message)
             }
