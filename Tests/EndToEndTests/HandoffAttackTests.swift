@@ -58,9 +58,7 @@ extension HandoffTests {
     /// While a stranger keeps 200 connections coming, a paired device is still served:
     /// its address has a budget of its own.
     @Test func pairedTrafficIsServedDuringAFlood() throws {
-        let a = try Machine("alpha", port: 27_141), b = try Machine("beta", port: 27_142)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let (a, b) = try Self.pairedMachines((27_141, 27_142))
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Under attack")
 
         func timedList() throws -> Double {
@@ -111,9 +109,7 @@ extension HandoffTests {
     /// sends is checked by the receiving daemon; nothing it says reaches a shell, a file
     /// name, the terminal or the browser.
     @Test func aLyingPairedDeviceIsHeldToTheRules() throws {
-        let a = try Machine("alpha", port: 27_161), b = try Machine("beta", port: 27_162)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let (a, b) = try Self.pairedMachines((27_161, 27_162))
         let aState = "\(a.sandbox.root)/state/actshare"
 
         // A's key in a liar's hands: first as a client, handing things off to B.
@@ -170,9 +166,7 @@ extension HandoffTests {
 
     /// A handler may not put {activity-file} inside a word, where it would be shell text.
     @Test func aHandlerWithThePlaceholderInShellTextIsRefused() throws {
-        let a = try Machine("alpha", port: 27_171), b = try Machine("beta", port: 27_172)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let (a, b) = try Self.pairedMachines((27_171, 27_172))
         try Sandbox.write("""
             schema: actshare/handler@1
             id: org.example.notes

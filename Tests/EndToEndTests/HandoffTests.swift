@@ -81,6 +81,14 @@ import Testing
         return (asked, waiting())
     }
 
+    /// Two machines on `ports`, alpha and beta, paired.
+    static func pairedMachines(_ ports: (Int, Int)) throws -> (Machine, Machine) {
+        let a = try Machine("alpha", port: ports.0), b = try Machine("beta", port: ports.1)
+        let (asked, waited) = try pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        return (a, b)
+    }
+
     static func code(_ run: Run) -> String? {
         run.stdout.split(separator: "\n").first { $0.hasPrefix("Pairing code: ") }.map { String($0.dropFirst(14).prefix(6)) }
     }

@@ -27,9 +27,7 @@ extension HandoffTests {
 
     /// A handler for another team is named, not passed over in silence.
     @Test func aHandlerOfAnotherTeamIsSaid() throws {
-        let a = try Machine("alpha", port: 27_205), b = try Machine("beta", port: 27_206)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let (a, b) = try Self.pairedMachines((27_205, 27_206))
         try Sandbox.write("""
             schema: actshare/handler@1
             id: org.other.notes
@@ -45,9 +43,7 @@ extension HandoffTests {
 
     /// A handed-off URL whose browser cannot start stays to be continued.
     @Test func aFailedContinuationLosesNothing() throws {
-        let a = try Machine("alpha", port: 27_207), b = try Machine("beta", port: 27_208)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let (a, b) = try Self.pairedMachines((27_207, 27_208))
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         #expect(try a.run("perform", "org.actshare.handoff", "https://example.org/kept").status == 0)
         try b.sandbox.writeConfig("handoff: {browser: /nonexistent/browser}\n")
