@@ -5,6 +5,23 @@
 
 static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+int is_utf8(const char *bytes, size_t length) {
+    const unsigned char *s = (const unsigned char *)bytes;
+    for (size_t i = 0; i < length;) {
+        unsigned char c = s[i];
+        size_t run = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (run == 0 || i + run > length) return 0;
+        for (size_t k = 1; k < run; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+        }
+        /* No overlong three- or four-byte forms, no surrogates, nothing past U+10FFFF. */
+        if (run == 3 && ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] >= 0xA0))) return 0;
+        if (run == 4 && ((c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] >= 0x90))) return 0;
+        i += run;
+    }
+    return 1;
+}
+
 int is_ascii(const char *bytes, size_t length) {
     for (size_t i = 0; i < length; i++) {
         if ((unsigned char)bytes[i] >= 0x80) return 0;
@@ -34,8 +51,17 @@ void encode_base64(buffer *out, const unsigned char *s, size_t length) {
     }
 }
 
+int starts_hazardous_line(const unsigned char *s, size_t length) {
+    if (length >= 1 && s[0] == '.') return 1;
+    size_t quotes = 0;
+    while (quotes < length && s[quotes] == '>') quotes++;
+    return length - quotes >= 5 && memcmp(s + quotes, "From ", 5) == 0;
+}
+
 /* Quoted-printable (RFC 2045 6.7): lines of at most 76 characters, soft breaks `=`,
- * trailing white space and `=` encoded, line breaks kept as they are. */
+ * trailing white space and `=` encoded, line breaks kept as they are. No encoded line
+ * starts with "From ", ">From " (any number of '>') or "." — after a soft break either —
+ * so neither mbox quoting nor an MTA's dot handling can change the text. */
 void encode_quoted_printable(buffer *out, const unsigned char *s, size_t length) {
     static const char hex[] = "0123456789ABCDEF";
     size_t column = 0;
@@ -49,9 +75,12 @@ void encode_quoted_printable(buffer *out, const unsigned char *s, size_t length)
         char piece[3];
         size_t size = 1;
         int at_line_end = i + 1 == length || s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < length && s[i + 2] == '\n');
-        /* A line starting "From " or "." is encoded too, so no transport can alter it. */
-        int hazardous = column == 0 && (c == '.' || (c == 'F' && i + 5 <= length && memcmp(s + i, "From ", 5) == 0));
-        if ((c >= 33 && c <= 126 && c != '=' && !hazardous) || ((c == ' ' || c == '\t') && !at_line_end)) {
+        /* Where a line would start (or start again after a soft break), its first
+         * character is encoded if the line would be hazardous. */
+        int hazardous = starts_hazardous_line(s + i, length - i);
+        int literal = (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !at_line_end);
+        if (literal && (column == 0 || column + 1 > 75) && hazardous) literal = 0;
+        if (literal) {
             piece[0] = (char)c;
         } else {
             piece[0] = '=';
@@ -80,12 +109,17 @@ static void encoded_words(buffer *out, const char *text, size_t column) {
     size_t length = strlen(text);
     size_t start = 0;
     while (start < length) {
-        /* "=?UTF-8?B?" + base64 + "?=" fits 75 with up to 45 bytes of text. */
+        /* "=?UTF-8?B?" + base64 + "?=" on a line of at most 76 characters (RFC 2047):
+         * 45 bytes of text on a folded line (which starts with one space), fewer on the
+         * header's first line after its name. */
+        if (start > 0 || column > 30) {
+            buffer_append_string(out, "\n ");
+            column = 1;
+        }
+        size_t room = ((76 - column - 12) / 4) * 3;
         size_t end = start;
-        while (end < length && end + sequence_length(s[end]) - start <= 45) end += sequence_length(s[end]);
+        while (end < length && end + sequence_length(s[end]) - start <= room) end += sequence_length(s[end]);
         if (end == start) end = start + 1;
-        if (start > 0) buffer_append_string(out, "\n ");
-        else if (column > 30) buffer_append_string(out, "\n ");
         buffer_append_string(out, "=?UTF-8?B?");
         buffer word = {0};
         encode_base64(&word, s + start, end - start);
@@ -142,15 +176,24 @@ void encode_parameter(buffer *out, const char *name, const char *value) {
         buffer_append_string(out, "\"");
         return;
     }
-    /* RFC 2231: charset'language'percent-encoded, continued in sections of ~60. */
+    /* RFC 2231: charset'language'percent-encoded; in one `name*=` when it fits a line
+     * (readers that know no continuations still get it), else continued in sections
+     * of ~60. */
     static const char hex[] = "0123456789ABCDEF";
     const unsigned char *s = (const unsigned char *)value;
+    size_t encoded = 0;
+    for (size_t k = 0; k < length; k++) {
+        unsigned char c = s[k];
+        encoded += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("!#$&+-.^_`|~", c)) ? 1 : 3;
+    }
+    int single = 1 + strlen(name) + 2 + 7 + encoded <= 76;
     size_t section = 0, i = 0;
     while (i < length || section == 0) {
-        buffer_append_format(out, ";\n %s*%zu*=", name, section);
+        if (single) buffer_append_format(out, ";\n %s*=", name);
+        else buffer_append_format(out, ";\n %s*%zu*=", name, section);
         if (section == 0) buffer_append_string(out, "UTF-8''");
         size_t written = 0;
-        while (i < length && written < 60) {
+        while (i < length && (single || written < 60)) {
             size_t run = sequence_length(s[i]);
             for (size_t k = 0; k < run && i < length; k++, i++) {
                 unsigned char c = s[i];

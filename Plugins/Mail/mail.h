@@ -14,12 +14,16 @@
  * words, RFC 2231 parameters. Lines end in LF: spools and sendmail take local text. */
 
 void encode_base64(buffer *out, const unsigned char *bytes, size_t length);
+/* Whether text starting here would make a hazardous line: ".", "From ", ">From "… */
+int starts_hazardous_line(const unsigned char *s, size_t length);
 void encode_quoted_printable(buffer *out, const unsigned char *bytes, size_t length);
 /* A header `Name: value`, the value as RFC 2047 encoded words when it is not ASCII,
  * folded so that no line passes 78 characters. */
 void encode_header(buffer *out, const char *name, const char *value);
 /* `; name="value"`, or RFC 2231 `; name*=UTF-8''percent-encoded` when it is not ASCII. */
 void encode_parameter(buffer *out, const char *name, const char *value);
+/* Whether the bytes are valid UTF-8. */
+int is_utf8(const char *bytes, size_t length);
 int is_ascii(const char *bytes, size_t length);
 
 /* MARK: Addresses (address.c) */

@@ -45,6 +45,8 @@ int deliver_maildir(const char *directory, const buffer *message, buffer *where,
     snprintf(tmp, sizeof tmp, "%s/tmp", directory);
     snprintf(new_directory, sizeof new_directory, "%s/new", directory);
     snprintf(cur, sizeof cur, "%s/cur", directory);
+    /* A Maildir++ folder of a new account (~/Maildir/.Drafts): its parents are made too. */
+    make_parent_directories(directory, 0700);
     const char *folders[] = {directory, tmp, new_directory, cur};
     for (size_t i = 0; i < 4; i++) {
         int made = make_directory(folders[i], error, error_size);

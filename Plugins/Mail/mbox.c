@@ -278,6 +278,7 @@ int deliver_mbox(const char *path, const char *sender, const buffer *message, ch
 
     char lock[4200];
     snprintf(lock, sizeof lock, "%s.lock", path);
+    make_parent_directories(path, 0700); /* ~/Mail/sent on a new account */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
         int failure = errno;

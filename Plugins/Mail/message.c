@@ -78,18 +78,28 @@ static void render_html(buffer *out, const char *html) {
 
 /* A text part: UTF-8, 7bit when it can be, else quoted-printable, or base64 when most
  * of it is not ASCII (Chinese), so no line passes 998 octets. */
-static void text_part(buffer *out, const char *subtype, const char *text) {
+static void text_part(buffer *out, const char *subtype, const char *given) {
+    /* Line ends as the rest of the message has them: CRLF becomes LF. */
+    buffer normal = {0};
+    for (const char *p = given; *p; p++) {
+        if (p[0] == '\r' && p[1] == '\n') continue;
+        buffer_append(&normal, p, 1);
+    }
+    buffer_append(&normal, "", 1);
+    const char *text = normal.bytes;
     size_t length = strlen(text), high = 0, line = 0, longest = 0;
-    int bare_cr = 0;
+    int bare_cr = 0, hazardous = 0;
     for (size_t i = 0; i < length; i++) {
         unsigned char c = (unsigned char)text[i];
         if (c >= 0x80) high++;
-        if (c == '\r' && (i + 1 == length || text[i + 1] != '\n')) bare_cr = 1;
+        if (c == '\r') bare_cr = 1;
+        if ((i == 0 || text[i - 1] == '\n') && starts_hazardous_line((const unsigned char *)text + i, length - i)) hazardous = 1;
         line = c == '\n' ? 0 : line + 1;
         if (line > longest) longest = line;
     }
     buffer_append_format(out, "Content-Type: text/%s; charset=utf-8\n", subtype);
-    if (high == 0 && longest <= 76 && !bare_cr && !strstr(text, "\nFrom ") && strncmp(text, "From ", 5) != 0) {
+    /* 7bit only when no line could be changed on the way ("From ", ">From ", "."). */
+    if (high == 0 && longest <= 76 && !bare_cr && !hazardous) {
         buffer_append_string(out, "Content-Transfer-Encoding: 7bit\n\n");
         buffer_append_string(out, text);
         if (length == 0 || text[length - 1] != '\n') buffer_append_string(out, "\n");
@@ -101,6 +111,7 @@ static void text_part(buffer *out, const char *subtype, const char *text) {
         encode_quoted_printable(out, (const unsigned char *)text, length);
         if (length == 0 || text[length - 1] != '\n') buffer_append_string(out, "\n");
     }
+    buffer_free(&normal);
 }
 
 static void boundary(char *out, size_t size, const char *seed, int level) {
@@ -231,7 +242,16 @@ int message_compose(const actshare_request *request, const message_fields *field
             length = bytes.length;
             name = strrchr(item->path, '/') + 1;
         }
-        buffer_append_format(out, "\n--%s\nContent-Type: %s", mixed, item->content_type);
+        /* A text part says its charset, or a reader takes it for ASCII; text that is not
+         * UTF-8 goes as what it then is to a reader, bytes. */
+        const char *type = item->content_type;
+        const char *charset = "";
+        if (strncmp(type, "text/", 5) == 0) {
+            if (is_ascii((const char *)data, length)) charset = "; charset=us-ascii";
+            else if (is_utf8((const char *)data, length)) charset = "; charset=utf-8";
+            else type = "application/octet-stream";
+        }
+        buffer_append_format(out, "\n--%s\nContent-Type: %s%s", mixed, type, charset);
         encode_parameter(out, "name", name);
         buffer_append_string(out, "\nContent-Disposition: attachment");
         encode_parameter(out, "filename", name);

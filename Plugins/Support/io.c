@@ -50,6 +50,29 @@ const char *io_error(int code) {
     }
 }
 
+int make_parent_directories(const char *path, mode_t mode) {
+    char copy[4096];
+    size_t length = strlen(path);
+    if (length >= sizeof copy) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(copy, path, length + 1);
+    char *slash = strrchr(copy, '/');
+    if (!slash || slash == copy) return 0;
+    *slash = '\0';
+    for (char *p = copy + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(copy, mode) != 0 && errno != EEXIST) return -1;
+            *p = saved;
+            if (saved == '\0') break;
+        }
+    }
+    return 0;
+}
+
 int read_exactly(int fd, void *bytes, size_t length) {
     char *next = bytes;
     while (length > 0) {

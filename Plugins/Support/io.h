@@ -6,6 +6,7 @@
 #include "buffer.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Appends the whole file at `path` to `out` if it is a regular file of at most `limit`
  * bytes: 0, or -1 with errno set: EISDIR for a folder, ESPIPE for a FIFO, device or
@@ -15,6 +16,10 @@ int read_file(const char *path, buffer *out, size_t limit);
 
 /* What read_file's errno means, in words ("is a FIFO, device or socket, not a file"). */
 const char *io_error(int code);
+
+/* Makes the folders above `path` that are missing, with `mode` (mkdir -p of its
+ * parent): 0, or -1 with errno set. */
+int make_parent_directories(const char *path, mode_t mode);
 
 /* Reads exactly `length` bytes from `fd`: 0, or -1 (an error, or the end came first). */
 int read_exactly(int fd, void *bytes, size_t length);

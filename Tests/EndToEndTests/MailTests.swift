@@ -128,7 +128,7 @@ import Testing
         #expect(subjects.contains { $0.hasPrefix("中文段落") && $0.hasSuffix("…") && $0.utf8.count <= 78 })
     }
 
-    @Test func mboxAppendsWithMboxrdQuoting() throws {
+    @Test func mboxAppendsAndNoLineNeedsQuoting() throws {
         let sandbox = try Self.sandbox()
         let mbox = "\(sandbox.root)/mbox"
         try sandbox.writeConfig("""
@@ -143,7 +143,10 @@ import Testing
         }
         let raw = try String(contentsOfFile: mbox, encoding: .utf8)
         #expect(raw.hasPrefix("From config@example.org "))
-        #expect(raw.contains("\n>>From quoted already\n"), "mboxrd adds one '>'")
+        // The body is encoded so that no line needs mboxrd quoting (which readers do not
+        // all undo): the '>' is =3E, and the mbox holds the text as sent.
+        #expect(raw.contains("\n=3EFrom quoted already\n"), "\(raw)")
+        #expect(!raw.contains("\n>From") && !raw.contains("\n>>From"))
         #expect(!FileManager.default.fileExists(atPath: mbox + ".lock"))
         let messages = try Self.read("mbox", mbox)
         #expect(messages.count == 2)
@@ -251,5 +254,56 @@ import Testing
         #expect(message["subject"] as? String == subject)
         #expect(message["bcc"] is NSNull, "the MTA removes Bcc")
         #expect((message["texts"] as? [[String: Any]])?.first?["text"] as? String == "through the MTA\n")
+    }
+}
+
+extension MailTests {
+    /// What real readers found (issue 13), read back with Python's `email` under
+    /// `policy.strict` from a Maildir++ folder and an mbox of a new account: text whose
+    /// soft line breaks fall before "From ", lines starting ">From " and ".", CRLF line
+    /// ends, a long non-ASCII subject, a UTF-8 text attachment.
+    @Test func readersGetTheTextAsSent() throws {
+        let sandbox = try Self.sandbox()
+        let home = "\(sandbox.root)/home"
+        let attachment = try sandbox.file("notes.txt", "café ✓\n")
+        let text = String(repeating: "a", count: 75) + "From the start é\n>From a quote\n>>From two\n.\n..dots\nend\r\nof lines\r\n"
+        let subject = String(repeating: "é", count: 40)
+        for spool in ["maildir:\(home)/Maildir/.Drafts", "mbox:\(home)/Mail/sent"] {
+            let run = try sandbox.run(["perform", "org.actshare.mail", "--text", text, attachment, "--subject", subject,
+                                       "-o", "to=a@example.org", "-o", "spool=\(spool)"])
+            #expect(run.status == 0, "\(spool): \(run.stderr)")
+        }
+        let script = """
+            import email, email.policy, mailbox, json, sys
+            home = sys.argv[1]
+            found = []
+            for box in (mailbox.Maildir(home + "/Maildir/.Drafts", factory=None, create=False), mailbox.mbox(home + "/Mail/sent", create=False)):
+                for key in box.keys():
+                    raw = box.get_bytes(key)
+                    message = email.message_from_bytes(raw, policy=email.policy.strict)
+                    body = message.get_body(("plain",)).get_content()
+                    attachment = next(message.iter_attachments())
+                    lines = raw.split(b"\\n")
+                    found.append({"body": body, "subject": str(message["subject"]), "attachment": attachment.get_content(),
+                                  "type": attachment.get_content_type(), "charset": attachment.get_content_charset(),
+                                  "longest_header": max(len(l) for l in lines[:raw.split(b"\\n").index(b"")]),
+                                  "filename": attachment.get_filename(), "cr": b"\\r" in raw})
+            print(json.dumps(found))
+            """
+        let read = try Sandbox.execute("/usr/bin/python3", ["-c", script, home], environment: ["LANG": "C.UTF-8"], stdin: nil)
+        #expect(read.status == 0, "\(read.stderr)")
+        let messages = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [[String: Any]])
+        #expect(messages.count == 2)
+        let expectedBody = text.replacingOccurrences(of: "\r\n", with: "\n")
+        for message in messages {
+            #expect(message["body"] as? String == expectedBody)
+            #expect(message["subject"] as? String == subject)
+            #expect(message["attachment"] as? String == "café ✓\n")
+            #expect(message["type"] as? String == "text/plain")
+            #expect(message["charset"] as? String == "utf-8")
+            #expect(message["filename"] as? String == "notes.txt")
+            #expect((message["longest_header"] as? Int ?? 99) <= 76, "RFC 2047: lines with encoded words at most 76")
+            #expect(message["cr"] as? Bool == false, "no CR anywhere")
+        }
     }
 }
