@@ -12,12 +12,16 @@ void document_bookmark(document *d, const char *name) {
     cairo_pdf_surface_add_outline(d->surface, CAIRO_PDF_OUTLINE_ROOT, name, link, 0);
 }
 
-static void show_furniture(document *d, const char *text, double y, int right) {
+/* Header and footer sit FURNITURE_GAP from the text, in the margin (which is at least
+ * PRINT_MINIMUM_MARGIN, so they stay well inside the page edge too). */
+#define FURNITURE_GAP (2.5 * 72 / 25.4)
+
+/* Shows `text` centred, its top at `top` (or its bottom at `bottom` when top < 0). */
+static void show_furniture(document *d, const char *text, double top, double bottom) {
     pango_layout_set_text(d->furniture, text, -1);
     int width, height;
     pango_layout_get_pixel_size(d->furniture, &width, &height);
-    double x = right ? d->paper.width - d->margin - width : (d->paper.width - width) / 2;
-    cairo_move_to(d->cr, right ? x : x, y - height / 2.0);
+    cairo_move_to(d->cr, (d->paper.width - width) / 2, top >= 0 ? top : bottom - height);
     pango_cairo_show_layout(d->cr, d->furniture);
 }
 
@@ -34,14 +38,14 @@ void document_begin_page(document *d, double width, double height, int furniture
     pango_layout_set_text(d->furniture, d->item_name ? d->item_name : "", -1);
     int text_width, text_height;
     pango_layout_get_pixel_size(d->furniture, &text_width, &text_height);
-    cairo_move_to(d->cr, d->margin, d->margin / 2 - text_height / 2.0);
+    cairo_move_to(d->cr, d->margin, d->margin - FURNITURE_GAP - text_height);
     pango_cairo_show_layout(d->cr, d->furniture);
     pango_layout_set_width(d->furniture, -1);
     pango_layout_set_ellipsize(d->furniture, PANGO_ELLIPSIZE_NONE);
     /* The footer: n / N, centred in the bottom margin. */
     char footer[64];
     snprintf(footer, sizeof footer, "%d / %d", d->page, d->total);
-    show_furniture(d, footer, d->paper.height - d->margin / 2, 0);
+    show_furniture(d, footer, d->paper.height - d->margin + FURNITURE_GAP, 0);
     cairo_restore(d->cr);
 }
 

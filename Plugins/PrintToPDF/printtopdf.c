@@ -191,8 +191,8 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     }
     double margin = 15 * 72 / 25.4;
     const char *margin_text = session->option(session, "margin");
-    if (margin_text && *margin_text && (parse_length(margin_text, &margin) != 0 || margin * 2 >= chosen->width - 72)) {
-        snprintf(error, sizeof error, "bad margin '%s': give a length such as 15mm, 1cm, 0.5in or 36pt that leaves room on the page", margin_text);
+    if (margin_text && *margin_text && (parse_length(margin_text, &margin) != 0 || margin * 2 >= chosen->width - 72 || margin < PRINT_MINIMUM_MARGIN - 0.01)) {
+        snprintf(error, sizeof error, "bad margin '%s': give a length such as 15mm, 1cm, 0.5in or 36pt, at least 12mm (room for the header and footer) and leaving room on the page", margin_text);
         return fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
     }
 

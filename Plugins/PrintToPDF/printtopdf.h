@@ -13,6 +13,9 @@
 /* The largest text file laid out (about 19,000 pages) and image read: far beyond what
  * anyone prints, and a bound on what a 10 GB file could cost. */
 #define PRINT_TEXT_LIMIT (64 << 20)
+/* The narrowest margin: room for the header and footer (about 3.5 mm tall, 2.5 mm from
+ * the text), which then stay 6 mm inside the page edge, where printers still print. */
+#define PRINT_MINIMUM_MARGIN (12 * 72 / 25.4)
 #define PRINT_IMAGE_LIMIT (256 << 20)
 
 /* Paper sizes in points. */

@@ -52,6 +52,12 @@ static void layout_begin(text_layout *t, document *d, const char *name, int mono
     pango_layout_set_wrap(t->layout, PANGO_WRAP_WORD_CHAR);
     pango_layout_set_auto_dir(t->layout, TRUE);
     if (!monospace) pango_layout_set_spacing(t->layout, (int)(2 * PANGO_SCALE));
+    /* A word or URL broken across lines keeps its characters: pango would add a hyphen,
+     * and a printed URL would be wrong. */
+    PangoAttrList *attributes = pango_attr_list_new();
+    pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(FALSE));
+    pango_layout_set_attributes(t->layout, attributes);
+    pango_attr_list_unref(attributes);
     t->top = d->margin;
     t->bottom = d->paper.height - d->margin;
     t->y = t->top;
@@ -98,6 +104,16 @@ static void layout_paragraph(text_layout *t, const char *paragraph, size_t size)
     pango_layout_iter_free(lines);
 }
 
+/* A form feed: the text after it starts a new page (as with enscript and paps). */
+static void layout_page_break(text_layout *t) {
+    document *d = t->d;
+    if (d->failed) return;
+    document_end_page(d);
+    if (d->failed) return;
+    document_begin_page(d, d->paper.width, d->paper.height, 1);
+    t->y = t->top;
+}
+
 static void layout_end(text_layout *t) {
     if (!t->d->failed) document_end_page(t->d);
     g_object_unref(t->layout);
@@ -116,8 +132,17 @@ static void layout_pending(text_layout *t, buffer *pending, int final) {
         const char *start = pending->bytes + done;
         size_t left = pending->length - done;
         const char *newline = memchr(start, '\n', left);
+        const char *feed = memchr(start, '\f', newline ? (size_t)(newline - start) : left);
         size_t size;
-        if (newline) {
+        if (feed) {
+            /* Text before a form feed is a line of its own; the rest goes on a new page. */
+            size = (size_t)(feed - start);
+            if (size) layout_paragraph(t, start, size);
+            layout_page_break(t);
+            done += size + 1;
+            /* A form feed on a line of its own leaves no empty line behind it. */
+            if (size == 0 && done < pending->length && pending->bytes[done] == '\n') done++;
+        } else if (newline) {
             size = (size_t)(newline - start);
             layout_paragraph(t, start, size);
             done += size + 1;

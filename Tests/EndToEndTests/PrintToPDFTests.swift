@@ -200,3 +200,47 @@ extension PrintToPDFTests {
         }
     }
 }
+
+extension PrintToPDFTests {
+    /// What readers found (issue 13): a form feed starts a page; a long URL is broken
+    /// without a hyphen added; the header and footer stay inside the page and clear of
+    /// the text, and a margin too small to hold them is refused.
+    @Test func formFeedsURLsAndTheFurniture() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let url = "https://example.org/" + (0..<30).map { "segment\($0)" }.joined(separator: "/") + "?query=value"
+        let text = try sandbox.file("pages.txt", "first page\n\u{0C}\nsecond page \(url)\n\u{0C}third page\n")
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)", "-o", "paper=a4")
+        #expect(run.status == 0, "\(run.stderr)")
+        let pdf = "\(output)/pages.pdf"
+        #expect(try Self.info(pdf)["Pages"] == "3")
+        for (page, expected) in [(1, "first page"), (2, "second page"), (3, "third page")] {
+            #expect(try Self.tool("pdftotext", "-f", "\(page)", "-l", "\(page)", pdf, "-").contains(expected))
+        }
+        let second = try Self.tool("pdftotext", "-f", "2", "-l", "2", "-layout", pdf, "-")
+        let joined = second.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        #expect(joined.contains(url), "the URL, broken over lines, with nothing added: \(second)")
+        #expect(try !Self.tool("qpdf", "--check", pdf).isEmpty)
+
+        // Every word's box (pdftotext -bbox) at least 6 mm inside the page.
+        let boxes = try Self.tool("pdftotext", "-bbox", pdf, "-")
+        let edge = 6 * 72 / 25.4
+        var words = 0
+        for line in boxes.split(separator: "\n") where line.contains("<word ") {
+            func value(_ key: String) -> Double? {
+                guard let range = line.range(of: "\(key)=\"") else { return nil }
+                return Double(line[range.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let yMin = value("yMin"), let yMax = value("yMax") else { continue }
+            words += 1
+            #expect(yMin >= edge && yMax <= 841.89 - edge, "\(line)")
+        }
+        #expect(words > 10)
+
+        let tooSmall = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)", "-o", "margin=0")
+        #expect(tooSmall.status == 2)
+        #expect(tooSmall.stderr.contains("at least 12mm (room for the header and footer)"), "\(tooSmall.stderr)")
+        #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)", "-o", "margin=12mm").status == 0)
+    }
+}
