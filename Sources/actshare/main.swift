@@ -28,10 +28,14 @@ do {
     }
     exit(ExitStatus.completed.rawValue)
 } catch let failure as CommandFailure {
-    if let message = failure.message { StandardStreams.error(message) }
+    if let message = failure.message {
+        JSONFailure.printIfAsked(arguments, error: message)
+        StandardStreams.error(message)
+    }
     exit(failure.status.rawValue)
 } catch let error as ActShareError {
     let failure = CommandFailure(error)
+    JSONFailure.printIfAsked(arguments, error: failure.message ?? error.message)
     StandardStreams.error(failure.message ?? error.message)
     exit(failure.status.rawValue)
 } catch {
@@ -40,6 +44,7 @@ do {
         StandardStreams.out(ActShareCommand.fullMessage(for: error) + "\n")
         exit(0)
     }
+    JSONFailure.printIfAsked(arguments, error: ActShareCommand.message(for: error))
     StandardStreams.error(ActShareCommand.message(for: error))
     // argument-parser's full message names the (sub)command whose usage was broken, in
     // "See 'actshare handoff pair --help' for more information."

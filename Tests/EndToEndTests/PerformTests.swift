@@ -168,3 +168,29 @@ import Testing
         #expect(explicit.stderr == "actshare: \(sandbox.root)/nothing.yaml: no such config file\n")
     }
 }
+
+extension PerformTests {
+    /// With --json, a failure found before the activity runs (a missing file, a bad or
+    /// malformed option, an unknown option) still prints the result object.
+    @Test func jsonAlwaysGetsAResult() throws {
+        let sandbox = try Sandbox()
+        let text = try sandbox.file("a.txt", "words\n")
+        let cases: [([String], String)] = [
+            (["perform", "org.example.wordcount.count", "\(sandbox.root)/missing", "--json"], "\(sandbox.root)/missing: No such file or directory"),
+            (["perform", "org.example.hello.greet", text, "-o", "bogus", "--json"], "-o bogus: expected KEY=VALUE"),
+            (["\(sandbox.root)/missing", "-a", "org.example.wordcount.count", "--json"], "\(sandbox.root)/missing: No such file or directory"),
+        ]
+        for (arguments, error) in cases {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            let result = try run.json()
+            #expect(result["completed"] as? Bool == false)
+            #expect(result["error"] as? String == error)
+            #expect(result["activity"] as? String == (arguments.first == "perform" ? arguments[1] : "org.example.wordcount.count"))
+            #expect((result["returned_items"] as? [Any])?.isEmpty == true)
+        }
+        let usage = try sandbox.run("perform", "--json", "--no-such-flag")
+        #expect(usage.status == 2)
+        #expect(try usage.json()["completed"] as? Bool == false)
+    }
+}

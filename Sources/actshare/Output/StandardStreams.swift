@@ -6,7 +6,14 @@ import Glibc
 /// Writes to stdout and stderr with `write(2)`: no buffering surprises when a provider
 /// also writes, and no C globals (which Swift 6 rejects).
 enum StandardStreams {
-    static func out(_ text: String) { write(to: 1, text) }
+    static func out(_ text: String) {
+        wroteOutput = true
+        write(to: 1, text)
+    }
+
+    /// Whether anything went to stdout (JSONFailure prints a result only if not).
+    /// Written on the main thread only.
+    nonisolated(unsafe) static var wroteOutput = false
     static func err(_ text: String) { write(to: 2, text) }
 
     /// Prints `actshare: MESSAGE` on stderr.
@@ -19,6 +26,7 @@ enum StandardStreams {
     /// are not UTF-8 made visible on a terminal.
     static func outsideText(_ text: String) {
         if isTerminal(1) { return out(TerminalText.visible(text)) }
+        wroteOutput = true
         FileSystem.writeAll(PathName.bytes(text), to: 1)
     }
 
