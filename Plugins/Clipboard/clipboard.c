@@ -57,9 +57,10 @@ int32_t clipboard_copy(const actshare_request *request, actshare_session *sessio
 
     targets t;
     targets_build(request, &t);
-    int result = -1;
-    if (t.count == 0) {
-        session->set_error(session, "nothing to copy");
+    int result = -1, empty = t.count == 0;
+    if (empty) {
+        /* Empty text, or nothing that can go on a clipboard: the input's fault (exit 2). */
+        session->set_error(session, "nothing to copy (the text is empty)");
     } else {
         if (!backend || strcmp(backend, "auto") == 0) backend = detect_backend(session);
         if (!backend) result = -1;
@@ -68,5 +69,5 @@ int32_t clipboard_copy(const actshare_request *request, actshare_session *sessio
         else result = copy_osc52(&t, selections, session);
     }
     targets_free(&t);
-    return result == 0 ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
+    return result == 0 ? ACTSHARE_STATUS_DONE : empty ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED;
 }

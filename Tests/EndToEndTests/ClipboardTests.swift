@@ -299,3 +299,14 @@ import Testing
         #expect(wayland.stderr == "actshare: org.actshare.copy-to-clipboard: Wayland clipboard: wl-copy (wl-clipboard) is not installed\n")
     }
 }
+
+extension ClipboardTests {
+    /// Copying empty text is the input's fault: exit 2, not a failure of Copy.
+    @Test func emptyTextIsBadInput() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", "")
+        #expect(run.status == 2)
+        #expect(run.stderr == "actshare: org.actshare.copy-to-clipboard: nothing to copy (the text is empty)\n")
+    }
+}
