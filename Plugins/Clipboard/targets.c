@@ -104,6 +104,17 @@ void targets_build(const actshare_request *request, targets *t) {
         buffer_append_string(add(t, t->image_type), request->items[0].path);
         t->list[t->count - 1].is_file = 1;
     }
+    /* HTML, alone: also as text/html, which rich editors paste as formatted text (from
+     * the text itself, or read from the file by whoever serves it, as an image is). */
+    if (request->item_count == 1 && strcmp(request->items[0].content_type, "text/html") == 0) {
+        const actshare_item *html = &request->items[0];
+        if (html->kind == ACTSHARE_ITEM_TEXT && html->text) {
+            buffer_append_string(add(t, "text/html"), html->text);
+        } else if (html->kind == ACTSHARE_ITEM_FILE) {
+            buffer_append_string(add(t, "text/html"), html->path);
+            t->list[t->count - 1].is_file = 1;
+        }
+    }
     if (t->text.length) {
         buffer_append(add(t, "UTF8_STRING"), t->text.bytes, t->text.length);
         buffer_append(add(t, "text/plain;charset=utf-8"), t->text.bytes, t->text.length);

@@ -310,3 +310,23 @@ extension ClipboardTests {
         #expect(run.stderr == "actshare: org.actshare.copy-to-clipboard: nothing to copy (the text is empty)\n")
     }
 }
+
+extension ClipboardTests {
+    /// HTML is also offered as text/html (rich editors paste it formatted), from standard
+    /// input and from a .html file, beside the plain text targets.
+    @Test func htmlIsOfferedAsHTML() throws {
+        let display = try Display()
+        let sandbox = try Self.sandbox(display)
+        let html = "<p>Some <b>bold</b> text ✓</p>\n"
+        let piped = try sandbox.run(["perform", "org.actshare.copy-to-clipboard", "--type", "text/html", "-"], stdin: Data(html.utf8))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(String(decoding: try Self.paste("TARGETS", display: display), as: UTF8.self).contains("text/html"))
+        #expect(try Self.paste("text/html", display: display) == Data(html.utf8))
+        #expect(try Self.paste("UTF8_STRING", display: display) == Data(html.utf8))
+
+        let page = try sandbox.file("page.html", "<!DOCTYPE html><html><body><i>file</i></body></html>\n")
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", page).status == 0)
+        #expect(try Self.paste("text/html", display: display) == Data("<!DOCTYPE html><html><body><i>file</i></body></html>\n".utf8))
+        #expect(try Self.paste("text/uri-list", display: display) == Data("file://\(page)\r\n".utf8))
+    }
+}
