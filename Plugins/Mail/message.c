@@ -20,8 +20,56 @@ static int is_html(const char *text) {
     return strncasecmp(text, "<html", 5) == 0 || strncasecmp(text, "<!doctype html", 14) == 0;
 }
 
+/* Appends code point `c` as UTF-8. */
+static void append_utf8(buffer *out, unsigned long c) {
+    char bytes[4];
+    size_t n;
+    if (c < 0x80) { bytes[0] = (char)c; n = 1; }
+    else if (c < 0x800) { bytes[0] = (char)(0xC0 | c >> 6); bytes[1] = (char)(0x80 | (c & 0x3F)); n = 2; }
+    else if (c < 0x10000) { bytes[0] = (char)(0xE0 | c >> 12); bytes[1] = (char)(0x80 | ((c >> 6) & 0x3F)); bytes[2] = (char)(0x80 | (c & 0x3F)); n = 3; }
+    else { bytes[0] = (char)(0xF0 | c >> 18); bytes[1] = (char)(0x80 | ((c >> 12) & 0x3F)); bytes[2] = (char)(0x80 | ((c >> 6) & 0x3F)); bytes[3] = (char)(0x80 | (c & 0x3F)); n = 4; }
+    buffer_append(out, bytes, n);
+}
+
+/* Decodes the entity at `p` (`&name;`, `&#233;`, `&#xE9;`) into `out`; its length, or 0
+ * when it is not one this knows (then `&` is kept as it is). */
+static size_t decode_entity(buffer *out, const char *p) {
+    const char *semicolon = memchr(p, ';', strnlen(p, 12));
+    if (!semicolon) return 0;
+    size_t length = (size_t)(semicolon - p) + 1;
+    if (p[1] == '#') {
+        int hex = p[2] == 'x' || p[2] == 'X';
+        char *end;
+        unsigned long c = strtoul(p + 2 + hex, &end, hex ? 16 : 10);
+        if (end != semicolon || c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+        append_utf8(out, c);
+        return length;
+    }
+    /* HTML's common named entities: markup, Latin-1 letters and typography. */
+    static const struct { const char *name; unsigned long c; } named[] = {
+        {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", 0xA0}, {"copy", 0xA9}, {"reg", 0xAE},
+        {"deg", 0xB0}, {"times", 0xD7}, {"divide", 0xF7}, {"euro", 0x20AC}, {"pound", 0xA3}, {"yen", 0xA5}, {"sect", 0xA7},
+        {"hellip", 0x2026}, {"mdash", 0x2014}, {"ndash", 0x2013}, {"lsquo", 0x2018}, {"rsquo", 0x2019}, {"ldquo", 0x201C},
+        {"rdquo", 0x201D}, {"laquo", 0xAB}, {"raquo", 0xBB}, {"bull", 0x2022}, {"middot", 0xB7}, {"szlig", 0xDF},
+        {"aacute", 0xE1}, {"agrave", 0xE0}, {"acirc", 0xE2}, {"auml", 0xE4}, {"atilde", 0xE3}, {"aring", 0xE5}, {"aelig", 0xE6},
+        {"ccedil", 0xE7}, {"eacute", 0xE9}, {"egrave", 0xE8}, {"ecirc", 0xEA}, {"euml", 0xEB}, {"iacute", 0xED}, {"igrave", 0xEC},
+        {"icirc", 0xEE}, {"iuml", 0xEF}, {"ntilde", 0xF1}, {"oacute", 0xF3}, {"ograve", 0xF2}, {"ocirc", 0xF4}, {"ouml", 0xF6},
+        {"otilde", 0xF5}, {"oslash", 0xF8}, {"uacute", 0xFA}, {"ugrave", 0xF9}, {"ucirc", 0xFB}, {"uuml", 0xFC}, {"yacute", 0xFD},
+        {"Aacute", 0xC1}, {"Agrave", 0xC0}, {"Auml", 0xC4}, {"Ccedil", 0xC7}, {"Eacute", 0xC9}, {"Egrave", 0xC8}, {"Ntilde", 0xD1},
+        {"Ouml", 0xD6}, {"Uuml", 0xDC}};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        size_t n = strlen(named[i].name);
+        if (n == length - 2 && strncmp(p + 1, named[i].name, n) == 0) {
+            append_utf8(out, named[i].c == 0xA0 ? ' ' : named[i].c);
+            return length;
+        }
+    }
+    return 0;
+}
+
 /* A plain rendering of HTML for multipart/alternative: tags dropped (block elements
- * become line breaks), script and style skipped, the common entities decoded. */
+ * become line breaks), the head (title included), script and style skipped, entities
+ * decoded (numeric ones, and HTML's common named ones). */
 static void render_html(buffer *out, const char *html) {
     const char *p = html;
     int blank = 1;
@@ -34,7 +82,8 @@ static void render_html(buffer *out, const char *html) {
             const char *q = p + 1;
             if (*q == '/') q++;
             while (n < sizeof tag - 1 && isalnum((unsigned char)*q)) tag[n++] = (char)tolower((unsigned char)*q++);
-            if (p[1] != '/' && (strcmp(tag, "script") == 0 || strcmp(tag, "style") == 0)) {
+            if (p[1] != '/' && (strcmp(tag, "script") == 0 || strcmp(tag, "style") == 0 || strcmp(tag, "head") == 0 ||
+                                strcmp(tag, "title") == 0)) {
                 char closing[24];
                 snprintf(closing, sizeof closing, "</%s", tag);
                 const char *close = strcasestr(end, closing);
@@ -49,18 +98,9 @@ static void render_html(buffer *out, const char *html) {
             continue;
         }
         if (*p == '&') {
-            static const struct { const char *name, *text; } entities[] = {
-                {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&apos;", "'"}, {"&nbsp;", " "}};
-            int matched = 0;
-            for (size_t i = 0; i < sizeof entities / sizeof *entities && !matched; i++) {
-                size_t length = strlen(entities[i].name);
-                if (strncmp(p, entities[i].name, length) == 0) {
-                    buffer_append_string(out, entities[i].text);
-                    p += length;
-                    matched = 1;
-                }
-            }
-            if (matched) {
+            size_t length = decode_entity(out, p);
+            if (length) {
+                p += length;
                 blank = 0;
                 continue;
             }

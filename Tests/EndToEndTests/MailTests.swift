@@ -307,3 +307,18 @@ extension MailTests {
         }
     }
 }
+
+extension MailTests {
+    /// The plain rendering of HTML decodes named and numeric entities and leaves out the
+    /// head (its title is not body text).
+    @Test func htmlEntitiesAreDecodedAndTheHeadLeftOut() throws {
+        let sandbox = try Self.sandbox()
+        let maildir = "\(sandbox.root)/Mail"
+        let html = "<html><head><title>Window title</title></head><body><p>Caf&eacute; &#233; &#xE9; &hellip; &copy; &bogus; &#0;</p></body></html>"
+        let run = try sandbox.run("perform", "org.actshare.mail", "--text", html, "--subject", "Entities", "-o", "spool=maildir:\(maildir)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let message = try #require(try Self.read("maildir", maildir).first)
+        let texts = try #require(message["texts"] as? [[String: Any]])
+        #expect(texts.first?["text"] as? String == "Café é é … © &bogus; &#0;\n")
+    }
+}
