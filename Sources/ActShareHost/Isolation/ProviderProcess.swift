@@ -119,6 +119,9 @@ final class ProviderProcess {
                     var frame = Frame(kind)
                     frame.payload = Array(buffer[5..<4 + length])
                     buffer.removeFirst(4 + length)
+                    // What the provider wrote before this reply is in its pipe already:
+                    // relayed now, before actshare goes on (and maybe exits).
+                    relayAvailable()
                     return frame
                 }
             }
