@@ -5,18 +5,22 @@ enum JSONFailure {
     /// Prints `{"activity","completed":false,"returned_items":[],"error"}` when
     /// `arguments` ask for JSON from `share` (the default command) or `perform`.
     static func printIfAsked(_ arguments: [String], error: String) {
-        guard arguments.contains("--json"), !StandardStreams.wroteOutput, let command = resultCommand(arguments) else { return }
-        StandardStreams.out(JSONShapes.result(activity: command.activity, completed: false, returnedItems: [], error: error) + "\n")
+        guard arguments.contains("--json"), !StandardStreams.wroteOutput, printsAResult(arguments) else { return }
+        StandardStreams.out(JSONShapes.result(activity: activity(named: arguments), completed: false, returnedItems: [], error: error) + "\n")
     }
 
-    /// The activity named, for `perform TYPE` or `share -a TYPE`; nil for commands with
-    /// other output.
-    private static func resultCommand(_ arguments: [String]) -> (activity: String?, Void)? {
+    /// Whether the command is `perform`, `share` or the default (share): the others print
+    /// other shapes.
+    private static func printsAResult(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first else { return true }
         let others = ActShareCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-            .filter { $0 != "perform" && $0 != "share" }
-        guard let first = arguments.first, !others.contains(first) else { return nil }
-        if first == "perform" { return (arguments.dropFirst().first { !$0.hasPrefix("-") }, ()) }
-        let named = arguments.firstIndex { $0 == "-a" || $0 == "--activity" }.flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-        return (named, ())
+        return first == "perform" || first == "share" || !others.contains(first)
+    }
+
+    /// The activity named: `perform TYPE`, or `-a`/`--activity TYPE`.
+    private static func activity(named arguments: [String]) -> String? {
+        if arguments.first == "perform" { return arguments.dropFirst().first { !$0.hasPrefix("-") } }
+        guard let flag = arguments.firstIndex(where: { $0 == "-a" || $0 == "--activity" }), flag + 1 < arguments.count else { return nil }
+        return arguments[flag + 1]
     }
 }
