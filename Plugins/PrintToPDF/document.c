@@ -32,16 +32,18 @@ void document_begin_page(document *d, double width, double height, int furniture
     if (!furniture) return;
     cairo_save(d->cr);
     cairo_set_source_rgb(d->cr, 0.35, 0.35, 0.35);
-    /* The header: the item's name, left, in the top margin, ellipsized to fit. */
-    pango_layout_set_width(d->furniture, (int)((d->paper.width - 2 * d->margin) * PANGO_SCALE));
-    pango_layout_set_ellipsize(d->furniture, PANGO_ELLIPSIZE_MIDDLE);
-    pango_layout_set_text(d->furniture, d->item_name ? d->item_name : "", -1);
+    /* The header: the item's name, left, in the top margin, ellipsized to fit; laid out
+     * once an item. */
+    if (d->header_name != d->item_name) {
+        d->header_name = d->item_name;
+        pango_layout_set_width(d->header, (int)((d->paper.width - 2 * d->margin) * PANGO_SCALE));
+        pango_layout_set_ellipsize(d->header, PANGO_ELLIPSIZE_MIDDLE);
+        pango_layout_set_text(d->header, d->item_name ? d->item_name : "", -1);
+    }
     int text_width, text_height;
-    pango_layout_get_pixel_size(d->furniture, &text_width, &text_height);
+    pango_layout_get_pixel_size(d->header, &text_width, &text_height);
     cairo_move_to(d->cr, d->margin, d->margin - FURNITURE_GAP - text_height);
-    pango_cairo_show_layout(d->cr, d->furniture);
-    pango_layout_set_width(d->furniture, -1);
-    pango_layout_set_ellipsize(d->furniture, PANGO_ELLIPSIZE_NONE);
+    pango_cairo_show_layout(d->cr, d->header);
     /* The footer: n / N, centred in the bottom margin. */
     char footer[64];
     snprintf(footer, sizeof footer, "%d / %d", d->page, d->total);
@@ -54,4 +56,11 @@ void document_end_page(document *d) {
     cairo_show_page(d->cr);
     /* Each page goes out as it ends: after a failed write, the rest is not drawn. */
     if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS || cairo_status(d->cr) != CAIRO_STATUS_SUCCESS) d->failed = 1;
+}
+
+void document_release(document *d) {
+    for (int k = 0; k < 2 * PRINT_TEXT_THREADS; k++) {
+        if (d->font_maps[k]) g_object_unref(d->font_maps[k]);
+        d->font_maps[k] = NULL;
+    }
 }

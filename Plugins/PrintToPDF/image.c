@@ -33,6 +33,35 @@ static cairo_surface_t *surface_from_pixbuf(GdkPixbuf *pixbuf) {
     return surface;
 }
 
+int image_type_readable(const char *type) {
+    if (strcmp(type, "image/png") == 0) return 1; /* cairo reads PNG itself */
+    GSList *formats = gdk_pixbuf_get_formats();
+    int found = 0;
+    for (GSList *f = formats; f && !found; f = f->next) {
+        if (gdk_pixbuf_format_is_disabled(f->data)) continue;
+        gchar **types = gdk_pixbuf_format_get_mime_types(f->data);
+        for (gchar **t = types; t && *t && !found; t++) found = g_ascii_strcasecmp(*t, type) == 0;
+        g_strfreev(types);
+    }
+    g_slist_free(formats);
+    return found;
+}
+
+void image_formats(char *list, size_t size) {
+    GSList *formats = gdk_pixbuf_get_formats();
+    size_t used = 0;
+    list[0] = '\0';
+    for (GSList *f = formats; f; f = f->next) {
+        if (gdk_pixbuf_format_is_disabled(f->data)) continue;
+        gchar *name = gdk_pixbuf_format_get_name(f->data);
+        int written = snprintf(list + used, size - used, "%s%s", used ? ", " : "", name);
+        g_free(name);
+        if (written < 0 || (size_t)written >= size - used) break;
+        used += (size_t)written;
+    }
+    g_slist_free(formats);
+}
+
 /* Proves the image whole (the first pass): 0, or -1 with `error` set. Nothing is kept. */
 static int check_image(const char *path, const char *type, char *error, size_t error_size) {
     int width = 0, height = 0;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 ACTSHARE_EXPORT int32_t print_to_pdf(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t print_to_pdf_can_perform(const actshare_request *request);
 
 static const paper papers[] = {
     {"a4", 595.276, 841.89}, {"letter", 612, 792}, {"legal", 612, 1008}, {"a5", 419.528, 595.276}};
@@ -118,6 +119,16 @@ static item_kind kind_of(const actshare_item *item) {
     return ITEM_CODE;
 }
 
+/* Offered when every image among the items has a loader here: the manifest's image types
+ * also match formats nothing installed can read (WebP without webp-pixbuf-loader). */
+int32_t print_to_pdf_can_perform(const actshare_request *request) {
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_FILE && kind_of(item) == ITEM_IMAGE && !image_type_readable(item->content_type)) return 0;
+    }
+    return 1;
+}
+
 static int render(document *d, prepared *items, size_t count, char *error, size_t error_size) {
     d->page = 0;
     for (size_t i = 0; i < count && !d->failed; i++) {
@@ -135,24 +146,15 @@ static int render(document *d, prepared *items, size_t count, char *error, size_
     return 0;
 }
 
-typedef struct sink {
-    int fd;
-    int failed;
-} sink;
-
-static cairo_status_t write_to_sink(void *closure, const unsigned char *data, unsigned int length) {
-    sink *s = closure;
-    while (length > 0 && !s->failed) {
-        ssize_t count = write(s->fd, data, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) {
-            s->failed = errno ? errno : EIO;
-            break;
-        }
-        data += count;
-        length -= (unsigned int)count;
-    }
-    return s->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+/* A layout for the header or footer, in small type. */
+static PangoLayout *furniture_layout(cairo_t *cr) {
+    PangoLayout *layout = pango_cairo_create_layout(cr);
+    pango_context_set_round_glyph_positions(pango_layout_get_context(layout), FALSE);
+    pango_layout_context_changed(layout);
+    PangoFontDescription *small = pango_font_description_from_string("DejaVu Sans, Noto Sans CJK SC 8");
+    pango_layout_set_font_description(layout, small);
+    pango_font_description_free(small);
+    return layout;
 }
 
 /* Links `temporary` (a path, or /proc/self/fd/N of an O_TMPFILE) to `wanted`, or to
@@ -203,6 +205,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     size_t count = 0;
     buffer directory = {0}, wanted = {0}, temporary = {0}, final = {0};
     int fd = -1, anonymous = 0;
+    document d = {.drawing = 0};
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
         prepared *p = &items[count];
@@ -235,6 +238,13 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
                 status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
                 goto done;
             }
+        } else if (p->kind == ITEM_IMAGE && !image_type_readable(item->content_type)) {
+            char formats[1024];
+            image_formats(formats, sizeof formats);
+            snprintf(error, sizeof error, "cannot print %s: no image loader for %s is installed here (the image formats it can print: %s)",
+                     item->path, item->content_type, formats);
+            status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
+            goto done;
         } else if (access(item->path, R_OK) != 0) {
             snprintf(error, sizeof error, "cannot read %s: %s", item->path, strerror(errno));
             status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
@@ -248,7 +258,8 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     }
 
     /* Pass 1: count the pages (and find bad images and PDFs) before creating anything. */
-    document d = {.drawing = 0, .paper = *chosen, .margin = margin};
+    d.paper = *chosen;
+    d.margin = margin;
     if (render(&d, items, count, error, sizeof error) != 0) {
         status = fail(session, ACTSHARE_STATUS_BAD_INPUT, error);
         goto done;
@@ -295,24 +306,24 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     fchmod(fd, 0644 & ~umask(umask(0)));
 
     /* Pass 2: draw, page by page, straight into the file. */
-    sink out = {fd, 0};
+    sink out = {.fd = fd};
     d.drawing = 1;
-    d.surface = cairo_pdf_surface_create_for_stream(write_to_sink, &out, chosen->width, chosen->height);
+    d.surface = cairo_pdf_surface_create_for_stream(sink_write, &out, chosen->width, chosen->height);
     char title[512];
     if (count == 1) snprintf(title, sizeof title, "%s", items[0].label);
     else snprintf(title, sizeof title, "%s and %zu more", items[0].label, count - 1);
     cairo_pdf_surface_set_metadata(d.surface, CAIRO_PDF_METADATA_TITLE, title);
     cairo_pdf_surface_set_metadata(d.surface, CAIRO_PDF_METADATA_CREATOR, "actshare Print to PDF");
     d.cr = cairo_create(d.surface);
-    d.furniture = pango_cairo_create_layout(d.cr);
-    PangoFontDescription *small = pango_font_description_from_string("DejaVu Sans, Noto Sans CJK SC 8");
-    pango_layout_set_font_description(d.furniture, small);
-    pango_font_description_free(small);
+    d.header = furniture_layout(d.cr);
+    d.furniture = furniture_layout(d.cr);
     int drawn = render(&d, items, count, error, sizeof error);
     if (d.failed) drawn = 0; /* the write's error is the one to tell */
+    g_object_unref(d.header);
     g_object_unref(d.furniture);
     cairo_destroy(d.cr);
     cairo_surface_finish(d.surface);
+    sink_finish(&out);
     cairo_status_t surface_status = cairo_surface_status(d.surface);
     cairo_surface_destroy(d.surface);
     if (drawn != 0 || out.failed || surface_status != CAIRO_STATUS_SUCCESS || fsync(fd) != 0) {
@@ -338,6 +349,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     session->return_item(session, ACTSHARE_ITEM_FILE, final.bytes, "application/pdf");
 
 done:
+    document_release(&d);
     if (fd >= 0) close(fd);
     if (temporary.length && !anonymous) unlink(temporary.bytes);
     for (size_t i = 0; i < request->item_count; i++) {

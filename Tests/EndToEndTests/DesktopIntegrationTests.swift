@@ -11,7 +11,8 @@ import Testing
     /// focuses it and types `keys`; returns the exit status, standard output and the
     /// dialog's command line.
     static func runAnsweringDialog(_ sandbox: Sandbox, _ arguments: [String], display: ClipboardTests.Display, window: String,
-                                   typing text: String? = nil, keys: [String]) throws -> (status: Int32, output: Data, dialog: [String]) {
+                                   typing text: String? = nil, keys: [String],
+                                   then next: (window: String, keys: [String])? = nil) throws -> (status: Int32, output: Data, dialog: [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
@@ -34,6 +35,16 @@ import Testing
         for key in keys {
             _ = try xdotool(["key", "--clearmodifiers", key])
             Thread.sleep(forTimeInterval: 0.2)
+        }
+        if let next {
+            let second = try xdotool(["search", "--sync", "--name", "^\(next.window)$"])
+            let secondID = try #require(second.stdout.split(separator: "\n").first.map(String.init), "no window \(next.window)")
+            _ = try xdotool(["windowfocus", "--sync", secondID])
+            Thread.sleep(forTimeInterval: 0.3)
+            for key in next.keys {
+                _ = try xdotool(["key", "--clearmodifiers", key])
+                Thread.sleep(forTimeInterval: 0.2)
+            }
         }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -158,7 +169,8 @@ import Testing
         let maildir = "\(sandbox.root)/Mail"
         let (status, _, dialog) = try Self.runAnsweringDialog(
             sandbox, ["share", "--activity", "org.actshare.mail", "--picker", "auto", "-o", "spool=maildir:\(maildir)", "--", note],
-            display: display, window: "Mail", typing: "ann@example.org", keys: ["Return"])
+            display: display, window: "Mail", typing: "ann@example.org", keys: ["Return"],
+            then: (window: "Share", keys: ["Escape"]))  // "Saved … in …/Mail/new": Close
         #expect(status == 0)
         #expect(dialog.contains("--entry") && dialog.contains("--text=To:"), "\(dialog)")
         #expect(try MailTests.read("maildir", maildir).first?["to"] as? [[String]] == [["", "ann@example.org"]])
@@ -238,5 +250,33 @@ extension DesktopIntegrationTests {
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == "org.test.wait.go")
         #expect(result["completed"] as? Bool == false)
+    }
+}
+
+extension DesktopIntegrationTests {
+    /// From a file manager there is no terminal: a failure is shown in a zenity error
+    /// dialog, and a PDF made is announced with where it went and an Open button (issue 13).
+    @Test func aShareFromAFileManagerShowsItsErrorAndWhereTheResultWent() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try PrintToPDFTests.sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let notes = try sandbox.file("notes.txt", "some words here\n")
+        let missing = "\(sandbox.root)/no such folder"
+        let failed = try Self.runAnsweringDialog(
+            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "-o", "output-dir=\(missing)", "--", notes],
+            display: display, window: "Share", keys: ["Return"])
+        #expect(failed.status == 2)
+        #expect(failed.dialog.contains("--error"), "\(failed.dialog)")
+        #expect(failed.dialog.contains { $0.hasPrefix("--text=") && $0.contains(missing) }, "\(failed.dialog)")
+
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let saved = try Self.runAnsweringDialog(
+            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "-o", "output-dir=\(output)", "--", notes],
+            display: display, window: "Share", keys: ["Escape"])
+        #expect(saved.status == 0)
+        #expect(saved.dialog.contains("--question") && saved.dialog.contains("--ok-label=Open"), "\(saved.dialog)")
+        #expect(saved.dialog.contains("--text=Saved notes.pdf in \(output)"), "\(saved.dialog)")
+        #expect(FileManager.default.fileExists(atPath: "\(output)/notes.pdf"))
     }
 }

@@ -163,9 +163,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let cases: [([String], String)] = [
             (["-o", "spool=sendmail"], "actshare: org.actshare.mail: no recipient: give one with -o to=ADDRESS (or cc, bcc, or in the config)\n"),
-            (["-o", "to=ann@example.org", "-o", "cc=bob@", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: cc: malformed address 'bob@'\n"),
-            (["-o", "to=Ann <ann@example.org", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: to: malformed address 'Ann <ann@example.org': no closing '>'\n"),
-            (["-o", "from=a@b@c", "-o", "spool=maildir:\(maildir)"], "actshare: org.actshare.mail: malformed address 'a@b@c'\n"),
+            (["-o", "to=ann@example.org", "-o", "cc=bob@", "-o", "spool=maildir:\(maildir)"], "actshare: -o cc is not a mail address such as name@example.org, not 'bob@'\n"),
+            (["-o", "to=Ann <ann@example.org", "-o", "spool=maildir:\(maildir)"], "actshare: -o to is not a mail address (no closing '>'), not 'Ann <ann@example.org'\n"),
+            (["-o", "from=a@b@c", "-o", "spool=maildir:\(maildir)"], "actshare: -o from is not a mail address such as name@example.org, not 'a@b@c'\n"),
             (["-o", "spool=pigeon:/tmp"], "actshare: org.actshare.mail: unknown spool 'pigeon:/tmp': use maildir:PATH, mbox:PATH or sendmail\n"),
             (["-o", "spool=maildir:\(notADirectory)/Mail"], "actshare: org.actshare.mail: cannot make the Maildir folder \(notADirectory)/Mail: Not a directory\n"),
             (["-o", "spool=mbox:\(folder)"], "actshare: org.actshare.mail: cannot open the mbox \(folder): Is a directory\n"),

@@ -244,3 +244,107 @@ extension PrintToPDFTests {
         #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)", "-o", "margin=12mm").status == 0)
     }
 }
+
+extension PrintToPDFTests {
+    /// A long text is laid out by one thread per processor: its pages, their order, their
+    /// footers and the PDF's size are the same as when one processor lays it all out
+    /// (`taskset -c 0`), with lines of different heights (CJK, emoji), right-to-left
+    /// paragraphs, CRLF line ends, form feeds and empty lines among them.
+    @Test func aTextLaidOutOnSeveralThreadsIsTheTextLaidOutOnOne() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let kinds = [
+            "plain words that wrap when the line grows longer than the page is wide, again and again and again",
+            "中文测试：你好，世界。汉字的行比拉丁字母的行高。", "مرحبا بالعالم", "emoji 😀 in a line 😀", "", "short\r",
+        ]
+        var text = ""
+        for number in 1...9_000 {
+            text += String(format: "L%05d ", number) + kinds[number % kinds.count] + (number % 2_500 == 0 ? "\u{0C}" : "") + "\n"
+        }
+        let file = try sandbox.file("long.txt", text)
+        var extracted: [String] = []
+        var sizes: [Int] = []
+        for (name, pinned) in [("parallel", false), ("one", true)] {
+            let arguments = ["perform", "org.actshare.print-to-pdf", file, "-o", "output=\(output)/\(name).pdf"]
+            let run = pinned
+                ? try Sandbox.execute("/usr/bin/taskset", ["-c", "0", Sandbox.binary] + arguments, environment: sandbox.environment, stdin: nil)
+                : try sandbox.run(arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let pdf = "\(output)/\(name).pdf"
+            #expect(try Self.tool("qpdf", "--check", pdf).contains("No syntax or stream encoding errors"))
+            let pages = try #require(Int(try Self.info(pdf)["Pages"] ?? ""))
+            #expect(pages > 100)
+            let words = try Self.tool("pdftotext", "-enc", "UTF-8", pdf, "-")
+            let pageTexts = words.split(separator: "\u{0C}", omittingEmptySubsequences: false).dropLast()
+            #expect(pageTexts.count == pages)
+            for (index, page) in pageTexts.enumerated() {
+                let footer = page.split(separator: "\n").last.map { $0.replacingOccurrences(of: " ", with: "") }
+                #expect(footer == "\(index + 1)/\(pages)", "page \(index + 1) of \(name)")
+            }
+            let numbers = words.split(whereSeparator: { $0 == "\n" || $0 == " " }).filter { $0.count == 6 && $0.hasPrefix("L") }
+            #expect(numbers == (1...9_000).map { Substring(String(format: "L%05d", $0)) }, "every line, in order")
+            extracted.append(words)
+            sizes.append(try FileManager.default.attributesOfItem(atPath: pdf)[.size] as? Int ?? 0)
+        }
+        #expect(extracted[0] == extracted[1], "the same text on the same pages")
+        #expect(sizes[0] == sizes[1])
+    }
+}
+
+extension PrintToPDFTests {
+    /// The same colour emoji twice on a page: cairo 1.16 names its image twice in the
+    /// page's resources, which qpdf rejects and CUPS's pdftopdf drops (issue 13). The PDF
+    /// passes `qpdf --check` (no warning: exit 0), and mutool draws every page.
+    @Test func theSameEmojiTwiceMakesAPDFThatQpdfAccepts() throws {
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let text = try sandbox.file("emoji.txt", "hello 😀 world 😀\nagain 😀 and 🎉 🎉\n")
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let pdf = "\(output)/emoji.pdf"
+        let check = try Sandbox.execute("/usr/bin/qpdf", ["--check", pdf], environment: [:], stdin: nil)
+        #expect(check.status == 0, "qpdf: \(check.stdout) \(check.stderr)")
+        #expect(!check.stderr.contains("duplicated key"))
+        let images = try Self.tool("pdfimages", "-list", pdf).split(separator: "\n").dropFirst(2)
+            .filter { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first == "image" }
+        #expect(images.count == 5, "every emoji is drawn: \(images)")
+        let draw = try Sandbox.execute("/usr/bin/mutool", ["draw", "-o", "\(output)/page-%d.png", pdf], environment: [:], stdin: nil)
+        #expect(draw.status == 0 && !draw.stderr.contains("error"), "mutool: \(draw.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(output)/page-1.png"))
+    }
+
+    /// Print to PDF is offered for an image only where a loader reads its format: WebP
+    /// through webp-pixbuf-loader (installed by scripts/install-deps) is offered and
+    /// printed; AVIF, which no installed loader reads, is not offered, and performing it
+    /// anyway fails without a PDF.
+    @Test func imagesAreOfferedOnlyWhereALoaderReadsThem() throws {
+        let loaders = try String(contentsOfFile: "/usr/lib/x86_64-linux-gnu/gdk-pixbuf-2.0/2.10.0/loaders.cache", encoding: .utf8)
+        try #require(loaders.contains("\"image/webp\""), "webp-pixbuf-loader is installed (scripts/install-deps)")
+        try #require(!loaders.contains("\"image/avif\""), "no AVIF loader here")
+        let sandbox = try Self.sandbox()
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let webp = "\(sandbox.root)/files/photo.webp"
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/files", withIntermediateDirectories: true)
+        let made = try Sandbox.execute(
+            "/usr/bin/python3", ["-c", "from PIL import Image; Image.new('RGB', (320, 200), (30, 90, 200)).save('\(webp)')"],
+            environment: [:], stdin: nil)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try sandbox.run("list", "--json", webp).stdout.contains("\"org.actshare.print-to-pdf\""))
+        let printed = try sandbox.run("perform", "org.actshare.print-to-pdf", webp, "-o", "output-dir=\(output)")
+        #expect(printed.status == 0, "\(printed.stderr)")
+        #expect(try Self.tool("pdfimages", "-list", "\(output)/photo.pdf").split(separator: "\n").count == 3, "one image")
+
+        // The start of an AVIF file: its type comes from its name and its `ftyp` box.
+        let avif = try sandbox.data("photo.avif", Data([0, 0, 0, 0x1C]) + Data("ftypavif".utf8) + Data(count: 4) + Data("avifmif1miaf".utf8))
+        let offered = try sandbox.run("list", "--json", avif)
+        #expect(!offered.stdout.contains("org.actshare.print-to-pdf"), "\(offered.stdout)")
+        #expect(offered.stdout.contains("org.actshare.mail"), "other activities still are")
+        let refused = try sandbox.run("perform", "org.actshare.print-to-pdf", avif, "-o", "output-dir=\(output)")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("cannot perform"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["photo.pdf"])
+    }
+}

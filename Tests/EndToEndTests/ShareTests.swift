@@ -54,3 +54,26 @@ import Testing
         }
     }
 }
+
+extension ShareTests {
+    /// On a terminal, a mistyped recipient is asked for again with the reason, and a
+    /// completed share ends with one line saying what was done (issue 13).
+    @Test func aBadPromptedValueIsAskedAgainAndSuccessIsSaid() throws {
+        let sandbox = try MailTests.sandbox()
+        let mbox = "\(sandbox.root)/mail.mbox"
+        let mail = try sandbox.runOnTerminal(
+            ["-a", "org.actshare.mail", "--text", "hello", "-o", "spool=mbox:\(mbox)"], input: "bogus\nann@example.org\n")
+        #expect(mail.status == 0, "\(mail.stdout)")
+        #expect(mail.stdout.contains("The value is not a mail address such as name@example.org."), "\(mail.stdout)")
+        #expect(mail.stdout.contains("Mail: done."), "\(mail.stdout)")
+        #expect(try String(contentsOfFile: mbox, encoding: .utf8).contains("To: ann@example.org"))
+
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let notes = try sandbox.file("notes.txt", "words\n")
+        let printed = try sandbox.runOnTerminal(["-a", "org.actshare.print-to-pdf", "-o", "output-dir=\(output)", notes], input: "")
+        #expect(printed.status == 0, "\(printed.stdout)")
+        #expect(printed.stdout.contains("Saved notes.pdf in \(output)"), "\(printed.stdout)")
+    }
+}
+

@@ -7,6 +7,8 @@ public struct OptionDeclaration: Sendable {
         case boolean
         /// A file system path; `~/` is expanded to the home directory.
         case path
+        /// One or more mail addresses, comma-separated (`Name <a@b>, c@d`): see MailAddressList.
+        case email
     }
 
     public var name: String
@@ -49,6 +51,13 @@ public struct OptionDeclaration: Sendable {
         case .path:
             if value.isEmpty { return .failure(OptionValueError(reason: "must be a path")) }
             return .success(FileSystem.expandingTilde(value))
+        case .email:
+            do {
+                _ = try MailAddressList(value)
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }
@@ -56,4 +65,8 @@ public struct OptionDeclaration: Sendable {
 /// Why an option's value was refused.
 public struct OptionValueError: Error, Sendable {
     public var reason: String
+
+    public init(reason: String) {
+        self.reason = reason
+    }
 }

@@ -78,6 +78,29 @@ struct DialogPicker {
         return DialogProgress(executable: executable, title: title, cancellation: cancellation)
     }
 
+    /// Shows why the share failed (a launch from a file manager has nowhere else to say it).
+    func showError(_ message: String) {
+        let text = TerminalText.visible(message)
+        switch tool {
+        case .zenity: _ = try? run(["--error", "--title=Share", "--no-markup", "--text=\(text)"])
+        case .kdialog: _ = try? run(["--title", "Share", "--error", text])
+        }
+    }
+
+    /// Says where a result went, with a button that opens it (`xdg-open`, never a shell).
+    func showSaved(_ line: String, file: String) {
+        let text = TerminalText.visible(line)
+        let open: String??
+        switch tool {
+        case .zenity:
+            open = try? run(["--question", "--title=Share", "--no-markup", "--text=\(text)", "--ok-label=Open", "--cancel-label=Close"])
+        case .kdialog:
+            open = try? run(["--title", "Share", "--yes-label", "Open", "--no-label", "Close", "--yesno", text])
+        }
+        guard case .some(.some) = open, let opener = Self.programOnPath("xdg-open") else { return }
+        _ = try? ChildProcess.run(opener, [file])
+    }
+
     /// The dialog's answer (its standard output, one line, perhaps empty), or nil when it
     /// was cancelled.
     private func run(_ arguments: [String]) throws -> String? {

@@ -17,8 +17,38 @@ struct ActivityRunner {
     var sharing = false
 
     /// Performs `type`, or the activity the user picks, on `items`; returns normally only
-    /// when it completed.
+    /// when it completed. In the share sheet without a terminal (a file manager's menu),
+    /// a failure is shown in the dialog tool too: nobody reads the standard error there.
     func run(items: [Item], type: String?) throws {
+        do {
+            try perform(items: items, type: type)
+        } catch let failure as CommandFailure {
+            if sharing, !options.json, interactiveTerminal() == nil, failure.status != .cancelled,
+                let message = failure.message ?? lastError.value, let dialog = DialogPicker.find(dialogTool)
+            {
+                dialog.showError(message)
+            }
+            throw failure
+        }
+    }
+
+    /// The error a provider reported, kept for the dialog (set by `report`).
+    private let lastError = ErrorHolder()
+
+    private final class ErrorHolder {
+        var value: String?
+    }
+
+    /// The dialog tool `--picker` names, or nil for the first installed.
+    private var dialogTool: DialogPicker.Tool? {
+        switch options.picker {
+        case .zenity: return .zenity
+        case .kdialog: return .kdialog
+        default: return nil
+        }
+    }
+
+    private func perform(items: [Item], type: String?) throws {
         let exclusions = try invocation.exclusions(options, onlyOf: type)
         let recents = invocation.recents
         let found = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
@@ -70,6 +100,14 @@ struct ActivityRunner {
             try? recents.record(offer.type)
         }
         report(result)
+        if result.completed && sharing && !options.json {
+            let success = SuccessMessage(title: offer.title, returnedItems: result.returnedItems)
+            if interactiveTerminal() != nil {
+                StandardStreams.err(TerminalText.visible(success.line) + "\n")
+            } else if let dialog, let file = success.file {
+                dialog.showSaved(success.line, file: file)
+            }
+        }
         switch result.status {
         case .completed: return
         case .failed: throw CommandFailure(.failed, nil)
@@ -140,7 +178,10 @@ struct ActivityRunner {
         } else {
             for item in result.returnedItems { StandardStreams.outsideText(describeReturned(item) + "\n") }
         }
-        if let error = result.error { StandardStreams.error(error) }
+        if let error = result.error {
+            StandardStreams.error(error)
+            lastError.value = error
+        }
     }
 
     /// Prints the JSON result for an outcome that performed nothing, and returns the failure.
