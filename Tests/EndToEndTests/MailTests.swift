@@ -322,3 +322,37 @@ extension MailTests {
         #expect(texts.first?["text"] as? String == "Café é é … © &bogus; &#0;\n")
     }
 }
+
+extension MailTests {
+    /// mblaze, a reader nobody on the project wrote, gets back every line as it was sent:
+    /// `From ` and `>From` lines, a leading dot, a long line with soft breaks, and a UTF-8
+    /// attachment, from a Maildir and from an mbox (split by `mdeliver -M`, which undoes
+    /// mboxrd quoting) (issue 13).
+    @Test func mblazeReadsBackWhatWasSent() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/mshow"), "mblaze (scripts/install-deps)")
+        let sandbox = try Self.sandbox()
+        let body = "First line\nFrom here on, a line long enough to need a soft line break somewhere in the middle From the start\n"
+            + ".dot line\n>From quoted\n>>From twice\nend\n"
+        let attachment = try sandbox.file("gruss.txt", "Grüße aus Köln\n")
+        let maildir = "\(sandbox.root)/Mail", mbox = "\(sandbox.root)/mbox", split = "\(sandbox.root)/split"
+        for spool in ["maildir:\(maildir)", "mbox:\(mbox)"] {
+            let run = try sandbox.run("perform", "org.actshare.mail", "--text", body, attachment, "-o", "to=ann@example.org", "-o", "spool=\(spool)")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        for folder in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(atPath: "\(split)/\(folder)", withIntermediateDirectories: true)
+        }
+        let delivered = try Sandbox.execute("/bin/sh", ["-c", "exec /usr/bin/mdeliver -M \"$1\" < \"$2\"", "sh", split, mbox], environment: [:], stdin: nil)
+        #expect(delivered.status == 0, "\(delivered.stderr)")
+        let messages = try ["\(maildir)/new", "\(split)/new"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: folder).map { "\(folder)/\($0)" }
+        }
+        #expect(messages.count == 2)
+        for message in messages {
+            let parts = try Sandbox.execute("/usr/bin/mshow", ["-t", message], environment: [:], stdin: nil).stdout
+            #expect(parts.contains("2: text/plain") && parts.contains("3: text/plain") && parts.contains("name=\"gruss.txt\""), "\(parts)")
+            #expect(try Sandbox.execute("/usr/bin/mshow", ["-O", message, "2"], environment: [:], stdin: nil).stdout == body, "\(message)")
+            #expect(try Sandbox.execute("/usr/bin/mshow", ["-O", message, "3"], environment: ["LANG": "C.UTF-8"], stdin: nil).stdout == "Grüße aus Köln\n")
+        }
+    }
+}
