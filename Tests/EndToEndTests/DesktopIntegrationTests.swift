@@ -119,7 +119,28 @@ import Testing
         for gone in [nautilus, caja, "\(data)/nemo/actions/actshare-share.nemo_action"] {
             #expect(!FileManager.default.fileExists(atPath: gone))
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(data)/kio/servicemenus").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "\(data)/kio"), "the folders it made, left empty, go too")
+        #expect(!FileManager.default.fileExists(atPath: "\(data)/nemo") && !FileManager.default.fileExists(atPath: "\(config)/caja"))
+        #expect(FileManager.default.fileExists(atPath: usersScript), "a folder with the user's files stays")
+    }
+
+    /// A user with no uca.xml of their own: Thunar would read only the one actshare writes,
+    /// hiding the system's actions; so it starts from the system's, and `--uninstall`
+    /// removes it again, leaving things exactly as they were (issue 13).
+    @Test func thunarKeepsTheSystemsActionsAndIsRestoredExactly() throws {
+        let sandbox = try Sandbox()
+        let system = "\(sandbox.root)/xdg"
+        try FileManager.default.createDirectory(atPath: "\(system)/Thunar", withIntermediateDirectories: true)
+        try Self.thunarFile.write(toFile: "\(system)/Thunar/uca.xml", atomically: true, encoding: .utf8)
+        sandbox.extraEnvironment["XDG_CONFIG_DIRS"] = "\(sandbox.root)/empty:\(system)"
+        let user = "\(sandbox.root)/config/Thunar/uca.xml"
+        #expect(try sandbox.run("integrate", "thunar").status == 0)
+        let written = try String(contentsOfFile: user, encoding: .utf8)
+        #expect(written.contains("<name>Open Terminal Here</name>") && written.contains("<unique-id>actshare-share</unique-id>"))
+        #expect(try Self.tool("/usr/bin/xmllint", ["--noout", user]).status == 0)
+        #expect(try sandbox.run("integrate", "thunar", "--uninstall").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: user))
+        #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/config/Thunar"))
     }
 
     @Test func theNautilusScriptSharesTheSelectedFiles() throws {

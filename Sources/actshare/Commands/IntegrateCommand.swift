@@ -47,7 +47,8 @@ struct IntegrateCommand: ParsableCommand {
             }
         }
         let integration = FileManagerIntegration(
-            kind: fileManager, actshare: actshare, dataHome: xdg.dataHome, configHome: xdg.configHome, activities: activities)
+            kind: fileManager, actshare: actshare, dataHome: xdg.dataHome, configHome: xdg.configHome,
+            configDirs: xdg.configDirs, activities: activities)
         let files = uninstall ? try integration.uninstall() : try integration.install()
         let verb = fileManager == .thunar ? "updated" : uninstall ? "removed" : "wrote"
         if files.isEmpty {

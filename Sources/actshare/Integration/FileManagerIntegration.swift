@@ -16,6 +16,8 @@ struct FileManagerIntegration {
     let actshare: String
     let dataHome: String
     let configHome: String
+    /// The system's config folders (`XDG_CONFIG_DIRS`), where Thunar's own actions are.
+    var configDirs: [String] = []
     /// Activities that take files, for Dolphin's submenu: (type, title, icon, MIME types).
     let activities: [(type: String, title: String, image: String, mimeTypes: [String])]
 
@@ -33,10 +35,10 @@ struct FileManagerIntegration {
     /// The files removed or changed.
     func uninstall() throws -> [String] {
         switch kind {
-        case .nautilus: return removeIfOurs([FileSystem.join(dataHome, "nautilus/scripts/Share")])
-        case .caja: return removeIfOurs([FileSystem.join(configHome, "caja/scripts/Share")])
-        case .nemo: return removeIfOurs([nemoActionFile])
-        case .dolphin: return removeIfOurs(serviceMenuFiles())
+        case .nautilus: return removeIfOurs([FileSystem.join(dataHome, "nautilus/scripts/Share")], folders: 2)
+        case .caja: return removeIfOurs([FileSystem.join(configHome, "caja/scripts/Share")], folders: 2)
+        case .nemo: return removeIfOurs([nemoActionFile], folders: 2)
+        case .dolphin: return removeIfOurs(serviceMenuFiles(), folders: 2)
         case .thunar:
             guard FileSystem.exists(thunarFile) else { return [] }
             return [try updateThunarActions(adding: false)]
@@ -120,7 +122,7 @@ struct FileManagerIntegration {
                 """
             written.append(try write(menu, to: FileSystem.join(serviceMenuDirectory, "actshare-\(activity.type).desktop"), mode: 0o755))
         }
-        _ = removeIfOurs(stale.subtracting(written).sorted())
+        _ = removeIfOurs(stale.subtracting(written).sorted(), folders: 0)
         return written
     }
 
@@ -129,9 +131,41 @@ struct FileManagerIntegration {
     private var thunarFile: String { FileSystem.join(configHome, "Thunar/uca.xml") }
     private static let thunarID = "actshare-share"
 
+    /// Thunar reads only the user's uca.xml when there is one: a new one starts as a copy
+    /// of the system's (`$XDG_CONFIG_DIRS/Thunar/uca.xml`: "Open Terminal Here"…), so that
+    /// its actions stay, and says so in a comment, so that `--uninstall` can remove
+    /// the file again when what is left is that copy, unchanged.
+    private var systemThunarText: String {
+        for directory in configDirs {
+            if let text = try? FileSystem.readText(FileSystem.join(directory, "Thunar/uca.xml")) { return text }
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<actions>\n</actions>\n"
+    }
+
+    private static let thunarCopyNote = "<!-- \(marker) thunar: a copy of the system's actions, with actshare's -->\n"
+
+    /// `text` with the note after its XML declaration (nothing may come before that).
+    private static func withCopyNote(_ text: String) -> String {
+        guard text.hasPrefix("<?xml"), let lineEnd = text.firstIndex(of: "\n") else { return thunarCopyNote + text }
+        var text = text
+        text.insert(contentsOf: thunarCopyNote, at: text.index(after: lineEnd))
+        return text
+    }
+
     private func updateThunarActions(adding: Bool) throws -> String {
-        var text = (try? FileSystem.readText(thunarFile)) ?? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<actions>\n</actions>\n"
+        let existing = try? FileSystem.readText(thunarFile)
+        var text = existing ?? Self.withCopyNote(systemThunarText)
         text = Self.removingThunarAction(from: text)
+        if !adding, let note = text.firstRange(of: Self.thunarCopyNote) {
+            var rest = text
+            rest.removeSubrange(note)
+            if rest == systemThunarText {
+                unlink(thunarFile)
+                removeEmptyFolders(above: thunarFile, count: 1)
+                return thunarFile
+            }
+            text = rest // changed since: the user's own now
+        }
         if adding {
             let action = """
                 <action>
@@ -187,10 +221,23 @@ struct FileManagerIntegration {
         return file
     }
 
-    private func removeIfOurs(_ files: [String]) -> [String] {
-        files.filter { file in
+    /// Removes the files that carry the marker, then the `folders` folders above them
+    /// (the file manager's own, e.g. `nemo/actions` and `nemo`) that are left empty.
+    private func removeIfOurs(_ files: [String], folders: Int) -> [String] {
+        let removed = files.filter { file in
             guard let text = try? FileSystem.readText(file), text.contains(Self.marker) else { return false }
             return unlink(file) == 0
+        }
+        if let file = removed.first { removeEmptyFolders(above: file, count: folders) }
+        return removed
+    }
+
+    /// `rmdir`s up to `count` folders above `file`, stopping at the first that is not empty.
+    private func removeEmptyFolders(above file: String, count: Int) {
+        var folder = FileSystem.directoryName(file)
+        for _ in 0..<count {
+            guard rmdir(folder) == 0 else { return }
+            folder = FileSystem.directoryName(folder)
         }
     }
 
