@@ -88,7 +88,7 @@ import Testing
             #expect(try String(contentsOfFile: script, encoding: .utf8).contains("share --picker auto --"))
         }
         let nemo = try String(contentsOfFile: "\(data)/nemo/actions/actshare-share.nemo_action", encoding: .utf8)
-        #expect(nemo.contains("[Nemo Action]") && nemo.contains("Exec=\"\(Sandbox.binary)\" share --picker auto -- %F"))
+        #expect(nemo.contains("[Nemo Action]") && nemo.contains("Exec=\"\(Sandbox.binary)\" share --picker auto -- %U"))
 
         // Dolphin: one service menu per activity that takes files, in one "Share" submenu.
         let menus = try FileManager.default.contentsOfDirectory(atPath: "\(data)/kio/servicemenus").sorted()
@@ -299,5 +299,34 @@ extension DesktopIntegrationTests {
         #expect(saved.dialog.contains("--question") && saved.dialog.contains("--ok-label=Open"), "\(saved.dialog)")
         #expect(saved.dialog.contains("--text=Saved notes.pdf in \(output)"), "\(saved.dialog)")
         #expect(FileManager.default.fileExists(atPath: "\(output)/notes.pdf"))
+    }
+}
+
+extension DesktopIntegrationTests {
+    /// Nemo's action gets a file whose name holds quotes, a backslash, a dollar, an
+    /// ampersand and a newline through whole: its Exec line is expanded as Nemo does it
+    /// (the URI from GLib, in double quotes: Quote=double) and split with GLib's own
+    /// g_shell_parse_argv, and actshare finds the file (issue 13).
+    @Test func nemoPassesAnyFileNameThrough() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run("integrate", "nemo").status == 0)
+        let action = try String(contentsOfFile: "\(sandbox.root)/data/nemo/actions/actshare-share.nemo_action", encoding: .utf8)
+        let exec = try #require(action.split(separator: "\n").first { $0.hasPrefix("Exec=") }?.dropFirst(5))
+        let file = try sandbox.file("q\"uo'te \\back$lash & co\nnew line.txt", "some words\n")
+        let script = """
+            import json, sys
+            from gi.repository import GLib
+            exec_line, path = sys.argv[1], sys.argv[2]
+            uri = GLib.filename_to_uri(path, None)
+            ok, argv = GLib.shell_parse_argv(exec_line.replace("%U", '"' + uri + '"'))
+            print(json.dumps(argv))
+            """
+        let expanded = try Sandbox.execute("/usr/bin/python3", ["-c", script, String(exec), file], environment: [:], stdin: nil)
+        #expect(expanded.status == 0, "\(expanded.stderr)")
+        let argv = try #require(try JSONSerialization.jsonObject(with: Data(expanded.stdout.utf8)) as? [String])
+        #expect(argv.first == Sandbox.binary)
+        let run = try Sandbox.execute(argv[0], Array(argv.dropFirst()), environment: sandbox.environment, stdin: nil)
+        #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
+        #expect(run.stdout.contains("org.example.wordcount.count"), "the file was found and offered: \(run.stdout) \(run.stderr)")
     }
 }

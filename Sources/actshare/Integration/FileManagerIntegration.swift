@@ -65,13 +65,18 @@ struct FileManagerIntegration {
 
     private var nemoActionFile: String { FileSystem.join(dataHome, "nemo/actions/actshare-share.nemo_action") }
 
+    /// Nemo puts %F's paths into the command line with only their quotes escaped, so a
+    /// name holding a backslash or a newline would come out changed; %U's `file://` URIs
+    /// are percent-encoded (no `"`, `\\`, space or newline is left in them) and actshare
+    /// takes them as the files they name. `Quote=double` keeps the `'`, `$` and `&` that
+    /// URIs may hold literal when Nemo splits the line (g_shell_parse_argv).
     private func writeNemoAction() throws -> String {
         let action = """
             # \(Self.marker) nemo.
             [Nemo Action]
             Name=Share…
             Comment=Share the selected files with an activity
-            Exec=\(Self.desktopQuoted(actshare)) share --picker auto -- %F
+            Exec=\(Self.desktopQuoted(actshare)) share --picker auto -- %U
             Icon-Name=document-send
             Selection=notnone
             Extensions=any;
