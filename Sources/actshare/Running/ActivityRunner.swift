@@ -23,7 +23,8 @@ struct ActivityRunner {
         do {
             try perform(items: items, type: type)
         } catch let failure as CommandFailure {
-            if sharing, !options.json, interactiveTerminal() == nil, failure.status != .cancelled,
+            let asksInADialog = [.auto, .zenity, .kdialog].contains(options.picker)
+            if sharing, asksInADialog, !options.json, interactiveTerminal() == nil, failure.status != .cancelled,
                 let message = failure.message ?? lastError.value, let dialog = DialogPicker.find(dialogTool)
             {
                 dialog.showError(message)
