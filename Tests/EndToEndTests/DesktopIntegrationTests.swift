@@ -24,28 +24,27 @@ import Testing
         try process.run()
         let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
         let xdotool = { (arguments: [String]) in try Sandbox.execute("/usr/bin/xdotool", arguments, environment: environment, stdin: nil, timeout: 20) }
-        let found = try xdotool(["search", "--sync", "--name", "^\(window)$"])
-        let id = try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(window)")
-        let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-        let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
-        _ = try xdotool(["windowfocus", "--sync", id])
-        Thread.sleep(forTimeInterval: 0.3)
-        if let text { _ = try xdotool(["type", "--clearmodifiers", "--delay", "20", text]) }
-        for key in keys {
-            _ = try xdotool(["key", "--clearmodifiers", key])
-            Thread.sleep(forTimeInterval: 0.2)
+        // The window named `name`, waited for.
+        func windowID(_ name: String) throws -> String {
+            let found = try xdotool(["search", "--sync", "--name", "^\(name)$"])
+            return try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(name)")
         }
-        if let next {
-            let second = try xdotool(["search", "--sync", "--name", "^\(next.window)$"])
-            let secondID = try #require(second.stdout.split(separator: "\n").first.map(String.init), "no window \(next.window)")
-            _ = try xdotool(["windowfocus", "--sync", secondID])
+        // Focuses window `id`, types `text`, presses `keys`.
+        func answer(_ id: String, typing text: String?, keys: [String]) throws {
+            _ = try xdotool(["windowfocus", "--sync", id])
             Thread.sleep(forTimeInterval: 0.3)
-            for key in next.keys {
+            if let text { _ = try xdotool(["type", "--clearmodifiers", "--delay", "20", text]) }
+            for key in keys {
                 _ = try xdotool(["key", "--clearmodifiers", key])
                 Thread.sleep(forTimeInterval: 0.2)
             }
         }
+        let id = try windowID(window)
+        let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        try answer(id, typing: text, keys: keys)
+        if let next { try answer(try windowID(next.window), typing: nil, keys: next.keys) }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, output, dialog)

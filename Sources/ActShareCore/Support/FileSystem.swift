@@ -315,6 +315,15 @@ public enum FileSystem {
         return path
     }
 
+    /// `path` with the home directory written `~` (the inverse of `expandingTilde`), for
+    /// what people read.
+    public static func abbreviatingHome(_ path: String) -> String {
+        let home = homeDirectory
+        guard home != "/" else { return path }
+        if path == home { return "~" }
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
     /// The path of the running executable (the kernel's link is already resolved).
     public static var executablePath: String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

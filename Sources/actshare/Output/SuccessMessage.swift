@@ -14,16 +14,9 @@ struct SuccessMessage {
             line = "\(title): done."
             return
         }
-        let folder = Self.abbreviated(FileSystem.directoryName(first))
+        let folder = FileSystem.abbreviatingHome(FileSystem.directoryName(first))
         line = files.count == 1
             ? "Saved \(FileSystem.baseName(first)) in \(folder)"
             : "Saved \(files.count) files in \(folder)"
-    }
-
-    /// `path` with the home folder written `~`.
-    static func abbreviated(_ path: String) -> String {
-        guard let home = Environment.value("HOME"), !home.isEmpty, home != "/" else { return path }
-        if path == home { return "~" }
-        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
     }
 }

@@ -23,21 +23,19 @@ struct ActivityRunner {
         do {
             try perform(items: items, type: type)
         } catch let failure as CommandFailure {
-            let asksInADialog = [.auto, .zenity, .kdialog].contains(options.picker)
-            if sharing, asksInADialog, !options.json, interactiveTerminal() == nil, failure.status != .cancelled,
-                let message = failure.message ?? lastError.value, let dialog = DialogPicker.find(dialogTool)
-            {
-                dialog.showError(message)
-            }
+            if failure.status != .cancelled, let message = failure.message { showInDialog(message) }
             throw failure
         }
     }
 
-    /// The error a provider reported, kept for the dialog (set by `report`).
-    private let lastError = ErrorHolder()
-
-    private final class ErrorHolder {
-        var value: String?
+    /// Shows a failure in the dialog tool when the share sheet runs without a terminal and
+    /// the picker may use a dialog.
+    private func showInDialog(_ message: String) {
+        let asksInADialog = [.auto, .zenity, .kdialog].contains(options.picker)
+        guard sharing, asksInADialog, !options.json, interactiveTerminal() == nil,
+            let dialog = DialogPicker.find(dialogTool)
+        else { return }
+        dialog.showError(message)
     }
 
     /// The dialog tool `--picker` names, or nil for the first installed.
@@ -181,7 +179,7 @@ struct ActivityRunner {
         }
         if let error = result.error {
             StandardStreams.error(error)
-            lastError.value = error
+            if result.status != .cancelled { showInDialog(error) }
         }
     }
 
