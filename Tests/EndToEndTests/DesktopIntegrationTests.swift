@@ -329,3 +329,39 @@ extension DesktopIntegrationTests {
         #expect(run.stdout.contains("org.example.wordcount.count"), "the file was found and offered: \(run.stdout) \(run.stderr)")
     }
 }
+
+extension DesktopIntegrationTests {
+    /// zenity cannot open its list with a row selected and prints nothing for OK then: that
+    /// OK shares with the first row, as the dialog says. A file name with markup and
+    /// mnemonic characters is shown as it is (issue 13).
+    @Test func okWithNoRowChosenTakesTheFirstAndNamesShowAsTheyAre() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let name = #"a&b <i>c \n_d.txt"#
+        let text = try sandbox.file(name, "some words here\n")
+        let listed = try #require(try sandbox.run("list", text, "--json").json()["activities"] as? [[String: Any]])
+        let first = try #require(listed.first)
+
+        // Tab, Tab: from the list to Cancel to OK; Return presses OK with no row chosen.
+        let (status, output, dialog) = try Self.runAnsweringDialog(
+            sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Tab", "Tab", "Return"])
+        #expect(status == 0)
+        let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        #expect(result["activity"] as? String == first["type"] as? String)
+        #expect(result["completed"] as? Bool == true)
+
+        // What the label shows: zenity's g_strcompress, then Pango's markup parser.
+        let argument = try #require(dialog.first { $0.hasPrefix("--text=") }).dropFirst("--text=".count)
+        let script = """
+            import sys, gi
+            gi.require_version('Pango', '1.0')
+            from gi.repository import GLib, Pango
+            ok, _, shown, _ = Pango.parse_markup(GLib.strcompress(sys.argv[1]), -1, '\\0')
+            sys.stdout.write(shown if ok else 'not markup')
+            """
+        let shown = try Sandbox.execute("/usr/bin/python3", ["-c", script, String(argument)], environment: [:], stdin: nil)
+        let title = try #require(first["title"] as? String)
+        #expect(shown.stdout == "Share \(name) with:\nOK without a choice: \(title)", "\(argument)")
+    }
+}

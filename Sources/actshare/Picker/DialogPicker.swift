@@ -40,7 +40,10 @@ struct DialogPicker {
         var arguments: [String]
         switch tool {
         case .zenity:
-            arguments = ["--list", "--title=Share", "--text=\(question)", "--width=420", "--height=380"]
+            // zenity 3.44 cannot open a list with a row selected, and its OK then prints
+            // nothing: that answer takes the first row, as the text says.
+            let text = ZenityText.markup(question) + "\n<small>OK without a choice: \(ZenityText.markup(offers.first?.title ?? ""))</small>"
+            arguments = ["--list", "--title=Share", "--text=\(text)", "--width=420", "--height=380"]
             if let icons = Self.iconFiles(for: offers) {
                 arguments += ["--imagelist", "--column=", "--column=Activity", "--column=Type", "--hide-column=3", "--print-column=3"]
                 for (offer, icon) in zip(offers, icons) { arguments += [icon, offer.title, offer.type] }
@@ -52,7 +55,8 @@ struct DialogPicker {
             arguments = ["--title", "Share", "--menu", question]
             for offer in offers { arguments += [offer.type, offer.title] }
         }
-        guard let answer = try run(arguments), !answer.isEmpty else { return nil }
+        guard let answer = try run(arguments) else { return nil }
+        if answer.isEmpty { return tool == .zenity ? offers.first : nil }
         return offers.first { $0.type == answer }
     }
 
@@ -67,7 +71,7 @@ struct DialogPicker {
     /// What the user typed for `question`, or nil when the dialog was cancelled.
     func ask(_ question: String, title: String) throws -> String? {
         switch tool {
-        case .zenity: return try run(["--entry", "--title=\(title)", "--text=\(question)"])
+        case .zenity: return try run(["--entry", "--title=\(title)", "--text=\(ZenityText.mnemonic(question))"])
         case .kdialog: return try run(["--title", title, "--inputbox", question])
         }
     }

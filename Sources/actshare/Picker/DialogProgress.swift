@@ -20,7 +20,7 @@ final class DialogProgress: SessionObserver {
         let pid: pid_t
         do {
             pid = try ChildProcess.start(
-                [executable, "--progress", "--title=\(title)", "--text=\(title)…", "--percentage=0", "--auto-close", "--width=360"],
+                [executable, "--progress", "--title=\(title)", "--text=\(ZenityText.markup(title))…", "--percentage=0", "--auto-close", "--width=360"],
                 input: fds[0], quiet: true)
         } catch {
             close(fds[0])
