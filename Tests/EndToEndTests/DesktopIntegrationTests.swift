@@ -328,6 +328,36 @@ extension DesktopIntegrationTests {
         #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
         #expect(run.stdout.contains("org.example.wordcount.count"), "the file was found and offered: \(run.stdout) \(run.stderr)")
     }
+
+    /// Dolphin's service menu gets the same file through whole: KIO puts each %F file into
+    /// the command's argv as the desktop-entry rules say, and GLib's launcher follows the
+    /// same rules, so GLib launches the entry here and the word count names the file
+    /// (issue 13). KIO reads no `Type`; Application keeps the file a valid desktop entry.
+    @Test func dolphinPassesAnyFileNameThrough() throws {
+        let sandbox = try Sandbox()
+        #expect(try sandbox.run("integrate", "dolphin").status == 0)
+        let menu = "\(sandbox.root)/data/kio/servicemenus/actshare-org.example.wordcount.count.desktop"
+        let entry = try String(contentsOfFile: menu, encoding: .utf8)
+        #expect(entry.contains("Actions=org-example-wordcount-count;\n") && entry.contains("[Desktop Action org-example-wordcount-count]"))
+        #expect(!entry.contains("NoDisplay"), "KIO shows the action; nothing else reads this file")
+        let file = try sandbox.file("q\"uo'te \\back$lash & co\nnew line.txt", "three words here\n")
+        let script = """
+            import os, sys
+            import gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            info = Gio.DesktopAppInfo.new_from_filename(sys.argv[1])
+            pids = []
+            info.launch_uris_as_manager([Gio.File.new_for_path(sys.argv[2]).get_uri()], None,
+                GLib.SpawnFlags.DO_NOT_REAP_CHILD, None, None, lambda _, pid, *rest: pids.append(pid), None)
+            for pid in pids:
+                os.waitpid(pid, 0)
+            """
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", script, menu, file], environment: sandbox.environment, stdin: nil)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("no such file"), "\(run.stderr)")
+        #expect(run.stdout.contains("3 words, 1 lines, 17 bytes"), "the file was found and counted: \(run.stdout) \(run.stderr)")
+    }
 }
 
 extension DesktopIntegrationTests {

@@ -101,8 +101,9 @@ struct FileManagerIntegration {
         var written: [String] = []
         for activity in activities {
             let id = activity.type.map { $0.isLetter || $0.isNumber ? $0 : "-" }
-            // Type=Application (hidden), not KDE's older Type=Service: KIO reads either from
-            // kio/servicemenus, and this one is a valid desktop entry.
+            // Type=Application where KDE's documentation shows Type=Service: KIO reads
+            // neither (only Actions, MimeType or ServiceTypes, X-KDE-*), and
+            // desktop-file-validate accepts MimeType and Actions only with Application.
             // share, not perform: a person is there to be asked for options (the Mail
             // recipient) and to see the progress.
             let exec = "\(Self.desktopQuoted(actshare)) share --activity \(activity.type) --picker auto -- %F"
@@ -111,7 +112,6 @@ struct FileManagerIntegration {
                 [Desktop Entry]
                 Type=Application
                 Name=Share: \(activity.title)
-                NoDisplay=true
                 Exec=\(exec)
                 X-KDE-ServiceTypes=KonqPopupMenu/Plugin
                 MimeType=\(activity.mimeTypes.map { $0 + ";" }.joined())
