@@ -55,6 +55,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ffi")]),
         // GIO's content-type functions, opened with dlopen at first use (see cgio.h).
         .target(name: "CGIO", path: "Sources/CGIO", linkerSettings: [.linkedLibrary("dl")]),
+        // The handoff daemon's file names, shared with the C Hand Off provider.
+        .target(name: "CActShareHandoff", path: "Sources/CActShareHandoff"),
 
         // MARK: The host
         .target(
@@ -80,7 +82,7 @@ let package = Package(
 
         // MARK: Handoff
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
-        .target(name: "ActShareHandoff", dependencies: ["ActShareCore"]),
+        .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",

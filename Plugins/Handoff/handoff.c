@@ -6,9 +6,11 @@
 #include "buffer.h"
 #include "io.h"
 
+#include <actshare/handoff_files.h>
 #include <actshare/provider.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+ACTSHARE_EXPORT int32_t handoff_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t handoff_send(const actshare_request *request, actshare_session *session);
 
 /* A JSON string literal for UTF-8 `text`. */
@@ -49,11 +52,48 @@ static void title_of(buffer *out, const char *text) {
     buffer_free(&title);
 }
 
+static int is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/* Whether a device is paired: the daemon's list of them (a JSON array) is there and not
+ * `[]`. Read from the file, so that it is known without a running daemon; nothing else
+ * of the file is read. */
+static int device_paired(void) {
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char path[4096];
+    if (state && state[0] == '/') {
+        snprintf(path, sizeof path, "%s/" ACTSHARE_HANDOFF_FOLDER "/" ACTSHARE_HANDOFF_PAIRED_DEVICES, state);
+    } else if (home && home[0] == '/') {
+        snprintf(path, sizeof path, "%s/.local/state/" ACTSHARE_HANDOFF_FOLDER "/" ACTSHARE_HANDOFF_PAIRED_DEVICES, home);
+    } else {
+        return 0;
+    }
+    /* O_NONBLOCK: a FIFO put in its place must not hang the share sheet. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) return 0;
+    char head[64];
+    ssize_t count = read(fd, head, sizeof head);
+    close(fd);
+    ssize_t i = 0;
+    while (i < count && is_json_space(head[i])) i++;
+    if (i >= count || head[i] != '[') return 0;
+    for (i++; i < count && is_json_space(head[i]); i++) {}
+    return i < count && head[i] != ']';
+}
+
+int32_t handoff_can_perform(const actshare_request *request) {
+    (void)request;
+    return device_paired();
+}
+
 static int control_socket(char *error, size_t size) {
     const char *runtime = getenv("XDG_RUNTIME_DIR");
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-    if (runtime && runtime[0] == '/') snprintf(path, sizeof path, "%s/actshare/daemon.sock", runtime);
-    else snprintf(path, sizeof path, "/tmp/actshare-%u/actshare/daemon.sock", (unsigned)getuid());
+    if (runtime && runtime[0] == '/') {
+        snprintf(path, sizeof path, "%s/" ACTSHARE_HANDOFF_FOLDER "/" ACTSHARE_HANDOFF_CONTROL_SOCKET, runtime);
+    } else {
+        snprintf(path, sizeof path, ACTSHARE_HANDOFF_RUNTIME_FALLBACK "%u/" ACTSHARE_HANDOFF_FOLDER "/" ACTSHARE_HANDOFF_CONTROL_SOCKET,
+                 (unsigned)getuid());
+    }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     snprintf(address.sun_path, sizeof address.sun_path, "%s", path);

@@ -32,7 +32,7 @@ actor DaemonState {
         self.port = port
         self.identity = identity
         self.paths = paths
-        let paired = PairedDevices(directory: paths.stateDirectory)
+        let paired = PairedDevices(file: paths.pairedDevices)
         self.paired = paired
         pins = NIOLockedValueBox(paired.pins)
         pairedAddresses = NIOLockedValueBox(Set(paired.entries.map(\.host)))

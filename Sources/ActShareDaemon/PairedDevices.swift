@@ -25,8 +25,8 @@ struct PairedDevices: Sendable {
     private(set) var entries: [Entry]
     let file: String
 
-    init(directory: String) {
-        file = FileSystem.join(directory, "paired-devices.json")
+    init(file: String) {
+        self.file = file
         entries = (try? FileSystem.read(file)).flatMap { try? JSONDecoder().decode([Entry].self, from: Data($0)) } ?? []
     }
 

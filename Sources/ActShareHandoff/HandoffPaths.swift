@@ -1,4 +1,5 @@
 import ActShareCore
+import CActShareHandoff
 
 /// Where the daemon keeps its socket and its state, from the XDG variables.
 public struct HandoffPaths: Sendable {
@@ -8,13 +9,16 @@ public struct HandoffPaths: Sendable {
     public var stateDirectory: String
     public var handlerDirectories: [String]
 
-    public var controlSocket: String { FileSystem.join(runtimeDirectory, "daemon.sock") }
+    public var controlSocket: String { FileSystem.join(runtimeDirectory, ACTSHARE_HANDOFF_CONTROL_SOCKET) }
+    /// The paired devices: a JSON array.
+    public var pairedDevices: String { FileSystem.join(stateDirectory, ACTSHARE_HANDOFF_PAIRED_DEVICES) }
 
     public static func fromEnvironment() -> HandoffPaths {
         let xdg = XDGDirectories.fromEnvironment()
-        let runtime = xdg.runtimeDir ?? "/tmp/actshare-\(ControlClient.userID)"
+        let runtime = xdg.runtimeDir ?? ACTSHARE_HANDOFF_RUNTIME_FALLBACK + "\(ControlClient.userID)"
         return HandoffPaths(
-            runtimeDirectory: FileSystem.join(runtime, "actshare"), stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
+            runtimeDirectory: FileSystem.join(runtime, ACTSHARE_HANDOFF_FOLDER),
+            stateDirectory: FileSystem.join(xdg.stateHome, ACTSHARE_HANDOFF_FOLDER),
             handlerDirectories: ([xdg.dataHome] + xdg.dataDirs).map { FileSystem.join($0, "actshare/handlers") })
     }
 }

@@ -299,10 +299,14 @@ extension HandoffTests {
     /// The Hand Off activity: a URL continues in B's browser, text onto B's clipboard.
     @Test func handOffSendsURLsAndText() throws {
         let a = try Machine("alpha", port: 27_151), b = try Machine("beta", port: 27_152)
-        let (asked, waited) = try Self.pair(a, b)
-        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         b.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        // Offered once a device is paired, not before (issue 13).
+        let offered = { try a.run("list", "--text", "x", "--json").listedTypes().contains("org.actshare.handoff") }
+        #expect(try !offered())
+        let (asked, waited) = try Self.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        #expect(try offered())
 
         let sent = try a.run("perform", "org.actshare.handoff", "https://example.org/shared?x=1", "-o", "device=beta")
         #expect(sent.status == 0, "\(sent.stderr)")
@@ -346,6 +350,29 @@ extension HandoffTests {
         let unknown = try a.run("perform", "org.actshare.handoff", "--text", "x", "-o", "device=nobody")
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "actshare: org.actshare.handoff: no paired device is called nobody\n")
+
+        // Unpaired again, it is no longer offered, and naming it says which check said no.
+        #expect(try a.run("handoff", "unpair", "beta").status == 0)
+        #expect(try !offered())
+        let alone = try a.run("perform", "org.actshare.handoff", "--text", "x")
+        #expect(alone.status == 3)
+        #expect(alone.stderr == "actshare: org.actshare.handoff cannot perform on these items: its can-perform hook (handoff_can_perform) declined them\n")
+    }
+
+    /// The paired-device check reads only the start of the daemon's file, and a FIFO or an
+    /// empty list there means no device (issue 13).
+    @Test func handOffIsNotOfferedWithoutAPairedDevice() throws {
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let state = "\(sandbox.root)/state/actshare", file = "\(state)/paired-devices.json"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let offered = { try sandbox.run("list", "--text", "x", "--json").listedTypes().contains("org.actshare.handoff") }
+        #expect(try !offered(), "no file")
+        try Sandbox.write(" [\n ]\n", to: file)
+        #expect(try !offered(), "an empty list")
+        try FileManager.default.removeItem(atPath: file)
+        #expect(mkfifo(file, 0o600) == 0)
+        #expect(try !offered(), "a FIFO, and the listing did not hang on it")
     }
 }
 
