@@ -356,3 +356,43 @@ extension MailTests {
         }
     }
 }
+
+extension MailTests {
+    /// neomutt, a third reader, gets back the body and the UTF-8 attachment as sent, from a
+    /// Maildir and from an mbox (whose `From ` and `>From` lines it must not change). It
+    /// runs on a pseudo-terminal (`script`) and pipes the message, decoded, to a file.
+    @Test func neomuttReadsBackWhatWasSent() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/neomutt"), "neomutt (scripts/install-deps)")
+        let sandbox = try Self.sandbox()
+        let body = "First line\nFrom here on, a line long enough to need a soft line break somewhere in the middle From the start\n"
+            + ".dot line\n>From quoted\n>>From twice\nend\n"
+        let attachment = try sandbox.file("gruss.txt", "Grüße aus Köln\n")
+        let maildir = "\(sandbox.root)/Mail", mbox = "\(sandbox.root)/mbox"
+        for spool in ["maildir:\(maildir)", "mbox:\(mbox)"] {
+            let run = try sandbox.run("perform", "org.actshare.mail", "--text", body, attachment, "-o", "to=ann@example.org", "-o", "spool=\(spool)")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        // No question at start (folder, record), no key to press after the pipe; the
+        // paths reach neomutt and its pipe's shell through the environment only.
+        let muttrc = try sandbox.file("muttrc", """
+            set folder="\(sandbox.root)" record="" postponed="\(sandbox.root)/postponed" header_cache="" message_cachedir=""
+            set pipe_decode=yes wait_key=no quit=yes sleep_time=0 charset=utf-8 check_new=no
+            push '<pipe-message>cat > "$NEOMUTT_OUT"<enter><quit>'
+
+            """)
+        for box in [maildir, mbox] {
+            let out = "\(sandbox.root)/piped"
+            var environment = sandbox.environment
+            environment.merge(["TERM": "xterm", "MUTTRC": muttrc, "BOX": box, "NEOMUTT_OUT": out]) { $1 }
+            let ran = try Sandbox.execute(
+                "/usr/bin/script", ["-qfc", #"exec /usr/bin/neomutt -n -F "$MUTTRC" -R -f "$BOX""#, "/dev/null"],
+                environment: environment, stdin: nil, timeout: 30)
+            #expect(ran.status == 0, "\(box): \(ran.stderr)")
+            let piped = try String(contentsOfFile: out, encoding: .utf8)
+            try FileManager.default.removeItem(atPath: out)
+            let decoded = try #require(piped.range(of: "\n\n").map { String(piped[$0.upperBound...]) }, "\(piped)")
+            #expect(decoded == body + "\nGrüße aus Köln\n\n", "\(box): \(piped)")
+            #expect(piped.contains("\nSubject: gruss.txt\n"))
+        }
+    }
+}
