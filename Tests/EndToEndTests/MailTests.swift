@@ -324,21 +324,30 @@ extension MailTests {
 }
 
 extension MailTests {
+    /// One message to a Maildir and to an mbox, for the readers: a body with `From ` and
+    /// `>From` lines, a leading dot and a long line with soft breaks, and a UTF-8
+    /// attachment (gruss.txt, "Grüße aus Köln").
+    static func mailToBothSpools() throws -> (sandbox: Sandbox, body: String, maildir: String, mbox: String) {
+        let sandbox = try Self.sandbox()
+        let body = "First line\nFrom here on, a line long enough to need a soft line break somewhere in the middle From the start\n"
+            + ".dot line\n>From quoted\n>>From twice\nend\n"
+        let attachment = try sandbox.file("gruss.txt", "Grüße aus Köln\n")
+        let maildir = "\(sandbox.root)/Mail", mbox = "\(sandbox.root)/mbox"
+        for spool in ["maildir:\(maildir)", "mbox:\(mbox)"] {
+            let run = try sandbox.run("perform", "org.actshare.mail", "--text", body, attachment, "-o", "to=ann@example.org", "-o", "spool=\(spool)")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        return (sandbox, body, maildir, mbox)
+    }
+
     /// mblaze, a reader nobody on the project wrote, gets back every line as it was sent:
     /// `From ` and `>From` lines, a leading dot, a long line with soft breaks, and a UTF-8
     /// attachment, from a Maildir and from an mbox (split by `mdeliver -M`, which undoes
     /// mboxrd quoting) (issue 13).
     @Test func mblazeReadsBackWhatWasSent() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/mshow"), "mblaze (scripts/install-deps)")
-        let sandbox = try Self.sandbox()
-        let body = "First line\nFrom here on, a line long enough to need a soft line break somewhere in the middle From the start\n"
-            + ".dot line\n>From quoted\n>>From twice\nend\n"
-        let attachment = try sandbox.file("gruss.txt", "Grüße aus Köln\n")
-        let maildir = "\(sandbox.root)/Mail", mbox = "\(sandbox.root)/mbox", split = "\(sandbox.root)/split"
-        for spool in ["maildir:\(maildir)", "mbox:\(mbox)"] {
-            let run = try sandbox.run("perform", "org.actshare.mail", "--text", body, attachment, "-o", "to=ann@example.org", "-o", "spool=\(spool)")
-            #expect(run.status == 0, "\(run.stderr)")
-        }
+        let (sandbox, body, maildir, mbox) = try Self.mailToBothSpools()
+        let split = "\(sandbox.root)/split"
         for folder in ["cur", "new", "tmp"] {
             try FileManager.default.createDirectory(atPath: "\(split)/\(folder)", withIntermediateDirectories: true)
         }
@@ -363,15 +372,7 @@ extension MailTests {
     /// runs on a pseudo-terminal (`script`) and pipes the message, decoded, to a file.
     @Test func neomuttReadsBackWhatWasSent() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/neomutt"), "neomutt (scripts/install-deps)")
-        let sandbox = try Self.sandbox()
-        let body = "First line\nFrom here on, a line long enough to need a soft line break somewhere in the middle From the start\n"
-            + ".dot line\n>From quoted\n>>From twice\nend\n"
-        let attachment = try sandbox.file("gruss.txt", "Grüße aus Köln\n")
-        let maildir = "\(sandbox.root)/Mail", mbox = "\(sandbox.root)/mbox"
-        for spool in ["maildir:\(maildir)", "mbox:\(mbox)"] {
-            let run = try sandbox.run("perform", "org.actshare.mail", "--text", body, attachment, "-o", "to=ann@example.org", "-o", "spool=\(spool)")
-            #expect(run.status == 0, "\(run.stderr)")
-        }
+        let (sandbox, body, maildir, mbox) = try Self.mailToBothSpools()
         // No question at start (folder, record), no key to press after the pipe; the
         // paths reach neomutt and its pipe's shell through the environment only.
         let muttrc = try sandbox.file("muttrc", """
