@@ -293,6 +293,46 @@ extension PrintToPDFTests {
 }
 
 extension PrintToPDFTests {
+    /// The first pass measures a short line of printable ASCII from its characters'
+    /// advances, without laying it out; the pages it counts must be the pages the second
+    /// pass draws. Lines around the wrapping width, full of kerning pairs, in the prose
+    /// face and in monospace: every page's footer says `n / N` with N the PDF's own page
+    /// count, and every line comes out once, in order (issue 13).
+    @Test func linesMeasuredWithoutLayoutArePagedAsTheyAreDrawn() throws {
+        let sandbox = try Self.sandbox()
+        let pairs = ["AV", "To", "Wa", "Ty", "LT", "ff", "fi", "Yo", "P.", "r,", "\"A", "W "]
+        for name in ["prose.txt", "code.c"] {
+            var text = ""
+            for number in 1...3_000 {
+                // From 60 to 150 characters: each side of where a line wraps, in both faces.
+                let length = 60 + (number * 37) % 91
+                var line = String(format: "L%05d ", number)
+                var pair = number
+                while line.count < length {
+                    line += pairs[pair % pairs.count]
+                    pair = (pair * 31 + 7) % 1_000_003
+                }
+                text += line + (number % 7 == 0 ? "\tx" : "") + "\n"
+            }
+            let file = try sandbox.file(name, text)
+            let pdf = "\(sandbox.root)/\(name).pdf"
+            let run = try sandbox.run("perform", "org.actshare.print-to-pdf", file, "-o", "output=\(pdf)")
+            #expect(run.status == 0, "\(run.stderr)")
+            let pages = try #require(Int(try Self.info(pdf)["Pages"] ?? ""))
+            let words = try Self.tool("pdftotext", "-enc", "UTF-8", pdf, "-")
+            let pageTexts = words.split(separator: "\u{0C}", omittingEmptySubsequences: false).dropLast()
+            #expect(pageTexts.count == pages && pages > 40, "\(name): \(pages) pages")
+            for (index, page) in pageTexts.enumerated() {
+                let footer = page.split(separator: "\n").last.map { $0.replacingOccurrences(of: " ", with: "") }
+                #expect(footer == "\(index + 1)/\(pages)", "\(name): page \(index + 1)")
+            }
+            let numbers = words.split(whereSeparator: { $0 == "\n" || $0 == " " }).filter { $0.count == 6 && $0.hasPrefix("L0") }
+            #expect(numbers == (1...3_000).map { Substring(String(format: "L%05d", $0)) }, "\(name): every line, in order")
+        }
+    }
+}
+
+extension PrintToPDFTests {
     /// The same colour emoji twice on a page: cairo 1.16 names its image twice in the
     /// page's resources, which qpdf rejects and CUPS's pdftopdf drops (issue 13). The PDF
     /// passes `qpdf --check` (no warning: exit 0), and mutool draws every page.
