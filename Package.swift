@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "ActShareDaemon",
             dependencies: [
-                "ActShareHandoff", "ActShareCore",
+                "ActShareHandoff", "ActShareCore", "CActShareSystem",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -30,6 +30,10 @@ extension Daemon {
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
+                    if request.type == .transferOffer {
+                        await receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
+                        return
+                    }
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }

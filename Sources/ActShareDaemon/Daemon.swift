@@ -31,6 +31,7 @@ public final class Daemon: Sendable {
     let discovery: any PeerDiscovery
     /// Runs the commands activities name (they block).
     let threadPool: NIOThreadPool
+    let receiveDirectory: String
 
     /// At most this many activities are taken from one paired device's list.
     static let listLimit = 256
@@ -45,11 +46,14 @@ public final class Daemon: Sendable {
         public var name: String
         public var port: Int
         public var staticPeers: [(host: String, port: Int)]
+        /// Where files from paired devices go.
+        public var receiveDirectory: String
 
-        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)]) {
+        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String) {
             self.name = name
             self.port = port
             self.staticPeers = staticPeers
+            self.receiveDirectory = receiveDirectory
         }
     }
 
@@ -57,6 +61,7 @@ public final class Daemon: Sendable {
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
         state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
         discovery = StaticDiscovery(peers: settings.staticPeers)
+        receiveDirectory = settings.receiveDirectory
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
@@ -177,6 +182,8 @@ public final class Daemon: Sendable {
                     response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
                 case .pairWait:
                     response = await pairAsResponder(request, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
+                case .sendFiles:
+                    response = await sendFiles(request, closed: connection.channel.closeFuture, outbound: outbound)
                 case .update:
                     // An app's answer to will-save: no response of its own.
                     link.answer(request.activity?.userInfo)
@@ -242,7 +249,9 @@ public final class Daemon: Sendable {
                 return .success()
             case .update:
                 return .failure("update answers a will-save event", exitCode: 2)
-            case .pair, .pairWait, .confirm:
+            case .received:
+                return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
+            case .pair, .pairWait, .confirm, .sendFiles:
                 return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
             }
         } catch let failure as HandoffFailure {
@@ -256,7 +265,7 @@ public final class Daemon: Sendable {
 
     /// Each paired device once, with the addresses to try: where it was paired, then
     /// what discovery knows (config `handoff.peers`).
-    private func targets() async -> [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] {
+    func targets() async -> [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] {
         var targets: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
         for entry in await state.paired.entries {
             targets.append((entry, [(entry.host, entry.port)] + (await discovery.addresses(for: entry))))

@@ -7,6 +7,10 @@ struct PeerMessage: Codable, Sendable {
         case pairRequest = "pair-request", pairResponse = "pair-response", pairReveal = "pair-reveal", pairConfirm = "pair-confirm"
         // Between paired devices.
         case list, activities, fetch, activity, continued, send, ok, error
+        // A transfer of files: the offer and its answer, then each file's data frames
+        // between its begin and end, then the receiver's account (docs/PROTOCOL.md).
+        case transferOffer = "transfer-offer", transferAccept = "transfer-accept"
+        case fileBegin = "file-begin", fileEnd = "file-end", transferDone = "transfer-done"
     }
 
     var type: Kind
@@ -20,9 +24,20 @@ struct PeerMessage: Codable, Sendable {
     var activity: UserActivity?
     var activities: [UserActivity]?
     var message: String?
+    var transfer: String?
+    var entries: [TransferEntry]?
+    var index: Int?
+    var sha256: String?
+    var received: [String]?
 
     init(_ type: Kind, name: String? = nil, port: Int? = nil, commitment: String? = nil, nonce: String? = nil, accepted: Bool? = nil,
-         id: String? = nil, by: String? = nil, activity: UserActivity? = nil, activities: [UserActivity]? = nil, message: String? = nil) {
+         id: String? = nil, by: String? = nil, activity: UserActivity? = nil, activities: [UserActivity]? = nil, message: String? = nil,
+         transfer: String? = nil, entries: [TransferEntry]? = nil, index: Int? = nil, sha256: String? = nil, received: [String]? = nil) {
+        self.transfer = transfer
+        self.entries = entries
+        self.index = index
+        self.sha256 = sha256
+        self.received = received
         self.type = type
         self.name = name
         self.port = port

@@ -5,6 +5,9 @@ public struct ControlRequest: Codable, Sendable {
         case pair, pairWait = "pair-wait", confirm, devices, unpair
         case handoffList = "handoff-list", fetch, continued, send
         case status
+        /// Files and folders to paired devices (`paths`, `devices` or `all`), and what
+        /// arrived here.
+        case sendFiles = "send-files", received
         /// An app's own connection (ActShareKit): the activity needs saving before it is
         /// next fetched; and the app's answer to a `will-save` event.
         case needsSave = "needs-save", update
@@ -23,9 +26,17 @@ public struct ControlRequest: Codable, Sendable {
     public var watch: Bool?
     /// With `pair` and `pair-wait`: pair only with the device of this id (`--expect-device`).
     public var expect: String?
+    /// With `send-files`: absolute paths, the devices by name or id, or all of them.
+    public var paths: [String]?
+    public var devices: [String]?
+    public var all: Bool?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
-                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil) {
+                yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
+                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil) {
+        self.paths = paths
+        self.devices = devices
+        self.all = all
         self.expect = expect
         self.watch = watch
         self.op = op
@@ -55,6 +66,13 @@ public struct ControlResponse: Codable, Sendable {
     public var continuation: Continuation?
     /// On an app's connection: `will-save` (answer with `update`) or `continued` (`device`).
     public var event: String?
+    /// For `send-files`: what each device got; with the event `progress`, the bytes sent
+    /// so far of `total`.
+    public var deliveries: [Delivery]?
+    public var bytes: UInt64?
+    public var total: UInt64?
+    /// For `received`: the transfers that arrived here, oldest first.
+    public var transfers: [ReceivedTransfer]?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -64,13 +82,15 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
+        case deliveries, bytes, total, transfers
         case exitCode = "exit_code"
     }
 
     /// A successful answer (or an event on an app's connection) carrying these fields.
     public static func success(
         id: String? = nil, activities: [UserActivity]? = nil, devices: [Device]? = nil, code: String? = nil, device: Device? = nil,
-        activity: UserActivity? = nil, continuation: Continuation? = nil, event: String? = nil
+        activity: UserActivity? = nil, continuation: Continuation? = nil, event: String? = nil,
+        deliveries: [Delivery]? = nil, transfers: [ReceivedTransfer]? = nil
     ) -> ControlResponse {
         var response = ControlResponse(ok: true)
         response.id = id
@@ -81,6 +101,8 @@ public struct ControlResponse: Codable, Sendable {
         response.activity = activity
         response.continuation = continuation
         response.event = event
+        response.deliveries = deliveries
+        response.transfers = transfers
         return response
     }
 

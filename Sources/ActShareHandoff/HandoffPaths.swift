@@ -12,6 +12,8 @@ public struct HandoffPaths: Sendable {
     public var controlSocket: String { FileSystem.join(runtimeDirectory, ACTSHARE_HANDOFF_CONTROL_SOCKET) }
     /// The paired devices: a JSON array.
     public var pairedDevices: String { FileSystem.join(stateDirectory, ACTSHARE_HANDOFF_PAIRED_DEVICES) }
+    /// What arrived here (`handoff received`).
+    public var receivedLog: String { FileSystem.join(stateDirectory, "received.json") }
 
     public static func fromEnvironment() -> HandoffPaths {
         let xdg = XDGDirectories.fromEnvironment()

@@ -9,6 +9,10 @@ extern char **environ;
 /* Declared here: defining _GNU_SOURCE in a shim broke module builds (PITFALLS.md). */
 extern int pipe2(int fds[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int lowest);
+extern int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
 
 static volatile int32_t cancel_requested = 0;
 
@@ -39,4 +43,8 @@ void cactshare_catch_cancel_signals(void) {
     sigaddset(&signals, SIGINT);
     sigaddset(&signals, SIGTERM);
     sigprocmask(SIG_UNBLOCK, &signals, NULL);
+}
+
+int cactshare_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }

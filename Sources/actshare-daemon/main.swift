@@ -1,4 +1,4 @@
-// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]…
+// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -13,6 +13,7 @@ var arguments = CommandLine.arguments.dropFirst()
 var port = 53840
 var name = ""
 var peers: [(host: String, port: Int)] = []
+var receiveDirectory = DownloadDirectory.fromEnvironment()
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -30,8 +31,11 @@ while let argument = arguments.popFirst() {
             fail("--peer needs HOST:PORT")
         }
         peers.append((String(value[..<colon]), peerPort))
+    case "--receive-dir":
+        guard let value = arguments.popFirst(), value.hasPrefix("/") else { fail("--receive-dir needs an absolute path") }
+        receiveDirectory = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]...)")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR])")
     }
 }
 if name.isEmpty {
@@ -40,7 +44,7 @@ if name.isEmpty {
     name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
 }
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory), paths: HandoffPaths.fromEnvironment())
     try await daemon.run()
 } catch {
     fail("\(error)")

@@ -5,6 +5,10 @@ what that daemon would never send. Used by the end-to-end tests of the receiving
 
   lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
   lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
+  lying-peer.py transfer STATE-DIR HOST:PORT JSON
+      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}]}):
+      send the offer and, if accepted, each file's begin, data (cut short after "cut"
+      bytes, then hang up) and end; print every reply, one JSON line each
 
 Every loop is bounded: `serve` stops after SECONDS, each socket times out after 5 s.
 """
@@ -97,21 +101,61 @@ def serve(state, port, seconds):
             pass
 
 
-def send(state, address, message):
-    host, port = address.rsplit(":", 1)
+def client_context(state):
+    """TLS 1.3 with the paired device's identity; the daemon's certificate is not checked."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
     context.load_cert_chain(*identity(state))
+    return context
+
+
+def send(state, address, message):
+    host, port = address.rsplit(":", 1)
+    context = client_context(state)
     with socket.create_connection((host, int(port)), timeout=5) as raw:
         with context.wrap_socket(raw) as conn:
             write_frame(conn, json.loads(message))
             print(json.dumps(read_frame(conn)))
 
 
+def write_raw(conn, data):
+    conn.sendall(struct.pack(">I", len(data)) + data)
+
+
+def transfer(state, address, plan):
+    import hashlib
+    plan = json.loads(plan)
+    host, port = address.rsplit(":", 1)
+    context = client_context(state)
+    try:
+        with socket.create_connection((host, int(port)), timeout=5) as raw:
+            with context.wrap_socket(raw) as conn:
+                write_frame(conn, {"type": "transfer-offer", "transfer": "abcdefabcdef0123", "entries": plan["entries"]})
+                reply = read_frame(conn)
+                print(json.dumps(reply), flush=True)
+                if not reply or reply.get("type") != "transfer-accept":
+                    return
+                for file in plan.get("files", []):
+                    data = file["data"].encode()
+                    write_frame(conn, {"type": "file-begin", "index": file["index"]})
+                    if "cut" in file:
+                        write_raw(conn, data[: file["cut"]])
+                        return
+                    for start in range(0, len(data), 1 << 16):
+                        write_raw(conn, data[start : start + (1 << 16)])
+                    digest = file.get("sha256", hashlib.sha256(data).hexdigest())
+                    write_frame(conn, {"type": "file-end", "index": file["index"], "sha256": digest})
+                print(json.dumps(read_frame(conn)), flush=True)
+    except (OSError, ssl.SSLError, ValueError) as error:
+        print(json.dumps({"type": "closed", "message": str(error)}), flush=True)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+    elif sys.argv[1] == "transfer":
+        transfer(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         send(sys.argv[2], sys.argv[3], sys.argv[4])

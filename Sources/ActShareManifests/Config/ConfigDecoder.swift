@@ -57,7 +57,7 @@ public struct ConfigDecoder: Sendable {
 
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
-            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser"], in: "'handoff'")
+            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)

@@ -23,4 +23,8 @@ volatile int32_t *cactshare_cancel_flag(void);
 /// From now on SIGINT and SIGTERM set the cancellation flag instead of ending the process.
 void cactshare_catch_cancel_signals(void);
 
+/// renameat2(from, to, RENAME_NOREPLACE): moves `from` to `to` only if nothing is at
+/// `to` (EEXIST otherwise), atomically, for files and folders alike.
+int cactshare_rename_noreplace(const char *from, const char *to);
+
 #endif

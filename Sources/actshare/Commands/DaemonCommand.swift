@@ -34,6 +34,9 @@ struct DaemonCommand: ParsableCommand {
         for peer in FileSystem.pathList(handoff["peers"]?.value ?? "", separator: ",") {
             arguments += ["--peer", peer.contains(":") ? peer : "\(peer):53840"]
         }
+        if let directory = handoff["receive-dir"]?.value {
+            arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
+        }
         guard let executable = FileSystem.executablePath else { throw CommandFailure(.failed, "cannot tell where actshare is") }
         let daemon = FileSystem.join(FileSystem.directoryName(executable), "actshare-daemon")
         let argv = ([daemon] + arguments).map { strdup($0) } + [nil]

@@ -1,0 +1,130 @@
+import ActShareCore
+import ActShareHandoff
+import NIOConcurrencyHelpers
+import NIOCore
+
+extension Daemon {
+    /// `send-files`: the paths to each device chosen, all at once. Progress goes to the
+    /// control connection as `progress` events; its closing (Ctrl-C in `handoff send`)
+    /// cancels, and the receivers then keep nothing.
+    func sendFiles(_ request: ControlRequest, closed: EventLoopFuture<Void>,
+                   outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
+        let tree: LocalTree
+        do {
+            tree = try LocalTree(paths: request.paths ?? [])
+        } catch let failure as HandoffFailure {
+            return .failure(failure.message, exitCode: failure.exitCode)
+        } catch {
+            return .failure("\(error)")
+        }
+        guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: 2) }
+        let all = await targets()
+        var chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
+        if request.all == true {
+            chosen = all
+        } else if let names = request.devices, !names.isEmpty {
+            let paired = await state.paired
+            for name in names {
+                guard let entry = paired.entry(named: name) else { return .failure("no paired device is called \(name)", exitCode: 2) }
+                if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += all.filter { $0.entry.pin == entry.pin } }
+            }
+        } else {
+            guard all.count == 1 else {
+                return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
+                                            : "several devices are paired: choose with --device NAME, or --all", exitCode: 2)
+            }
+            chosen = all
+        }
+        guard !chosen.isEmpty else { return .failure("no device is paired: pair one with `actshare handoff pair`", exitCode: 2) }
+
+        let total = tree.totalBytes * UInt64(chosen.count)
+        let sent = NIOLockedValueBox<[String: UInt64]>([:])
+        let work = Task {
+            await withTaskGroup(of: Delivery.self) { group in
+                for (entry, addresses) in chosen {
+                    group.addTask {
+                        let sender = TransferSender(tree: tree, transfer: Pairing.newID(), deviceName: entry.name) { bytes in
+                            sent.withLockedValue { $0[entry.pin] = bytes }
+                        }
+                        return await self.deliver(sender, to: entry, addresses: addresses)
+                    }
+                }
+                var deliveries: [Delivery] = []
+                for await delivery in group { deliveries.append(delivery) }
+                return deliveries.sorted { $0.device < $1.device }
+            }
+        }
+        // The user gave up (Ctrl-C closed the control connection): stop sending.
+        closed.whenComplete { _ in work.cancel() }
+        let reporter = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                var event = ControlResponse.success(event: "progress")
+                event.bytes = sent.withLockedValue { $0.values.reduce(0, +) }
+                event.total = total
+                try? await outbound.write(try Wire.line(event))
+            }
+        }
+        let deliveries = await work.value
+        reporter.cancel()
+        _ = await reporter.result
+        for delivery in deliveries {
+            if let error = delivery.error {
+                DaemonLog.line("files not sent to \(delivery.device): \(error)")
+            } else {
+                DaemonLog.line("sent \(delivery.delivered.count) file\(delivery.delivered.count == 1 ? "" : "s") to \(delivery.device)")
+            }
+        }
+        var response = ControlResponse.success(deliveries: deliveries)
+        if work.isCancelled {
+            response = .failure("cancelled", exitCode: 4)
+            response.deliveries = deliveries
+        } else if let failed = deliveries.first(where: { $0.error != nil }) {
+            response = .failure(deliveries.count == 1 ? failed.error! : "not every device got the files", exitCode: 1)
+            response.deliveries = deliveries
+        }
+        return response
+    }
+
+    /// One device's delivery: the first of its addresses that answers.
+    private func deliver(_ sender: TransferSender, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)]) async -> Delivery {
+        var reason = "\(entry.name) is not reachable"
+        for address in addresses {
+            let link: PeerLink
+            do {
+                link = try await Wire.within(3) {
+                    try await PeerLink.connect(host: address.host, port: address.port, group: self.group, context: self.clientContext) { $0 == entry.pin }
+                }
+            } catch {
+                reason = PeerFailure.describe(error, host: address.host, port: address.port)
+                continue
+            }
+            do {
+                return try await sender.send(over: link)
+            } catch is CancellationError {
+                return Delivery(device: entry.name, error: "cancelled")
+            } catch let failure as HandoffFailure {
+                return Delivery(device: entry.name, error: failure.message)
+            } catch {
+                return Delivery(device: entry.name, error: Task.isCancelled ? "cancelled" : PeerFailure.describe(error, host: address.host, port: address.port))
+            }
+        }
+        return Delivery(device: entry.name, error: reason)
+    }
+
+    /// A paired device's transfer, received and recorded.
+    func receiveFiles(_ offer: PeerMessage, from entry: PairedDevices.Entry,
+                      frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+                      outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
+        let receiver = TransferReceiver(directory: receiveDirectory, device: entry, ownName: state.name)
+        guard let received = try? await receiver.receive(offer, frames: &frames, outbound: outbound) else { return }
+        let count = received.files.count
+        DaemonLog.line("received \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(received.bytes))) from \(entry.name): "
+            + received.paths.map(FileSystem.abbreviatingHome).joined(separator: ", "))
+        do {
+            try ReceivedLog(file: state.paths.receivedLog).append(received)
+        } catch {
+            DaemonLog.line("cannot record what arrived in \(state.paths.receivedLog): \(error)")
+        }
+    }
+}

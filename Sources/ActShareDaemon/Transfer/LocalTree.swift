@@ -1,0 +1,78 @@
+import ActShareCore
+import ActShareHandoff
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a `handoff send` of local paths offers: each file and folder under them, with the
+/// local path it is read from.
+///
+/// A path the user names is followed if it is a symbolic link, as `cp` does; a link found
+/// inside a folder is refused, and so is the whole transfer, before a byte is sent: a link
+/// could point anywhere on this machine (`~/.ssh`), and the receiver never makes links.
+/// FIFOs, devices and sockets are refused too.
+struct LocalTree {
+    struct Item {
+        var entry: TransferEntry
+        var source: String
+    }
+
+    /// The most entries one transfer takes: the offer must fit one frame.
+    static let maximumEntries = 20_000
+
+    private(set) var items: [Item] = []
+
+    var totalBytes: UInt64 { items.reduce(0) { $0 + $1.entry.size } }
+
+    init(paths: [String]) throws {
+        var names = Set<String>()
+        for path in paths {
+            var info = stat()
+            guard PathName.withCString(path, { stat($0, &info) }) == 0 else {
+                throw HandoffFailure("\(path): \(String(cString: strerror(errno)))", exitCode: 2)
+            }
+            var name = FileSystem.baseName(path)
+            if name.isEmpty || name == "/" || name == "." || name == ".." { name = "files" }
+            // Two items of one name (a/x and b/x) cannot sit side by side on the receiver.
+            guard names.insert(name).inserted else {
+                throw HandoffFailure("two items are named \(name): send them one at a time", exitCode: 2)
+            }
+            try add(path, as: name, info: info)
+        }
+    }
+
+    private mutating func add(_ path: String, as name: String, info: stat) throws {
+        guard items.count < Self.maximumEntries else {
+            throw HandoffFailure("more than \(Self.maximumEntries) files and folders in one transfer: send fewer at a time", exitCode: 2)
+        }
+        let mode = UInt32(info.st_mode) & 0o777
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
+                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2)
+            }
+            items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path))
+        case S_IFDIR:
+            items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
+            guard let children = FileSystem.contents(ofDirectory: path) else {
+                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2)
+            }
+            guard name.split(separator: "/").count < ReceivedName.maximumDepth else {
+                throw HandoffFailure("\(path) is nested more than \(ReceivedName.maximumDepth) folders deep", exitCode: 2)
+            }
+            for child in children {
+                let childPath = FileSystem.join(path, child)
+                var childInfo = stat()
+                guard PathName.withCString(childPath, { lstat($0, &childInfo) }) == 0 else {
+                    throw HandoffFailure("\(childPath): \(String(cString: strerror(errno)))", exitCode: 2)
+                }
+                if childInfo.st_mode & S_IFMT == S_IFLNK {
+                    throw HandoffFailure("\(childPath) is a symbolic link: links inside a folder are not sent (send what it points to by name)", exitCode: 2)
+                }
+                try add(childPath, as: name + "/" + child, info: childInfo)
+            }
+        default:
+            throw HandoffFailure("\(path) is \(FileSystem.kindName(info.st_mode)): only files and folders are sent", exitCode: 2)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// What one device got of a `handoff send`, or why not: `handoff send --json` prints one
+/// for each device.
+public struct Delivery: Codable, Sendable, Equatable {
+    /// A file as it arrived: its path inside the transfer, its bytes and their SHA-256.
+    public struct File: Codable, Sendable, Equatable {
+        public var name: String
+        public var bytes: UInt64
+        public var sha256: String
+
+        public init(name: String, bytes: UInt64, sha256: String) {
+            self.name = name
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
+    public var device: String
+    public var delivered: [File]
+    /// The names the top-level items got on the device (`a (1).txt` when `a.txt` was there).
+    public var received: [String]
+    public var error: String?
+
+    public init(device: String, delivered: [File] = [], received: [String] = [], error: String? = nil) {
+        self.device = device
+        self.delivered = delivered
+        self.received = received
+        self.error = error
+    }
+}

@@ -1,0 +1,150 @@
+import ActShareCore
+import ActShareHandoff
+import ArgumentParser
+import CActShareSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension HandoffCommand {
+    /// `actshare handoff send`: files and folders (the daemon reads and sends them), URLs
+    /// and text to paired devices.
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send files, folders, URLs or text to paired devices.",
+            discussion: """
+                Files land in the other device's download folder (config handoff.receive-dir there), never over a file already there. \
+                With one paired device --device may be left out. Ctrl-C cancels (exit 4); the receiver then keeps nothing.
+                """)
+
+        @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"))
+        var devices: [String] = []
+        @Flag(help: "Send to every paired device.") var all = false
+        @Option(help: ArgumentHelp("Send this text (to the other device's clipboard when continued).", valueName: "text")) var text: String?
+        @Flag(help: "Print what each device got (name, bytes, SHA-256), or why not, as JSON.") var json = false
+        @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item")) var items: [String] = []
+
+        func validate() throws {
+            guard !items.isEmpty || text != nil else { throw ValidationError("name files, folders or URLs to send, or give --text") }
+            if all, !devices.isEmpty { throw ValidationError("give --device NAME or --all, not both") }
+        }
+
+        func run() throws {
+            let urls = items.filter { ActivityChecks.isWebURL($0) }
+            let paths = items.filter { !ActivityChecks.isWebURL($0) }.map { FileSystem.absolute(FileSystem.expandingTilde($0)) }
+            var deliveries: [Delivery] = []
+            var failure: CommandFailure?
+            if !paths.isEmpty {
+                do {
+                    deliveries = try sendFiles(paths)
+                } catch let error as PartialFailure {
+                    deliveries = error.deliveries
+                    failure = error.failure
+                }
+            }
+            let connection = try DaemonConnection()
+            let targets: [String?] = all ? try connection.call(ControlRequest(.devices)).devices?.map(\.id) ?? [] : devices.isEmpty ? [nil] : devices
+            for activity in urls.map(Self.urlActivity) + (text.map { [Self.textActivity($0)] } ?? []) {
+                for device in targets {
+                    _ = try connection.call(ControlRequest(.send, activity: activity, device: device))
+                }
+            }
+            if json {
+                StandardStreams.out(try HandoffOutput.json(deliveries) + "\n")
+            } else {
+                for delivery in deliveries where delivery.error == nil {
+                    let bytes = delivery.delivered.reduce(0) { $0 + $1.bytes }
+                    let count = delivery.delivered.count
+                    StandardStreams.out("Sent \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(bytes))) to \(TerminalText.visible(delivery.device)): "
+                        + delivery.received.map(TerminalText.visible).joined(separator: ", ") + "\n")
+                }
+                for delivery in deliveries { if let error = delivery.error { StandardStreams.error("\(delivery.device): \(error)") } }
+                if !urls.isEmpty || text != nil { StandardStreams.out("Handed off \(urls.count + (text == nil ? 0 : 1)) item\(urls.count + (text == nil ? 0 : 1) == 1 ? "" : "s").\n") }
+            }
+            if let failure { throw failure }
+        }
+
+        /// A failure that still carries what each device got.
+        struct PartialFailure: Error {
+            var failure: CommandFailure
+            var deliveries: [Delivery]
+        }
+
+        /// Sends the files through the daemon, drawing its progress on a terminal; Ctrl-C
+        /// closes the connection, which cancels.
+        private func sendFiles(_ paths: [String]) throws -> [Delivery] {
+            let connection = try DaemonConnection()
+            cactshare_catch_cancel_signals()
+            let cancelled = cactshare_cancel_flag()!
+            let bar = isatty(2) == 1 ? ProgressLine() : nil
+            try connection.client.send(ControlRequest(.sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil))
+            while true {
+                if cancelled.pointee != 0 {
+                    connection.client.shutdown()
+                    bar?.finish()
+                    throw CommandFailure(.cancelled, "cancelled")
+                }
+                let response: ControlResponse
+                do {
+                    response = try connection.client.receive()
+                } catch let error as ActShareError {
+                    bar?.finish()
+                    if cancelled.pointee != 0 { throw CommandFailure(.cancelled, "cancelled") }
+                    throw CommandFailure(.failed, error.message)
+                }
+                if response.event == "progress" {
+                    bar?.show(response.bytes ?? 0, of: response.total ?? 0)
+                    continue
+                }
+                bar?.finish()
+                do {
+                    try DaemonConnection.check(response)
+                } catch let failure as CommandFailure {
+                    guard let deliveries = response.deliveries else { throw failure }
+                    throw PartialFailure(failure: failure, deliveries: deliveries)
+                }
+                return response.deliveries ?? []
+            }
+        }
+
+        static func urlActivity(_ url: String) -> UserActivity {
+            var activity = UserActivity(type: UserActivity.handedOffURL, title: url)
+            activity.webpageURL = url
+            activity.userInfo = ["url": .string(url)]
+            return activity
+        }
+
+        static func textActivity(_ text: String) -> UserActivity {
+            let line = text.prefix { $0 != "\n" && $0 != "\r" }
+            var activity = UserActivity(type: UserActivity.handedOffText, title: String(line.prefix(60)))
+            activity.userInfo = ["text": .string(text)]
+            return activity
+        }
+    }
+
+    /// `actshare handoff received`: what paired devices sent here.
+    struct Received: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the files paired devices sent here: from whom, when, where, how big.")
+        @Flag(help: "Print machine-readable JSON (with each file's SHA-256) on standard output.") var json = false
+
+        func run() throws {
+            let transfers = try DaemonConnection().call(ControlRequest(.received)).transfers ?? []
+            if json { return StandardStreams.out(try HandoffOutput.json(transfers) + "\n") }
+            for transfer in transfers {
+                let when = Self.localTime(transfer.when)
+                let count = transfer.files.count
+                StandardStreams.out("\(when)  \(TerminalText.visible(transfer.from))  \(count) file\(count == 1 ? "" : "s"), \(ByteCount.describe(transfer.bytes))  "
+                    + transfer.paths.map { TerminalText.visible(FileSystem.abbreviatingHome($0)) }.joined(separator: ", ") + "\n")
+            }
+        }
+
+        /// "2026-11-22 20:41" in the local time zone.
+        static func localTime(_ seconds: Double) -> String {
+            var time = time_t(seconds), parts = tm()
+            localtime_r(&time, &parts)
+            var text = [CChar](repeating: 0, count: 32)
+            let count = strftime(&text, text.count, "%Y-%m-%d %H:%M", &parts)
+            return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+}

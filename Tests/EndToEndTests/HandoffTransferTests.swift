@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// Files and folders between two real daemons on 127.0.0.1 (issue 14).
+@Suite(.serialized) struct HandoffTransferTests {
+    typealias Machine = HandoffTests.Machine
+
+    /// The SHA-256 of a file, from coreutils' sha256sum.
+    static func sha256(_ path: String) throws -> String {
+        let run = try Sandbox.execute("/usr/bin/sha256sum", ["--", path], environment: [:], stdin: nil)
+        return String(run.stdout.prefix(64))
+    }
+
+    /// Two paired machines; B receives into `received` under its sandbox.
+    static func pairedPair(_ portA: Int, _ portB: Int) throws -> (Machine, Machine, String) {
+        let a = try Machine("alpha", port: portA), b = try Machine("beta", port: portB)
+        let received = "\(b.sandbox.root)/home/Downloads"
+        let (asked, waited) = try HandoffTests.pair(a, b)
+        try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        return (a, b, received)
+    }
+
+    @Test func filesAndAFolderArriveWholeAndNothingIsReplaced() throws {
+        let (a, b, received) = try Self.pairedPair(27_201, 27_202)
+        let empty = try a.sandbox.data("empty.bin", Data())
+        let one = try a.sandbox.data("one.bin", Data([0x2A]))
+        var random = SystemRandomNumberGenerator()
+        let big = try a.sandbox.data("big.bin", Data((0..<(5 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        let names = ["Grüße.txt", "中文名字.txt", "مرحبا.txt", "Ωμέγα.txt"]
+        let tree = "\(a.sandbox.root)/Photos"
+        try FileManager.default.createDirectory(atPath: "\(tree)/2024/empty", withIntermediateDirectories: true)
+        for name in names { try Sandbox.write("\(name)\n", to: "\(tree)/2024/\(name)") }
+        let script = "\(tree)/run.sh"
+        try Sandbox.write("#!/bin/sh\n", to: script)
+        chmod(script, 0o750)
+
+        let sent = try a.run("handoff", "send", "--json", empty, one, big, tree)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let deliveries = try #require(try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [[String: Any]])
+        #expect(deliveries.count == 1 && deliveries[0]["device"] as? String == "beta")
+        let delivered = try #require(deliveries[0]["delivered"] as? [[String: Any]])
+        #expect(delivered.count == 3 + names.count + 1)
+        for (file, local) in [(empty, "empty.bin"), (one, "one.bin"), (big, "big.bin")] {
+            #expect(try Self.sha256("\(received)/\(local)") == Self.sha256(file), "\(local) arrived byte for byte")
+            #expect(delivered.contains { $0["name"] as? String == local && $0["sha256"] as? String == (try? Self.sha256(file)) })
+        }
+        for name in names {
+            #expect(try String(contentsOfFile: "\(received)/Photos/2024/\(name)", encoding: .utf8) == "\(name)\n")
+        }
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: "\(received)/Photos/2024/empty", isDirectory: &isFolder) && isFolder.boolValue)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: "\(received)/Photos/run.sh")[.posixPermissions] as? Int)
+        #expect(mode == 0o750, "its mode kept: \(String(mode, radix: 8))")
+        // Nothing left of the partial folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["Photos", "big.bin", "empty.bin", "one.bin"])
+
+        // Sent again: nothing is replaced, the new copies get new names.
+        let again = try a.run("handoff", "send", one, tree)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("one (1).bin") && again.stdout.contains("Photos (1)"), "\(again.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(received)/one (1).bin")) == Data([0x2A]))
+
+        // What arrived, as B lists it.
+        let listed = try b.run("handoff", "received", "--json")
+        let transfers = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(transfers.count == 2 && transfers.allSatisfy { $0["from"] as? String == "alpha" })
+        let files = try #require(transfers.first?["files"] as? [[String: Any]])
+        #expect(files.contains { $0["name"] as? String == "\(received)/big.bin" && $0["bytes"] as? Int == 5 << 20 })
+        #expect(try b.run("handoff", "received").stdout.contains("alpha  8 files"))
+        #expect(b.log.contains("received 8 files"), "\(b.log)")
+    }
+}
+
+extension HandoffTransferTests {
+    /// A paired device that lies, with A's real identity (lying-peer.py): names that climb
+    /// out, hide, or hold a newline; a size no disk holds; a link; more bytes than offered;
+    /// a wrong SHA-256; a sender that hangs up halfway. Everything is refused or made
+    /// safe, nothing is written outside the receive folder, and nothing partial is left.
+    @Test func aLyingPeersFilesAreRefusedOrMadeSafe() throws {
+        let (a, b, received) = try Self.pairedPair(27_211, 27_212)
+        let aState = "\(a.sandbox.root)/state/actshare"
+        func transfer(_ plan: String) throws -> [[String: Any]] {
+            let run = try Sandbox.execute(
+                "/usr/bin/python3", ["\(HandoffTests.fixtures)/lying-peer.py", "transfer", aState, "127.0.0.1:\(b.port)", plan],
+                environment: [:], stdin: nil, timeout: 30)
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        func file(_ path: String, _ size: Int, folder: Bool = false) -> String {
+            #"{"path": \#(String(data: try! JSONSerialization.data(withJSONObject: path, options: .fragmentsAllowed), encoding: .utf8)!), "kind": "\#(folder ? "folder" : "file")", "size": \#(size), "mode": 420}"#
+        }
+
+        // Climbing out through folders named "..", a hidden name, a leading dash, a newline.
+        let climbing = try transfer("""
+            {"entries": [\(file("..", 0, folder: true)), \(file("../..", 0, folder: true)), \(file("../../.bashrc", 5)),
+                         \(file("-rf", 2)), \(file("new\nline", 2))],
+             "files": [{"index": 2, "data": "evil\\n"}, {"index": 3, "data": "x\\n"}, {"index": 4, "data": "y\\n"}]}
+            """)
+        #expect(climbing.last?["type"] as? String == "transfer-done", "\(climbing)")
+        #expect(try String(contentsOfFile: "\(received)/__/__/_bashrc", encoding: .utf8) == "evil\n")
+        #expect(FileManager.default.fileExists(atPath: "\(received)/_rf") && FileManager.default.fileExists(atPath: "\(received)/new_line"))
+        #expect(!FileManager.default.fileExists(atPath: "\(b.sandbox.root)/home/.bashrc") && !FileManager.default.fileExists(atPath: "\(b.sandbox.root)/.bashrc"))
+
+        // Refused before a byte is written: an absolute path (no folder of its own), a size
+        // no disk holds, a link.
+        for plan in [#"{"entries": [\#(file("/etc/passwd", 3))]}"#, #"{"entries": [\#(file("huge.bin", 10_000_000_000_000))]}"#,
+                     #"{"entries": [{"path": "etc", "kind": "symlink", "size": 0, "mode": 511}]}"#] {
+            let replies = try transfer(plan)
+            #expect(replies.first?["type"] as? String != "transfer-accept", "\(plan): \(replies)")
+        }
+        #expect(b.log.contains("the disk of beta is full"), "\(b.log)")
+
+        // Accepted, then broken: more bytes than offered, a wrong SHA-256, a hang-up.
+        for plan in [#"{"entries": [\#(file("more.txt", 2))], "files": [{"index": 0, "data": "three"}]}"#,
+                     #"{"entries": [\#(file("damaged.txt", 2))], "files": [{"index": 0, "data": "ok", "sha256": "00"}]}"#,
+                     #"{"entries": [\#(file("cut.txt", 100))], "files": [{"index": 0, "data": "abc", "cut": 3}]}"#] {
+            _ = try transfer(plan)
+        }
+        // The receiver notices a hang-up when its connection closes: give it a moment.
+        Thread.sleep(forTimeInterval: 0.5)
+        let left = try FileManager.default.contentsOfDirectory(atPath: received).sorted()
+        #expect(left == ["__", "_rf", "new_line"], "only what arrived whole, nothing partial: \(left)")
+        #expect(b.log.contains("arrived damaged"), "\(b.log)")
+
+        // A device that is not paired is refused before anything is read.
+        let stranger = try Machine("gamma", port: 27_213)
+        let refused = try Sandbox.execute(
+            "/usr/bin/python3", ["\(HandoffTests.fixtures)/lying-peer.py", "transfer", "\(stranger.sandbox.root)/state/actshare",
+                                 "127.0.0.1:\(b.port)", #"{"entries": [\#(file("stranger.txt", 1))], "files": [{"index": 0, "data": "s"}]}"#],
+            environment: [:], stdin: nil, timeout: 30)
+        #expect(!refused.stdout.contains("transfer-accept"), "\(refused.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["__", "_rf", "new_line"])
+    }
+}
