@@ -43,7 +43,7 @@ extension Daemon {
             await withTaskGroup(of: Delivery.self) { group in
                 for (entry, addresses) in chosen {
                     group.addTask {
-                        let sender = TransferSender(tree: tree, transfer: Pairing.newID(), deviceName: entry.name) { bytes in
+                        let sender = TransferSender(tree: tree, deviceName: entry.name) { bytes in
                             sent.withLockedValue { $0[entry.pin] = bytes }
                         }
                         return await self.deliver(sender, to: entry, addresses: addresses)

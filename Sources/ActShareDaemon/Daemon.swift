@@ -32,6 +32,7 @@ public final class Daemon: Sendable {
     /// Runs the commands activities name (they block).
     let threadPool: NIOThreadPool
     let receiveDirectory: String
+    let keepPartialSeconds: Int
 
     /// At most this many activities are taken from one paired device's list.
     static let listLimit = 256
@@ -48,8 +49,11 @@ public final class Daemon: Sendable {
         public var staticPeers: [(host: String, port: Int)]
         /// Where files from paired devices go.
         public var receiveDirectory: String
+        /// How long what an interrupted transfer left waits to be resumed.
+        public var keepPartialSeconds: Int
 
-        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String) {
+        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int) {
+            self.keepPartialSeconds = keepPartialSeconds
             self.name = name
             self.port = port
             self.staticPeers = staticPeers
@@ -62,6 +66,7 @@ public final class Daemon: Sendable {
         state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
         discovery = StaticDiscovery(peers: settings.staticPeers)
         receiveDirectory = settings.receiveDirectory
+        keepPartialSeconds = settings.keepPartialSeconds
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
@@ -135,6 +140,13 @@ public final class Daemon: Sendable {
         let identity = state.identity
         DaemonLog.line("device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)")
         try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                // What interrupted transfers left, and nobody resumed in time.
+                while !Task.isCancelled {
+                    TransferReceiver.removeStale(in: self.receiveDirectory, olderThan: self.keepPartialSeconds)
+                    try await Task.sleep(for: .seconds(min(3600, max(60, self.keepPartialSeconds / 4))))
+                }
+            }
             group.addTask {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in

@@ -10,7 +10,7 @@ struct PeerMessage: Codable, Sendable {
         // A transfer of files: the offer and its answer, then each file's data frames
         // between its begin and end, then the receiver's account (docs/PROTOCOL.md).
         case transferOffer = "transfer-offer", transferAccept = "transfer-accept"
-        case fileBegin = "file-begin", fileEnd = "file-end", transferDone = "transfer-done"
+        case fileBegin = "file-begin", fileEnd = "file-end", transferDone = "transfer-done", transferCancel = "transfer-cancel"
     }
 
     var type: Kind
@@ -29,10 +29,17 @@ struct PeerMessage: Codable, Sendable {
     var index: Int?
     var sha256: String?
     var received: [String]?
+    /// With `file-begin`: the byte the data starts at (what the receiver already has).
+    var offset: UInt64?
+    /// With `transfer-accept`: what the receiver kept of an earlier attempt.
+    var have: [TransferPart]?
 
     init(_ type: Kind, name: String? = nil, port: Int? = nil, commitment: String? = nil, nonce: String? = nil, accepted: Bool? = nil,
          id: String? = nil, by: String? = nil, activity: UserActivity? = nil, activities: [UserActivity]? = nil, message: String? = nil,
-         transfer: String? = nil, entries: [TransferEntry]? = nil, index: Int? = nil, sha256: String? = nil, received: [String]? = nil) {
+         transfer: String? = nil, entries: [TransferEntry]? = nil, index: Int? = nil, sha256: String? = nil, received: [String]? = nil,
+         offset: UInt64? = nil, have: [TransferPart]? = nil) {
+        self.offset = offset
+        self.have = have
         self.transfer = transfer
         self.entries = entries
         self.index = index
@@ -50,4 +57,12 @@ struct PeerMessage: Codable, Sendable {
         self.activities = activities
         self.message = message
     }
+}
+
+/// What a receiver kept of one file from an earlier attempt: its first `bytes` and their
+/// SHA-256, which the sender compares with its own before it sends only the rest.
+struct TransferPart: Codable, Sendable {
+    var index: Int
+    var bytes: UInt64
+    var sha256: String
 }

@@ -1,4 +1,4 @@
-// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR]
+// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -14,6 +14,7 @@ var port = 53840
 var name = ""
 var peers: [(host: String, port: Int)] = []
 var receiveDirectory = DownloadDirectory.fromEnvironment()
+var keepPartial = 86_400
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -34,8 +35,11 @@ while let argument = arguments.popFirst() {
     case "--receive-dir":
         guard let value = arguments.popFirst(), value.hasPrefix("/") else { fail("--receive-dir needs an absolute path") }
         receiveDirectory = value
+    case "--keep-partial":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
+        keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS])")
     }
 }
 if name.isEmpty {
@@ -44,7 +48,7 @@ if name.isEmpty {
     name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
 }
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial), paths: HandoffPaths.fromEnvironment())
     try await daemon.run()
 } catch {
     fail("\(error)")

@@ -132,3 +132,69 @@ extension HandoffTransferTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["__", "_rf", "new_line"])
     }
 }
+
+extension HandoffTransferTests {
+    /// The partial file of `name` being received in `directory`, and its size.
+    static func partialSize(in directory: String, _ name: String) -> Int {
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(".actshare-partial-") }
+        return folders.compactMap { try? FileManager.default.attributesOfItem(atPath: "\(directory)/\($0)/\(name)")[.size] as? Int }.max() ?? 0
+    }
+
+    /// Waits (at most 60 s) until at least `bytes` of `name` arrived in `directory`.
+    static func waitForPartial(in directory: String, _ name: String, atLeast bytes: Int) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while partialSize(in: directory, name) < bytes && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        try #require(partialSize(in: directory, name) >= bytes, "\(name) did not start arriving")
+    }
+
+    /// A 1 GiB file: the receiving daemon is killed (-9) partway; sent again, only the rest
+    /// goes over the wire, and the file arrives byte for byte. Then Ctrl-C on a send exits
+    /// 4, and the receiver keeps nothing of it.
+    @Test func anInterruptedTransferResumesAndACancelledOneLeavesNothing() throws {
+        let (a, b, received) = try Self.pairedPair(27_221, 27_222)
+        let big = "\(a.sandbox.root)/big.img"
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: big))
+        try handle.truncate(atOffset: 1 << 30)  // sparse: quick to make and to read
+        try handle.seek(toOffset: 700 << 20)
+        try handle.write(contentsOf: Data("not only zeros".utf8))
+        try handle.close()
+
+        let first = a.background(["handoff", "send", big])
+        try Self.waitForPartial(in: received, "big.img", atLeast: 200 << 20)
+        let killed = try #require(b.pid)
+        kill(killed, SIGKILL)
+        let broken = first()
+        #expect(broken.status == 1, "the send fails, in words: \(broken.stderr)")
+        #expect(!broken.stderr.contains("NIO") && !broken.stderr.contains("Error("), "\(broken.stderr)")
+        let kept = Self.partialSize(in: received, "big.img")
+        #expect(kept >= 200 << 20, "what arrived stays, hidden")
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/big.img"))
+
+        try b.start()
+        let resumed = try a.run("handoff", "send", "--json", big)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let delivery = try #require((try JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8)) as? [[String: Any]])?.first)
+        let transferred = try #require(delivery["transferred"] as? Int)
+        #expect(transferred == (1 << 30) - kept, "only the rest was sent: \(transferred) bytes, \(kept) kept")
+        #expect(try Self.sha256("\(received)/big.img") == Self.sha256(big))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received) == ["big.img"], "no partial folder left")
+
+        // Ctrl-C while sending: exit 4, and nothing of it stays on the receiver.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.arguments = ["handoff", "send", big]
+        process.environment = a.sandbox.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try Self.waitForPartial(in: received, "big.img", atLeast: 100 << 20)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 4)
+        let deadline = Date().addingTimeInterval(10)
+        while (try FileManager.default.contentsOfDirectory(atPath: received)).count > 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received) == ["big.img"], "the cancelled transfer left nothing")
+        #expect(b.log.contains("cancelled by alpha"), "\(b.log)")
+    }
+}

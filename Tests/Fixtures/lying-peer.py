@@ -120,8 +120,9 @@ def send(state, address, message):
             print(json.dumps(read_frame(conn)))
 
 
-def write_raw(conn, data):
-    conn.sendall(struct.pack(">I", len(data)) + data)
+def write_data(conn, data):
+    """A data frame: a zero byte, then the file's bytes."""
+    conn.sendall(struct.pack(">I", len(data) + 1) + b"\x00" + data)
 
 
 def transfer(state, address, plan):
@@ -141,10 +142,10 @@ def transfer(state, address, plan):
                     data = file["data"].encode()
                     write_frame(conn, {"type": "file-begin", "index": file["index"]})
                     if "cut" in file:
-                        write_raw(conn, data[: file["cut"]])
+                        write_data(conn, data[: file["cut"]])
                         return
                     for start in range(0, len(data), 1 << 16):
-                        write_raw(conn, data[start : start + (1 << 16)])
+                        write_data(conn, data[start : start + (1 << 16)])
                     digest = file.get("sha256", hashlib.sha256(data).hexdigest())
                     write_frame(conn, {"type": "file-end", "index": file["index"], "sha256": digest})
                 print(json.dumps(read_frame(conn)), flush=True)

@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,8 @@ struct LocalTree {
     struct Item {
         var entry: TransferEntry
         var source: String
+        /// The file's version (inode, size, modification time), for the transfer's id.
+        var version: String = ""
     }
 
     /// The most entries one transfer takes: the offer must fit one frame.
@@ -23,6 +26,16 @@ struct LocalTree {
     private(set) var items: [Item] = []
 
     var totalBytes: UInt64 { items.reduce(0) { $0 + $1.entry.size } }
+
+    /// The transfer's id: the same for the same files, unchanged, so that sending them
+    /// again resumes what a broken transfer left on the receiver (16 hex digits).
+    var transferID: String {
+        var hasher = SHA256()
+        for item in items {
+            hasher.update(data: Array("\(item.entry.path)\u{0}\(item.entry.kind.rawValue)\u{0}\(item.entry.size)\u{0}\(item.entry.mode)\u{0}\(item.version)\n".utf8))
+        }
+        return String(Hex.string(hasher.finalize()).prefix(16))
+    }
 
     init(paths: [String]) throws {
         var names = Set<String>()
@@ -51,7 +64,8 @@ struct LocalTree {
             guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
                 throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2)
             }
-            items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path))
+            let version = "\(info.st_ino):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+            items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version))
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
             guard let children = FileSystem.contents(ofDirectory: path) else {

@@ -9,12 +9,14 @@ import Glibc
 
 /// Receives one transfer from a paired device into the receive directory.
 ///
-/// Everything lands first in a hidden folder of its own, `.actshare-partial-ID`, and each
+/// Everything lands first in a hidden folder of its own, `.actshare-partial-DEVICE-ID`, and each
 /// top-level file or folder is moved to its final name only when every file in it is
 /// complete and its SHA-256 checked, with `renameat2(RENAME_NOREPLACE)`: nothing partial
 /// is ever seen under a final name, and nothing there is ever replaced (`a (1).txt`).
 /// Names are made safe with ``ReceivedName``; only files and folders are made, never
-/// links; nothing received is opened or run. A transfer that ends early leaves nothing.
+/// links; nothing received is opened or run. A transfer cancelled or refused leaves
+/// nothing; one cut off leaves its hidden folder, and the same files sent again go on
+/// from there (see ``TransferPart``), until ``removeStale(in:olderThan:)`` removes it.
 struct TransferReceiver {
     let directory: String
     let device: PairedDevices.Entry
@@ -35,16 +37,23 @@ struct TransferReceiver {
                  outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws -> ReceivedTransfer? {
         let planned: [Planned]
         let partial: String
+        var kept: [Int: (part: TransferPart, hasher: SHA256)] = [:]
         do {
             guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffFailure("the transfer has no valid id") }
             planned = try Self.plan(offer.entries ?? [])
             try checkSpace(for: planned)
             try FileSystem.createDirectories(directory)
-            partial = FileSystem.join(directory, ".actshare-partial-\(id)")
-            Self.removeTree(partial)
-            try Self.makeFolder(partial, mode: 0o700)
+            // The same files from the same device: what an interrupted attempt left is kept.
+            partial = FileSystem.join(directory, "\(Self.partialPrefix)\(device.device.id)-\(id)")
+            if !Self.isFolder(partial) { try Self.makeFolder(partial, mode: 0o700) }
+            // Its time says when it was last used, for ``removeStale``.
+            _ = PathName.withCString(partial) { utimensat(AT_FDCWD, $0, nil, 0) }
             for item in planned where item.entry.kind == .folder {
-                try Self.makeFolder(FileSystem.join(partial, item.relative), mode: 0o700)
+                let path = FileSystem.join(partial, item.relative)
+                if !Self.isFolder(path) { try Self.makeFolder(path, mode: 0o700) }
+            }
+            for (index, item) in planned.enumerated() where item.entry.kind == .file {
+                if let part = Self.keptPart(FileSystem.join(partial, item.relative), index: index, limit: item.entry.size) { kept[index] = part }
             }
         } catch let failure as HandoffFailure {
             DaemonLog.line("refused files from \(device.name): \(failure.message)")
@@ -52,24 +61,35 @@ struct TransferReceiver {
             return nil
         }
         do {
-            try await outbound.write(try Wire.encode(PeerMessage(.transferAccept)))
+            try await outbound.write(try Wire.encode(PeerMessage(.transferAccept, have: kept.values.map(\.part).sorted { $0.index < $1.index })))
             var files: [Delivery.File] = []
             var done = Set<Int>()
             let expected = planned.indices.filter { planned[$0].entry.kind == .file }
             while done.count < expected.count {
-                guard let frame = try await frames.next() else { throw HandoffFailure("\(device.name) stopped sending") }
+                guard let frame = try await frames.next() else { throw Interrupted() }
                 let begin = try Wire.decode(PeerMessage.self, from: frame)
+                if begin.type == .transferCancel { throw Cancelled() }
                 guard begin.type == .fileBegin, let index = begin.index, planned.indices.contains(index),
                       planned[index].entry.kind == .file, !done.contains(index) else {
                     throw HandoffFailure("\(device.name) sent something else than the next file")
                 }
                 let item = planned[index]
-                let digest = try await receiveFile(item, into: partial, frames: &frames)
-                guard let endFrame = try await frames.next(), let end = try? Wire.decode(PeerMessage.self, from: endFrame),
-                      end.type == .fileEnd, end.index == index else {
+                let offset = begin.offset ?? 0
+                guard offset == 0 || offset == kept[index]?.part.bytes else {
+                    throw HandoffFailure("\(device.name) asked to resume \(item.entry.path) where nothing was kept")
+                }
+                let digest = try await receiveFile(item, into: partial, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
+                                                   frames: &frames)
+                guard let endFrame = try await frames.next() else { throw Interrupted() }
+                guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
                     throw HandoffFailure("\(device.name) sent more bytes of \(item.entry.path) than it offered")
                 }
-                guard end.sha256 == digest else { throw HandoffFailure("\(item.entry.path) arrived damaged: its SHA-256 differs") }
+                if end.type == .transferCancel { throw Cancelled() }
+                guard end.index == index, end.sha256 == digest else {
+                    // Not kept for a resume either: the same bytes would come again.
+                    _ = PathName.withCString(FileSystem.join(partial, item.relative)) { unlink($0) }
+                    throw HandoffFailure("\(item.entry.path) arrived damaged: its SHA-256 differs")
+                }
                 done.insert(index)
                 files.append(Delivery.File(name: item.relative, bytes: item.entry.size, sha256: digest))
             }
@@ -89,15 +109,66 @@ struct TransferReceiver {
                 if let path = moved[top] { file.name = path + file.name.dropFirst(top.count) }
                 return file
             }
-            let received = ReceivedTransfer(from: device.name, fromID: device.device.id, when: Double(time(nil)), paths: placed, files: located)
-            return received
+            return ReceivedTransfer(from: device.name, fromID: device.device.id, when: Double(time(nil)), paths: placed, files: located)
+        } catch is Interrupted {
+            // Kept for the next attempt at the same files, for `handoff.keep-partial` at most.
+            DaemonLog.line("the transfer from \(device.name) broke off; what arrived is kept to be resumed")
+            return nil
         } catch {
             Self.removeTree(partial)
-            let message = (error as? HandoffFailure)?.message ?? "the transfer broke off"
+            let message = error is Cancelled ? "cancelled by \(device.name)" : (error as? HandoffFailure)?.message ?? "the transfer broke off"
             DaemonLog.line("files from \(device.name) not kept: \(message)")
             try? await outbound.write(try Wire.encode(PeerMessage(.error, message: message)))
             return nil
         }
+    }
+
+    /// The sender went away without a word (a cut connection, a killed daemon).
+    private struct Interrupted: Error {}
+    /// The sender said it gave up.
+    private struct Cancelled: Error {}
+
+    /// The hidden folders transfers are received in: `.actshare-partial-DEVICE-TRANSFER`.
+    static let partialPrefix = ".actshare-partial-"
+
+    /// Removes what interrupted transfers left in `directory` and nobody resumed within
+    /// `seconds`.
+    static func removeStale(in directory: String, olderThan seconds: Int) {
+        let now = time(nil)
+        for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasPrefix(partialPrefix) {
+            let path = FileSystem.join(directory, name)
+            var info = stat()
+            guard PathName.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR,
+                  Int(now - info.st_mtim.tv_sec) >= seconds else { continue }
+            removeTree(path)
+            DaemonLog.line("removed what an interrupted transfer left in \(FileSystem.abbreviatingHome(path)), unused for \(seconds / 3600) h")
+        }
+    }
+
+    /// What an earlier attempt left of a file: its bytes (not more than `limit`) and their
+    /// SHA-256, with the hasher to go on from.
+    private static func keptPart(_ path: String, index: Int, limit: UInt64) -> (part: TransferPart, hasher: SHA256)? {
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, UInt64(info.st_size) <= limit else { return nil }
+        var hasher = SHA256()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var total: UInt64 = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            total += UInt64(count)
+        }
+        return (TransferPart(index: index, bytes: total, sha256: Hex.string(hasher.finalize())), hasher)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return PathName.withCString(path, { lstat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Each entry's safe path inside the partial folder: every component sanitised and
@@ -148,17 +219,27 @@ struct TransferReceiver {
         }
     }
 
-    /// Writes one file's bytes, as many as offered and not one more; returns their SHA-256.
-    private func receiveFile(_ item: Planned, into partial: String,
+    /// Writes one file's bytes from `offset` (what was kept before it stays), as many as
+    /// offered and not one more; returns the SHA-256 of the whole file.
+    private func receiveFile(_ item: Planned, into partial: String, from offset: UInt64, hasher start: SHA256,
                              frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> String {
         let path = FileSystem.join(partial, item.relative)
-        let fd = PathName.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0)
+        let fd = PathName.withCString(path) { open($0, flags, 0o600) }
         guard fd >= 0 else { throw HandoffFailure("cannot write \(item.relative) on \(ownName): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var hasher = SHA256()
-        var left = item.entry.size
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw HandoffFailure("cannot write \(item.relative) on \(ownName): \(String(cString: strerror(errno)))")
+        }
+        var hasher = start
+        var left = item.entry.size - offset
         while left > 0 {
-            guard let chunk = try await frames.next() else { throw HandoffFailure("\(device.name) stopped sending") }
+            guard var chunk = try await frames.next() else { throw Interrupted() }
+            guard chunk.readInteger(as: UInt8.self) == TransferSender.dataTag else {
+                chunk.moveReaderIndex(to: 0)
+                if (try? Wire.decode(PeerMessage.self, from: chunk))?.type == .transferCancel { throw Cancelled() }
+                throw HandoffFailure("\(device.name) sent fewer bytes of \(item.entry.path) than it offered")
+            }
             guard UInt64(chunk.readableBytes) <= left else {
                 throw HandoffFailure("\(device.name) sent more bytes of \(item.entry.path) than it offered")
             }

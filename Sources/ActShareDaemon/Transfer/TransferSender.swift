@@ -7,16 +7,20 @@ import Glibc
 #endif
 
 /// Sends a ``LocalTree`` to one paired device over a ``PeerLink``: the offer, then each
-/// file as `file-begin`, its bytes in raw frames, and `file-end` with its SHA-256; then
+/// file as `file-begin`, its bytes in data frames, and `file-end` with its SHA-256; then
 /// waits for the receiver's account (docs/PROTOCOL.md, "Transfers").
+///
+/// What the receiver kept of an earlier attempt at the same files (`have` in its
+/// accept) is not sent again when its SHA-256 matches this side's first bytes.
 struct TransferSender {
     /// Bytes of file data in one frame (a frame holds at most 1 MiB).
     static let chunkSize = 512 << 10
+    /// The first byte of a data frame; a message frame starts with `{`.
+    static let dataTag: UInt8 = 0
 
     let tree: LocalTree
-    let transfer: String
     let deviceName: String
-    /// Called with the bytes sent so far.
+    /// Called with the bytes of the transfer done so far (kept ones included).
     var progress: @Sendable (UInt64) -> Void = { _ in }
 
     /// Sends everything and returns what the device says it received.
@@ -29,20 +33,28 @@ struct TransferSender {
                 guard let frame = try await frames.next() else { throw HandoffFailure("\(deviceName) closed the connection") }
                 return try Wire.decode(PeerMessage.self, from: frame)
             }
-            try await outbound.write(try Wire.encode(PeerMessage(.transferOffer, transfer: transfer, entries: tree.items.map(\.entry))))
+            try await outbound.write(try Wire.encode(PeerMessage(.transferOffer, transfer: tree.transferID, entries: tree.items.map(\.entry))))
             let answer = try await reply()
             guard answer.type == .transferAccept else {
                 throw HandoffFailure("\(deviceName) refused the files: \(Daemon.quoted(answer.message) ?? "no reason given")")
             }
-            var sent: UInt64 = 0
+            var kept: [Int: TransferPart] = [:]
+            for part in answer.have ?? [] { kept[part.index] = part }
+            var done: UInt64 = 0, transferred: UInt64 = 0
             var delivered: [Delivery.File] = []
             do {
                 for (index, item) in tree.items.enumerated() where item.entry.kind == .file {
-                    try await outbound.write(try Wire.encode(PeerMessage(.fileBegin, index: index)))
-                    let digest = try await sendData(of: item, to: outbound) { sent += $0; progress(sent) }
-                    try await outbound.write(try Wire.encode(PeerMessage(.fileEnd, index: index, sha256: digest)))
+                    let (digest, sent) = try await sendFile(index, item, kept: kept[index], to: outbound) { done += $0; progress(done) }
+                    transferred += sent
                     delivered.append(Delivery.File(name: item.entry.path, bytes: item.entry.size, sha256: digest))
                 }
+            } catch is CancellationError {
+                // Told, the receiver removes what it has; a connection that just breaks
+                // leaves it there to be resumed.
+                // From a task of its own: this one is cancelled, and would not write.
+                let cancel = try Wire.encode(PeerMessage(.transferCancel))
+                await Task { try? await outbound.write(cancel) }.value
+                throw CancellationError()
             } catch let error as HandoffFailure {
                 throw error
             } catch {
@@ -52,18 +64,20 @@ struct TransferSender {
                 }
                 throw error
             }
-            let done = try await reply()
-            guard done.type == .transferDone else {
-                throw HandoffFailure("\(deviceName) did not keep the files: \(Daemon.quoted(done.message) ?? "no reason given")")
+            let finished = try await reply()
+            guard finished.type == .transferDone else {
+                throw HandoffFailure("\(deviceName) did not keep the files: \(Daemon.quoted(finished.message) ?? "no reason given")")
             }
-            let names = (done.received ?? []).filter { ActivityChecks.isDisplayText($0, limit: 4096) }
-            return Delivery(device: deviceName, delivered: delivered, received: names)
+            let names = (finished.received ?? []).filter { ActivityChecks.isDisplayText($0, limit: 4096) }
+            return Delivery(device: deviceName, delivered: delivered, received: names, transferred: transferred)
         }
     }
 
-    /// Writes a file's bytes (exactly the size offered) and returns their SHA-256.
-    private func sendData(of item: LocalTree.Item, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-                          sent: (UInt64) -> Void) async throws -> String {
+    /// Sends one file: `file-begin` at the offset the receiver may keep, the rest of its
+    /// bytes (exactly the size offered), `file-end`. Returns its SHA-256 and the bytes sent.
+    private func sendFile(_ index: Int, _ item: LocalTree.Item, kept: TransferPart?,
+                          to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+                          done: (UInt64) -> Void) async throws -> (String, UInt64) {
         let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         guard fd >= 0 else { throw HandoffFailure("\(item.source) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2) }
         defer { close(fd) }
@@ -72,12 +86,35 @@ struct TransferSender {
             throw HandoffFailure("\(item.source) is no longer a regular file", exitCode: 2)
         }
         var hasher = SHA256()
-        var left = item.entry.size
+        var offset: UInt64 = 0
+        if let kept, kept.bytes > 0, kept.bytes <= item.entry.size {
+            // This side's first bytes, hashed; sent again only if the receiver's differ.
+            var prefix = SHA256()
+            var left = kept.bytes
+            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+            while left > 0 {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, Int(min(UInt64($0.count), left))) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw HandoffFailure("\(item.source) became shorter while it was sent") }
+                chunk.withUnsafeBytes { prefix.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                left -= UInt64(count)
+            }
+            if Hex.string(prefix.finalize()) == kept.sha256 {
+                hasher = prefix
+                offset = kept.bytes
+                done(offset)
+            } else {
+                guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffFailure("\(item.source) cannot be read again") }
+            }
+        }
+        try await outbound.write(try Wire.encode(PeerMessage(.fileBegin, index: index, offset: offset)))
+        var left = item.entry.size - offset
         while left > 0 {
             try Task.checkCancellation()
             let wanted = Int(min(UInt64(Self.chunkSize), left))
             var chunk = ByteBuffer()
-            chunk.reserveCapacity(wanted)
+            chunk.reserveCapacity(wanted + 1)
+            chunk.writeInteger(Self.dataTag)
             let count = chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
                 var total = 0
                 while total < wanted {
@@ -89,11 +126,13 @@ struct TransferSender {
                 return total
             }
             guard count == wanted else { throw HandoffFailure("\(item.source) became shorter while it was sent", exitCode: 1) }
-            chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await outbound.write(chunk)
             left -= UInt64(count)
-            sent(UInt64(count))
+            done(UInt64(count))
         }
-        return Hex.string(hasher.finalize())
+        let digest = Hex.string(hasher.finalize())
+        try await outbound.write(try Wire.encode(PeerMessage(.fileEnd, index: index, sha256: digest)))
+        return (digest, item.entry.size - offset)
     }
 }

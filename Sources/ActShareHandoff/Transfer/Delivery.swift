@@ -18,12 +18,16 @@ public struct Delivery: Codable, Sendable, Equatable {
     public var delivered: [File]
     /// The names the top-level items got on the device (`a (1).txt` when `a.txt` was there).
     public var received: [String]
+    /// The bytes sent this time: less than the files' sizes when the device kept part of
+    /// them from an interrupted attempt.
+    public var transferred: UInt64
     public var error: String?
 
-    public init(device: String, delivered: [File] = [], received: [String] = [], error: String? = nil) {
+    public init(device: String, delivered: [File] = [], received: [String] = [], transferred: UInt64 = 0, error: String? = nil) {
         self.device = device
         self.delivered = delivered
         self.received = received
+        self.transferred = transferred
         self.error = error
     }
 }

@@ -57,7 +57,7 @@ public struct ConfigDecoder: Sendable {
 
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
-            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir"], in: "'handoff'")
+            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -68,6 +68,12 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.port' must be from 1 to 65535, not \(port)", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(port), at: value.location)
+                } else if key == "keep-partial" {
+                    let text = try value.string(kind: kind)
+                    guard let milliseconds = Units.milliseconds(text), milliseconds >= 60_000, milliseconds <= 30 * 86_400_000 else {
+                        throw value.error("'handoff.keep-partial' must be a duration from 1m to 720h such as 24h, not '\(text)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
                 } else if key == "discovery" {
                     let word = try value.string(kind: kind)
                     guard word == "multicast" || word == "static" else {

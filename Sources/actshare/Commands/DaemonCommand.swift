@@ -34,6 +34,7 @@ struct DaemonCommand: ParsableCommand {
         for peer in FileSystem.pathList(handoff["peers"]?.value ?? "", separator: ",") {
             arguments += ["--peer", peer.contains(":") ? peer : "\(peer):53840"]
         }
+        if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }
