@@ -198,3 +198,34 @@ extension HandoffTransferTests {
         #expect(b.log.contains("cancelled by alpha"), "\(b.log)")
     }
 }
+
+extension HandoffTransferTests {
+    /// `--all` sends to three paired devices at once; each gets the folder whole.
+    @Test func threeReceiversAtOnceWithAll() throws {
+        let a = try Machine("alpha", port: 27_231)
+        let receivers = try [("beta", 27_232), ("gamma", 27_233), ("delta", 27_234)].map { try Machine($0.0, port: $0.1) }
+        for receiver in receivers {
+            let (asked, waited) = try HandoffTests.pair(a, receiver)
+            try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        }
+        let folder = "\(a.sandbox.root)/Notes"
+        for number in 1...50 { try Sandbox.write("note \(number)\n", to: "\(folder)/\(number).txt") }
+        let several = try a.run("handoff", "send", folder)
+        #expect(several.status == 2 && several.stderr.contains("several devices are paired"), "\(several.stderr)")
+
+        let sent = try a.run("handoff", "send", "--all", "--json", folder)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let deliveries = try #require(try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [[String: Any]])
+        #expect(deliveries.compactMap { $0["device"] as? String } == ["beta", "delta", "gamma"])
+        for receiver in receivers {
+            let notes = "\(receiver.sandbox.root)/home/Downloads/Notes"
+            #expect(try FileManager.default.contentsOfDirectory(atPath: notes).count == 50, "\(receiver.name)")
+            #expect(try String(contentsOfFile: "\(notes)/42.txt", encoding: .utf8) == "note 42\n")
+        }
+        // Two named devices, one of them twice: each gets it once.
+        let two = try a.run("handoff", "send", "--device", "beta", "--device", "gamma", "--device", "beta", folder)
+        #expect(two.status == 0 && two.stdout.split(separator: "\n").count == 2, "\(two.stdout) \(two.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(receivers[0].sandbox.root)/home/Downloads/Notes (1)"))
+        #expect(!FileManager.default.fileExists(atPath: "\(receivers[2].sandbox.root)/home/Downloads/Notes (1)"))
+    }
+}
