@@ -1,16 +1,20 @@
 /*
- * Hand Off: sends text and URL items to a paired device as user activities it can
- * continue (a URL in its browser, text onto its clipboard), through the local handoff
- * daemon's control socket (docs/PROTOCOL.md: op `send`). Files come later.
+ * Hand Off: sends the items to a paired device through the local handoff daemon's control
+ * socket (docs/PROTOCOL.md): URLs and text as user activities it can continue (op `send`:
+ * a URL in its browser, text onto its clipboard), files and folders into its download
+ * folder (op `send-files`, whose progress events drive the session's progress, and whose
+ * connection, closed, cancels). Requests are built and answers read with json-c.
  */
 #include "buffer.h"
 #include "io.h"
 
 #include <actshare/handoff_files.h>
 #include <actshare/provider.h>
+#include <json.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,35 +26,11 @@
 ACTSHARE_EXPORT int32_t handoff_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t handoff_send(const actshare_request *request, actshare_session *session);
 
-/* A JSON string literal for UTF-8 `text`. */
-static void json_string(buffer *out, const char *text) {
-    buffer_append_string(out, "\"");
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p == '"' || *p == '\\') {
-            char escaped[2] = {'\\', (char)*p};
-            buffer_append(out, escaped, 2);
-        } else if (*p < 0x20) {
-            buffer_append_format(out, "\\u%04x", *p);
-        } else {
-            buffer_append(out, p, 1);
-        }
-    }
-    buffer_append_string(out, "\"");
-}
-
-/* The title: the first line of the text, at most 60 bytes, cut on a character boundary. */
-static void title_of(buffer *out, const char *text) {
-    size_t length = strcspn(text, "\r\n");
-    if (length > 60) {
-        length = 57;
-        while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80) length--;
-    }
-    buffer title = {0};
-    buffer_append(&title, text, length);
-    if (length < strcspn(text, "\r\n")) buffer_append_string(&title, "…");
-    json_string(out, title.bytes ? title.bytes : "");
-    buffer_free(&title);
-}
+/* The longest answer line read from the daemon (its own limit for control lines). */
+#define CONTROL_LINE_LIMIT (2u << 20)
+/* The daemon's exit codes in its answers (docs/PROTOCOL.md). */
+#define DAEMON_BAD_INPUT 2
+#define DAEMON_CANCELLED 4
 
 static int is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -85,7 +65,14 @@ int32_t handoff_can_perform(const actshare_request *request) {
     return device_paired();
 }
 
-static int control_socket(char *error, size_t size) {
+/* A connection to the daemon's control socket, with the lines it answers. */
+typedef struct control {
+    int fd;
+    buffer pending;
+} control;
+
+static int control_open(control *c, char *error, size_t size) {
+    memset(c, 0, sizeof *c);
     const char *runtime = getenv("XDG_RUNTIME_DIR");
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     if (runtime && runtime[0] == '/') {
@@ -94,105 +81,238 @@ static int control_socket(char *error, size_t size) {
         snprintf(path, sizeof path, ACTSHARE_HANDOFF_RUNTIME_FALLBACK "%u/" ACTSHARE_HANDOFF_FOLDER "/" ACTSHARE_HANDOFF_CONTROL_SOCKET,
                  (unsigned)getuid());
     }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
-    if (fd < 0 || connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&address, sizeof address) != 0) {
         snprintf(error, size, "no actshare daemon is running (%s: %s); start it with `actshare daemon`", path, strerror(errno));
-        if (fd >= 0) close(fd);
+        if (c->fd >= 0) close(c->fd);
+        c->fd = -1;
         return -1;
     }
-    return fd;
+    return 0;
 }
 
-/* Sends one request line and reads the answer line; 0 when it says "ok":true. */
-static int call(int fd, const buffer *line, char *error, size_t size, int *bad_input) {
-    if (write_all(fd, line->bytes, line->length) != 0) {
-        snprintf(error, size, "the handoff daemon closed its socket");
-        return -1;
-    }
-    buffer answer = {0};
-    char chunk[4096];
-    while (!answer.bytes || !memchr(answer.bytes, '\n', answer.length)) {
-        ssize_t count = read(fd, chunk, sizeof chunk);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) break;
-        buffer_append(&answer, chunk, (size_t)count);
-    }
-    int ok = answer.bytes && strstr(answer.bytes, "\"ok\":true") != NULL;
-    if (!ok) {
-        /* The daemon's message: "error":"…" (its JSON escapes are left as they are). */
-        const char *message = answer.bytes ? strstr(answer.bytes, "\"error\":\"") : NULL;
-        if (message) {
-            message += 9;
-            size_t length = 0;
-            while (message[length] && !(message[length] == '"' && (length == 0 || message[length - 1] != '\\'))) length++;
-            snprintf(error, size, "%.*s", (int)length, message);
-        } else {
-            snprintf(error, size, "the handoff daemon did not answer");
+static void control_close(control *c) {
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+    buffer_free(&c->pending);
+}
+
+/* Sends a request (one JSON object on a line): 0, or -1. */
+static int control_send(control *c, json_object *request) {
+    const char *text = json_object_to_json_string_ext(request, JSON_C_TO_STRING_PLAIN);
+    buffer line = {0};
+    buffer_append_string(&line, text);
+    buffer_append_string(&line, "\n");
+    int result = write_all(c->fd, line.bytes, line.length);
+    buffer_free(&line);
+    return result;
+}
+
+/* The next answer line, parsed (the caller puts it); NULL when the daemon closed the
+ * socket, sent a line over the limit or not JSON, or, with a session, when the user
+ * cancelled (`*cancelled` is set) while waiting. */
+static json_object *control_receive(control *c, actshare_session *session, int *cancelled) {
+    for (;;) {
+        char *newline = c->pending.bytes ? memchr(c->pending.bytes, '\n', c->pending.length) : NULL;
+        if (newline) {
+            size_t length = (size_t)(newline - c->pending.bytes);
+            json_tokener *tokener = json_tokener_new();
+            json_object *answer = json_tokener_parse_ex(tokener, c->pending.bytes, (int)length);
+            json_tokener_free(tokener);
+            memmove(c->pending.bytes, newline + 1, c->pending.length - length - 1);
+            c->pending.length -= length + 1;
+            return answer;
         }
-        *bad_input = answer.bytes && strstr(answer.bytes, "\"exit_code\":2") != NULL;
+        if (c->pending.length > CONTROL_LINE_LIMIT) return NULL;
+        /* Woken at least every 250 ms (the daemon's progress events), to see a cancel. */
+        struct pollfd readable = {.fd = c->fd, .events = POLLIN};
+        int ready = poll(&readable, 1, 250);
+        if (session && session->is_cancelled(session)) {
+            *cancelled = 1;
+            return NULL;
+        }
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) continue;
+        char chunk[65536];
+        ssize_t count = read(c->fd, chunk, sizeof chunk);
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0) return NULL;
+        buffer_append(&c->pending, chunk, (size_t)count);
     }
-    buffer_free(&answer);
-    return ok ? 0 : -1;
+}
+
+static const char *string_field(json_object *object, const char *key) {
+    json_object *value;
+    return json_object_object_get_ex(object, key, &value) && json_object_is_type(value, json_type_string) ? json_object_get_string(value) : NULL;
+}
+
+static int64_t number_field(json_object *object, const char *key) {
+    json_object *value;
+    return json_object_object_get_ex(object, key, &value) ? json_object_get_int64(value) : 0;
+}
+
+static int answer_ok(json_object *answer) {
+    json_object *ok;
+    return answer && json_object_object_get_ex(answer, "ok", &ok) && json_object_get_boolean(ok);
+}
+
+/* Says the daemon's failure on the session; the status it means. */
+static int32_t failed(actshare_session *session, json_object *answer, const char *otherwise) {
+    const char *message = answer ? string_field(answer, "error") : NULL;
+    session->set_error(session, message ? message : otherwise);
+    int64_t code = answer ? number_field(answer, "exit_code") : 0;
+    return code == DAEMON_BAD_INPUT ? ACTSHARE_STATUS_BAD_INPUT : code == DAEMON_CANCELLED ? ACTSHARE_STATUS_CANCELLED : ACTSHARE_STATUS_FAILED;
+}
+
+/* The title of handed-off text: its first line, at most 60 bytes, cut between characters. */
+static json_object *title_of(const char *text) {
+    size_t line = strcspn(text, "\r\n"), length = line;
+    if (length > 60) {
+        length = 57;
+        while (length > 0 && ((unsigned char)text[length] & 0xC0) == 0x80) length--;
+    }
+    buffer title = {0};
+    buffer_append(&title, text, length);
+    if (length < line) buffer_append_string(&title, "…");
+    json_object *value = json_object_new_string_len(title.bytes ? title.bytes : "", (int)title.length);
+    buffer_free(&title);
+    return value;
+}
+
+/* The `send` request for a URL or text item. */
+static json_object *activity_request(const actshare_item *item, const char *device) {
+    json_object *activity = json_object_new_object(), *info = json_object_new_object();
+    if (item->kind == ACTSHARE_ITEM_URL) {
+        json_object_object_add(activity, "type", json_object_new_string("org.actshare.handoff.url"));
+        json_object_object_add(activity, "title", json_object_new_string(item->uri));
+        json_object_object_add(activity, "webpage_url", json_object_new_string(item->uri));
+        json_object_object_add(info, "url", json_object_new_string(item->uri));
+    } else {
+        json_object_object_add(activity, "type", json_object_new_string("org.actshare.handoff.text"));
+        json_object_object_add(activity, "title", title_of(item->text));
+        json_object_object_add(info, "text", json_object_new_string(item->text));
+    }
+    json_object_object_add(activity, "user_info", info);
+    json_object *request = json_object_new_object();
+    json_object_object_add(request, "op", json_object_new_string("send"));
+    if (device && *device) json_object_object_add(request, "device", json_object_new_string(device));
+    json_object_object_add(request, "activity", activity);
+    return request;
+}
+
+/* One request, one answer (URLs and text). */
+static int32_t send_activity(const actshare_item *item, const char *device, actshare_session *session) {
+    char error[1024];
+    control c;
+    if (control_open(&c, error, sizeof error) != 0) {
+        session->set_error(session, error);
+        return ACTSHARE_STATUS_FAILED;
+    }
+    json_object *request = activity_request(item, device);
+    int cancelled = 0;
+    json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
+    int32_t status = answer_ok(answer) ? ACTSHARE_STATUS_DONE : failed(session, answer, "the handoff daemon did not answer");
+    json_object_put(request);
+    json_object_put(answer);
+    control_close(&c);
+    return status;
+}
+
+/* The files and folders, all in one `send-files`; its progress events become the
+ * session's progress, and a cancel closes the connection, which stops the daemon. */
+static int32_t send_files(const actshare_request *request, const char *device, actshare_session *session, int *count) {
+    char error[1024];
+    control c;
+    if (control_open(&c, error, sizeof error) != 0) {
+        session->set_error(session, error);
+        return ACTSHARE_STATUS_FAILED;
+    }
+    json_object *message = json_object_new_object(), *paths = json_object_new_array();
+    json_object_object_add(message, "op", json_object_new_string("send-files"));
+    for (size_t i = 0; i < request->item_count; i++) {
+        if (request->items[i].kind == ACTSHARE_ITEM_FILE) json_object_array_add(paths, json_object_new_string(request->items[i].path));
+    }
+    json_object_object_add(message, "paths", paths);
+    if (device && *device) {
+        json_object *devices = json_object_new_array();
+        json_object_array_add(devices, json_object_new_string(device));
+        json_object_object_add(message, "devices", devices);
+    }
+    int32_t status = ACTSHARE_STATUS_FAILED;
+    if (control_send(&c, message) != 0) {
+        session->set_error(session, "the handoff daemon closed its socket");
+    } else {
+        for (;;) {
+            int cancelled = 0;
+            json_object *answer = control_receive(&c, session, &cancelled);
+            if (cancelled) {
+                status = ACTSHARE_STATUS_CANCELLED;
+                break;
+            }
+            const char *event = answer ? string_field(answer, "event") : NULL;
+            if (event && strcmp(event, "progress") == 0) {
+                int64_t total = number_field(answer, "total");
+                if (total > 0) session->progress(session, (double)number_field(answer, "bytes") / (double)total);
+                json_object_put(answer);
+                continue;
+            }
+            if (answer_ok(answer)) {
+                json_object *deliveries, *first, *files;
+                if (json_object_object_get_ex(answer, "deliveries", &deliveries) && (first = json_object_array_get_idx(deliveries, 0)) &&
+                    json_object_object_get_ex(first, "delivered", &files)) {
+                    *count = (int)json_object_array_length(files);
+                }
+                status = ACTSHARE_STATUS_DONE;
+            } else {
+                status = failed(session, answer, "the handoff daemon did not answer");
+            }
+            json_object_put(answer);
+            break;
+        }
+    }
+    json_object_put(message);
+    control_close(&c);
+    return status;
 }
 
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
     const char *device = session->option(session, "device");
-    char error[1024];
-    int sent = 0;
+    int handed = 0, files = 0, has_files = 0;
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
-        if (item->kind != ACTSHARE_ITEM_URL && item->kind != ACTSHARE_ITEM_TEXT) continue;
+        if (item->kind == ACTSHARE_ITEM_FILE) {
+            has_files = 1;
+            continue;
+        }
+        if (item->kind != ACTSHARE_ITEM_URL && item->kind != ACTSHARE_ITEM_TEXT) {
+            session->set_error(session, "only files, folders, URLs and text can be handed off");
+            return ACTSHARE_STATUS_BAD_INPUT;
+        }
         /* The receiver opens a URL in its browser: http and https only (the receiving
          * daemon refuses anything else too). */
         if (item->kind == ACTSHARE_ITEM_URL && strncasecmp(item->uri, "http://", 7) != 0 && strncasecmp(item->uri, "https://", 8) != 0) {
-            snprintf(error, sizeof error, "only http and https URLs can be handed off, not %.40s…", item->uri);
-            if (strlen(item->uri) <= 40) snprintf(error, sizeof error, "only http and https URLs can be handed off, not %s", item->uri);
+            char error[128];
+            snprintf(error, sizeof error, "only http and https URLs can be handed off, not %.40s%s", item->uri, strlen(item->uri) > 40 ? "…" : "");
             session->set_error(session, error);
             return ACTSHARE_STATUS_BAD_INPUT;
         }
-        buffer line = {0};
-        buffer_append_string(&line, "{\"op\":\"send\",");
-        if (device && *device) {
-            buffer_append_string(&line, "\"device\":");
-            json_string(&line, device);
-            buffer_append_string(&line, ",");
-        }
-        buffer_append_string(&line, "\"activity\":{\"type\":");
-        if (item->kind == ACTSHARE_ITEM_URL) {
-            json_string(&line, "org.actshare.handoff.url");
-            buffer_append_string(&line, ",\"title\":");
-            json_string(&line, item->uri);
-            buffer_append_string(&line, ",\"webpage_url\":");
-            json_string(&line, item->uri);
-            buffer_append_string(&line, ",\"user_info\":{\"url\":");
-            json_string(&line, item->uri);
-        } else {
-            json_string(&line, "org.actshare.handoff.text");
-            buffer_append_string(&line, ",\"title\":");
-            title_of(&line, item->text);
-            buffer_append_string(&line, ",\"user_info\":{\"text\":");
-            json_string(&line, item->text);
-        }
-        buffer_append_string(&line, "}}}\n");
-        int fd = control_socket(error, sizeof error);
-        int bad_input = 0;
-        int result = fd < 0 ? -1 : call(fd, &line, error, sizeof error, &bad_input);
-        if (fd >= 0) close(fd);
-        buffer_free(&line);
-        if (result != 0) {
-            session->set_error(session, error);
-            return bad_input ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED;
-        }
-        sent++;
+        int32_t status = send_activity(item, device, session);
+        if (status != ACTSHARE_STATUS_DONE) return status;
+        handed++;
     }
-    if (sent == 0) {
-        session->set_error(session, "only URLs and text can be handed off (files come later)");
-        return ACTSHARE_STATUS_BAD_INPUT;
+    if (has_files) {
+        int32_t status = send_files(request, device, session, &files);
+        if (status != ACTSHARE_STATUS_DONE) return status;
     }
     char said[256];
-    snprintf(said, sizeof said, "handed off %d item%s%s%s", sent, sent == 1 ? "" : "s", device && *device ? " to " : "", device && *device ? device : "");
+    const char *to = device && *device ? device : NULL;
+    if (files > 0 && handed == 0) {
+        snprintf(said, sizeof said, "sent %d file%s%s%s", files, files == 1 ? "" : "s", to ? " to " : "", to ? to : "");
+    } else {
+        snprintf(said, sizeof said, "handed off %d item%s%s%s", handed + files, handed + files == 1 ? "" : "s", to ? " to " : "", to ? to : "");
+    }
     session->return_item(session, ACTSHARE_ITEM_TEXT, said, NULL);
     return ACTSHARE_STATUS_DONE;
 }

@@ -229,3 +229,27 @@ extension HandoffTransferTests {
         #expect(!FileManager.default.fileExists(atPath: "\(receivers[2].sandbox.root)/home/Downloads/Notes (1)"))
     }
 }
+
+extension HandoffTransferTests {
+    /// The share sheet's Hand Off sends files too (so a file manager's Share → Hand Off
+    /// does): the built-in provider asks the daemon, which sends them.
+    @Test func theShareSheetsHandOffSendsFiles() throws {
+        let (a, b, received) = try Self.pairedPair(27_241, 27_242)
+        a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let report = try a.sandbox.file("report.txt", "quarterly figures\n")
+        let folder = "\(a.sandbox.root)/Slides"
+        try Sandbox.write("slide 1\n", to: "\(folder)/1.txt")
+        let listed = try a.run("list", report, "--json").listedTypes()
+        #expect(listed.contains("org.actshare.handoff"), "\(listed)")
+        let sent = try a.run("perform", "org.actshare.handoff", report, folder, "-o", "device=beta")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout == "sent 2 files to beta\n", "\(sent.stderr)")
+        #expect(try String(contentsOfFile: "\(received)/report.txt", encoding: .utf8) == "quarterly figures\n")
+        #expect(try String(contentsOfFile: "\(received)/Slides/1.txt", encoding: .utf8) == "slide 1\n")
+        // A URL and a file in one share: both go.
+        let mixed = try a.run("perform", "org.actshare.handoff", report, "https://example.org/")
+        #expect(mixed.status == 0 && mixed.stdout == "handed off 2 items\n", "\(mixed.stdout) \(mixed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(received)/report (1).txt"))
+        #expect(try b.run("handoff", "list").stdout.contains("https://example.org/"))
+    }
+}
