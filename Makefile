@@ -27,6 +27,7 @@ bench:
 	Benchmarks/pdf-vs-paps
 	Benchmarks/handoff-latency
 	Benchmarks/handoff-flood
+	Benchmarks/handoff-vs-scp
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

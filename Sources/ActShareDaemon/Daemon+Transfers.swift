@@ -121,6 +121,7 @@ extension Daemon {
         let count = received.files.count
         DaemonLog.line("received \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(received.bytes))) from \(entry.name): "
             + received.paths.map(FileSystem.abbreviatingHome).joined(separator: ", "))
+        ReceivedNotice.show(received, in: receiveDirectory)
         do {
             try ReceivedLog(file: state.paths.receivedLog).append(received)
         } catch {

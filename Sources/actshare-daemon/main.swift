@@ -10,6 +10,11 @@ import Glibc
 #endif
 
 var arguments = CommandLine.arguments.dropFirst()
+// The notice for files received, started detached by the daemon (ReceivedNotice).
+if arguments.first == "--notify", arguments.count == 4 {
+    let values = Array(arguments.dropFirst())
+    exit(ReceivedNotice.run(folder: values[0], summary: values[1], body: values[2]))
+}
 var port = 53840
 var name = ""
 var peers: [(host: String, port: Int)] = []

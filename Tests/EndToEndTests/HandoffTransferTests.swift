@@ -253,3 +253,44 @@ extension HandoffTransferTests {
         #expect(try b.run("handoff", "list").stdout.contains("https://example.org/"))
     }
 }
+
+extension HandoffTransferTests {
+    /// Files that arrive are announced on the desktop through org.freedesktop.Notifications
+    /// (a real server: dunst, on a session bus and an X server of the test's own); the
+    /// notice's action opens the folder they are in, and nothing else.
+    @Test func arrivalsAreAnnouncedOnTheDesktopAndTheFolderOpensOnRequest() throws {
+        let display = try ClipboardTests.Display()
+        let (a, b, received) = try Self.pairedPair(27_251, 27_252)
+        let bus = "\(b.sandbox.root)/bus"
+        let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: bus) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        // xdg-open, as the desktop would run it, recorded instead of opening a file manager.
+        let opened = "\(b.sandbox.root)/opened", bin = "\(b.sandbox.root)/bin"
+        try Sandbox.write("#!/bin/sh\nprintf '%s\\n' \"$@\" > \(opened)\n", to: "\(bin)/xdg-open")
+        chmod("\(bin)/xdg-open", 0o755)
+        let desktop = ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"]
+        let dunst = try ClipboardTests.Server(["/usr/bin/dunst"], environment: (b.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
+        b.sandbox.extraEnvironment.merge(desktop) { $1 }
+        b.sandbox.extraEnvironment["PATH"] = "\(bin):/usr/bin:/bin"
+        b.stop()
+        try b.start()
+
+        let one = try a.sandbox.file("one.txt", "1\n"), two = try a.sandbox.file("two.txt", "2\n")
+        #expect(try a.run("handoff", "send", one, two).status == 0)
+        let dunstctl = { (arguments: [String]) throws -> Run in
+            try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: b.sandbox.environment, stdin: nil)
+        }
+        let shown = Date().addingTimeInterval(10)
+        while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < shown {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try dunstctl(["action", "0"]).status == 0)
+        let acted = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: opened) && Date() < acted { Thread.sleep(forTimeInterval: 0.05) }
+        #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "\(received)\n", "the folder, and only it, is opened")
+        let history = try dunstctl(["history"]).stdout
+        #expect(history.contains("2 files from alpha") && history.contains("one.txt, two.txt"), "\(history)")
+        _ = (dbus, dunst)
+    }
+}
