@@ -294,3 +294,28 @@ extension HandoffTransferTests {
         _ = (dbus, dunst)
     }
 }
+
+extension HandoffTransferTests {
+    /// A tree of 10,000 small files in 100 folders arrives whole, each file byte for byte.
+    @Test func aTreeOfTenThousandFilesArrivesWhole() throws {
+        let (a, b, received) = try Self.pairedPair(27_261, 27_262)
+        let tree = "\(a.sandbox.root)/Tree"
+        for folder in 0..<100 {
+            try FileManager.default.createDirectory(atPath: "\(tree)/\(folder)", withIntermediateDirectories: true)
+            for file in 0..<100 {
+                #expect(FileManager.default.createFile(atPath: "\(tree)/\(folder)/\(file).txt", contents: Data("\(folder)/\(file)\n".utf8)))
+            }
+        }
+        let sent = try a.run("handoff", "send", "--json", tree)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let delivered = try #require((try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [[String: Any]])?.first?["delivered"] as? [Any])
+        #expect(delivered.count == 10_000)
+        let sums = { (root: String) throws -> String in
+            try Sandbox.execute("/bin/sh", ["-c", "cd \"$1\" && find . -type f | LC_ALL=C sort | xargs -d '\\n' sha256sum", "sh", root], environment: [:], stdin: nil).stdout
+        }
+        let local = try sums(tree)
+        #expect(local.split(separator: "\n").count == 10_000)
+        #expect(try sums("\(received)/Tree") == local, "every file, byte for byte")
+        _ = b
+    }
+}
