@@ -27,6 +27,8 @@ extension Daemon {
             if let entry = await state.paired.entry(pin: pin) {
                 try prove()
                 await state.saw(entry, at: remoteHost)
+                // It is here: what waits for it goes now.
+                await queue.hurry(deviceID: entry.device.id)
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)

@@ -46,7 +46,20 @@ extension Daemon {
                         let sender = TransferSender(tree: tree, deviceName: entry.name) { bytes in
                             sent.withLockedValue { $0[entry.pin] = bytes }
                         }
-                        return await self.deliver(sender, to: entry, addresses: addresses)
+                        let (delivery, unreachable) = await self.deliver(sender, to: entry, addresses: addresses)
+                        guard unreachable, !Task.isCancelled else { return delivery }
+                        // Off or away: the files wait, and go when it is back.
+                        do {
+                            let id = try await self.queue.add(paths: request.paths ?? [], to: entry, copy: request.copy ?? false)
+                            DaemonLog.line("\(entry.name) is not reachable: the files wait as \(id)")
+                            var queued = Delivery(device: entry.name)
+                            queued.queued = id
+                            return queued
+                        } catch let failure as HandoffFailure {
+                            return Delivery(device: entry.name, error: "\(delivery.error ?? "") (and \(failure.message))")
+                        } catch {
+                            return delivery
+                        }
                     }
                 }
                 var deliveries: [Delivery] = []
@@ -68,7 +81,7 @@ extension Daemon {
         let deliveries = await work.value
         reporter.cancel()
         _ = await reporter.result
-        for delivery in deliveries {
+        for delivery in deliveries where delivery.queued == nil {
             if let error = delivery.error {
                 DaemonLog.line("files not sent to \(delivery.device): \(error)")
             } else {
@@ -86,8 +99,10 @@ extension Daemon {
         return response
     }
 
-    /// One device's delivery: the first of its addresses that answers.
-    private func deliver(_ sender: TransferSender, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)]) async -> Delivery {
+    /// One device's delivery: the first of its addresses that answers; `unreachable` when
+    /// none did.
+    private func deliver(_ sender: TransferSender, to entry: PairedDevices.Entry,
+                         addresses: [(host: String, port: Int)]) async -> (delivery: Delivery, unreachable: Bool) {
         var reason = "\(entry.name) is not reachable"
         for address in addresses {
             let link: PeerLink
@@ -100,16 +115,44 @@ extension Daemon {
                 continue
             }
             do {
-                return try await sender.send(over: link)
+                return (try await sender.send(over: link), false)
             } catch is CancellationError {
-                return Delivery(device: entry.name, error: "cancelled")
+                return (Delivery(device: entry.name, error: "cancelled"), false)
             } catch let failure as HandoffFailure {
-                return Delivery(device: entry.name, error: failure.message)
+                return (Delivery(device: entry.name, error: failure.message), false)
             } catch {
-                return Delivery(device: entry.name, error: Task.isCancelled ? "cancelled" : PeerFailure.describe(error, host: address.host, port: address.port))
+                return (Delivery(device: entry.name, error: Task.isCancelled ? "cancelled" : PeerFailure.describe(error, host: address.host, port: address.port)), false)
             }
         }
-        return Delivery(device: entry.name, error: reason)
+        return (Delivery(device: entry.name, error: reason), true)
+    }
+
+    /// Tries each queued send that is due: delivered, it leaves the queue; its device
+    /// still away, it waits longer; its device unpaired or its files gone, it is dropped.
+    func runQueue() async {
+        for item in await queue.due() {
+            guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == item.deviceID }) else {
+                await queue.remove(item.id)
+                DaemonLog.line("dropped the queued send \(item.id): \(item.deviceName) is no longer paired")
+                continue
+            }
+            let tree: LocalTree
+            do {
+                tree = try LocalTree(paths: item.paths)
+            } catch {
+                await queue.remove(item.id)
+                DaemonLog.line("dropped the queued send \(item.id) to \(item.deviceName): \((error as? HandoffFailure)?.message ?? "\(error)")")
+                continue
+            }
+            let (delivery, unreachable) = await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses)
+            if let error = delivery.error {
+                await queue.failed(item.id, reason: error)
+                if !unreachable { DaemonLog.line("the queued send \(item.id) to \(entry.name) failed, to be tried again: \(error)") }
+            } else {
+                await queue.remove(item.id)
+                DaemonLog.line("delivered the queued send \(item.id) to \(entry.name): \(delivery.delivered.count) files")
+            }
+        }
     }
 
     /// A paired device's transfer, received and recorded.

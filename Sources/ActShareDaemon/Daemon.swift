@@ -33,6 +33,7 @@ public final class Daemon: Sendable {
     let threadPool: NIOThreadPool
     let receiveDirectory: String
     let keepPartialSeconds: Int
+    let queue: TransferQueue
 
     /// At most this many activities are taken from one paired device's list.
     static let listLimit = 256
@@ -67,6 +68,7 @@ public final class Daemon: Sendable {
         discovery = StaticDiscovery(peers: settings.staticPeers)
         receiveDirectory = settings.receiveDirectory
         keepPartialSeconds = settings.keepPartialSeconds
+        queue = TransferQueue(stateDirectory: paths.stateDirectory)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
@@ -140,6 +142,13 @@ public final class Daemon: Sendable {
         let identity = state.identity
         DaemonLog.line("device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)")
         try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                // Sends waiting for their devices: each tried when due.
+                while !Task.isCancelled {
+                    await self.runQueue()
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
             group.addTask {
                 // What interrupted transfers left, and nobody resumed in time.
                 while !Task.isCancelled {
@@ -263,6 +272,14 @@ public final class Daemon: Sendable {
                 return .failure("update answers a will-save event", exitCode: 2)
             case .received:
                 return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
+            case .queue:
+                return .success(queued: await queue.items)
+            case .queueCancel:
+                guard let id = request.id, let dropped = await queue.remove(id) else {
+                    return .failure("no queued send has the id \(request.id ?? "")", exitCode: 2)
+                }
+                DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
+                return .success(id: dropped.id)
             case .pair, .pairWait, .confirm, .sendFiles:
                 return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
             }

@@ -8,6 +8,8 @@ public struct ControlRequest: Codable, Sendable {
         /// Files and folders to paired devices (`paths`, `devices` or `all`), and what
         /// arrived here.
         case sendFiles = "send-files", received
+        /// The sends waiting for their devices; `queue-cancel` drops one (`id`).
+        case queue, queueCancel = "queue-cancel"
         /// An app's own connection (ActShareKit): the activity needs saving before it is
         /// next fetched; and the app's answer to a `will-save` event.
         case needsSave = "needs-save", update
@@ -30,10 +32,14 @@ public struct ControlRequest: Codable, Sendable {
     public var paths: [String]?
     public var devices: [String]?
     public var all: Bool?
+    /// With `send-files`: copy what waits for an unreachable device (else it is sent from
+    /// where it is, as it is then).
+    public var copy: Bool?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
-                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil) {
+                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil) {
+        self.copy = copy
         self.paths = paths
         self.devices = devices
         self.all = all
@@ -73,6 +79,8 @@ public struct ControlResponse: Codable, Sendable {
     public var total: UInt64?
     /// For `received`: the transfers that arrived here, oldest first.
     public var transfers: [ReceivedTransfer]?
+    /// For `queue`: the sends waiting for their devices.
+    public var queued: [QueuedTransfer]?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -82,7 +90,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers
+        case deliveries, bytes, total, transfers, queued
         case exitCode = "exit_code"
     }
 
@@ -90,7 +98,7 @@ public struct ControlResponse: Codable, Sendable {
     public static func success(
         id: String? = nil, activities: [UserActivity]? = nil, devices: [Device]? = nil, code: String? = nil, device: Device? = nil,
         activity: UserActivity? = nil, continuation: Continuation? = nil, event: String? = nil,
-        deliveries: [Delivery]? = nil, transfers: [ReceivedTransfer]? = nil
+        deliveries: [Delivery]? = nil, transfers: [ReceivedTransfer]? = nil, queued: [QueuedTransfer]? = nil
     ) -> ControlResponse {
         var response = ControlResponse(ok: true)
         response.id = id
@@ -103,6 +111,7 @@ public struct ControlResponse: Codable, Sendable {
         response.event = event
         response.deliveries = deliveries
         response.transfers = transfers
+        response.queued = queued
         return response
     }
 

@@ -319,3 +319,42 @@ extension HandoffTransferTests {
         _ = b
     }
 }
+
+extension HandoffTransferTests {
+    /// Sending to a paired device that is off: the files wait (one as it is, one copied),
+    /// survive a restart of the sender's daemon, and arrive once the device is back; a
+    /// queued send can be cancelled.
+    @Test func sendsToADeviceThatIsOffWaitAndArriveWhenItIsBack() throws {
+        let (a, b, received) = try Self.pairedPair(27_271, 27_272)
+        b.stop()
+        let note = try a.sandbox.file("note.txt", "as it was\n")
+        let waiting = try a.run("handoff", "send", "--json", note)
+        #expect(waiting.status == 0, "\(waiting.stderr)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(waiting.stdout.utf8)) as? [[String: Any]])?.first?["queued"] as? String)
+        let copied = try a.run("handoff", "send", "--copy", try a.sandbox.file("copied.txt", "copied before the change\n"))
+        #expect(copied.stdout.contains("beta is not reachable now: the files wait as"), "\(copied.stdout)")
+        try "changed after\n".write(toFile: "\(a.sandbox.root)/copied.txt", atomically: true, encoding: .utf8)
+        let dropped = try a.run("handoff", "send", try a.sandbox.file("dropped.txt", "never\n"))
+        let droppedID = try #require(dropped.stdout.split(separator: " ").first { $0.count == 16 }.map(String.init), "\(dropped.stdout)")
+        #expect(try a.run("handoff", "queue", "--cancel", droppedID).status == 0)
+        let queue = try #require(try JSONSerialization.jsonObject(with: Data(try a.run("handoff", "queue", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(queue.count == 2 && queue.contains { $0["id"] as? String == id && $0["device_name"] as? String == "beta" })
+
+        // The sender's daemon restarts: nothing queued is lost. Then the device is back.
+        a.stop()
+        try a.start()
+        try b.start()
+        let deadline = Date().addingTimeInterval(30)
+        while !(FileManager.default.fileExists(atPath: "\(received)/note.txt") && FileManager.default.fileExists(atPath: "\(received)/copied.txt"))
+            && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(try String(contentsOfFile: "\(received)/note.txt", encoding: .utf8) == "as it was\n")
+        #expect(try String(contentsOfFile: "\(received)/copied.txt", encoding: .utf8) == "copied before the change\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/dropped.txt"))
+        let emptied = Date().addingTimeInterval(5)
+        while try a.run("handoff", "queue").stdout != "" && Date() < emptied { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try a.run("handoff", "queue").stdout == "", "delivered, the sends leave the queue")
+        #expect(a.log.contains("delivered the queued send \(id) to beta"), "\(a.log)")
+    }
+}

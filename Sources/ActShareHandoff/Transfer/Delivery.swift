@@ -21,6 +21,8 @@ public struct Delivery: Codable, Sendable, Equatable {
     /// The bytes sent this time: less than the files' sizes when the device kept part of
     /// them from an interrupted attempt.
     public var transferred: UInt64
+    /// Set when the device was not reachable and the files wait in the queue under this id.
+    public var queued: String?
     public var error: String?
 
     public init(device: String, delivered: [File] = [], received: [String] = [], transferred: UInt64 = 0, error: String? = nil) {

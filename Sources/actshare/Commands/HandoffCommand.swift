@@ -15,7 +15,7 @@ struct HandoffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handoff",
         abstract: "Pair with another device, list its activities, and continue one here.",
-        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self])
+        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -14,7 +14,8 @@ extension HandoffCommand {
             abstract: "Send files, folders, URLs or text to paired devices.",
             discussion: """
                 Files land in the other device's download folder (config handoff.receive-dir there), never over a file already there. \
-                With one paired device --device may be left out. Ctrl-C cancels (exit 4); the receiver then keeps nothing.
+                With one paired device --device may be left out. Ctrl-C cancels (exit 4); the receiver then keeps nothing. \
+                A device that is off gets the files when it is back: they wait in `actshare handoff queue`.
                 """)
 
         @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"))
@@ -22,6 +23,7 @@ extension HandoffCommand {
         @Flag(help: "Send to every paired device.") var all = false
         @Option(help: ArgumentHelp("Send this text (to the other device's clipboard when continued).", valueName: "text")) var text: String?
         @Flag(help: "Print what each device got (name, bytes, SHA-256), or why not, as JSON.") var json = false
+        @Flag(help: "For a device not reachable now, copy the files to wait (else they are sent as they are then).") var copy = false
         @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item")) var items: [String] = []
 
         func validate() throws {
@@ -52,7 +54,11 @@ extension HandoffCommand {
             if json {
                 StandardStreams.out(try HandoffOutput.json(deliveries) + "\n")
             } else {
-                for delivery in deliveries where delivery.error == nil {
+                for delivery in deliveries {
+                    guard let id = delivery.queued else { continue }
+                    StandardStreams.out("\(TerminalText.visible(delivery.device)) is not reachable now: the files wait as \(id) and go when it is back (actshare handoff queue).\n")
+                }
+                for delivery in deliveries where delivery.error == nil && delivery.queued == nil {
                     let bytes = delivery.delivered.reduce(0) { $0 + $1.bytes }
                     let count = delivery.delivered.count
                     StandardStreams.out("Sent \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(bytes))) to \(TerminalText.visible(delivery.device)): "
@@ -77,7 +83,8 @@ extension HandoffCommand {
             cactshare_catch_cancel_signals()
             let cancelled = cactshare_cancel_flag()!
             let bar = isatty(2) == 1 ? ProgressLine() : nil
-            try connection.client.send(ControlRequest(.sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil))
+            try connection.client.send(ControlRequest(
+                .sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil, copy: copy ? true : nil))
             while true {
                 if cancelled.pointee != 0 {
                     connection.client.shutdown()
@@ -119,6 +126,28 @@ extension HandoffCommand {
             var activity = UserActivity(type: UserActivity.handedOffText, title: String(line.prefix(60)))
             activity.userInfo = ["text": .string(text)]
             return activity
+        }
+    }
+
+    /// `actshare handoff queue`: the sends waiting for their devices.
+    struct Queue: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the sends waiting for a device that was not reachable, or cancel one.")
+        @Flag(help: "Print machine-readable JSON on standard output.") var json = false
+        @Option(help: ArgumentHelp("Drop the queued send of this id.", valueName: "id")) var cancel: String?
+
+        func run() throws {
+            let connection = try DaemonConnection()
+            if let cancel {
+                _ = try connection.call(ControlRequest(.queueCancel, id: cancel))
+                return StandardStreams.out("Cancelled \(cancel).\n")
+            }
+            let queued = try connection.call(ControlRequest(.queue)).queued ?? []
+            if json { return StandardStreams.out(try HandoffOutput.json(queued) + "\n") }
+            for item in queued {
+                let tries = item.attempts == 0 ? "not tried yet" : "tried \(item.attempts) time\(item.attempts == 1 ? "" : "s")"
+                StandardStreams.out("\(item.id)  \(TerminalText.visible(item.deviceName))  \(item.paths.count) item\(item.paths.count == 1 ? "" : "s")  \(tries)"
+                    + (item.copied ? "  (copied)" : "") + "\n")
+            }
         }
     }
 
