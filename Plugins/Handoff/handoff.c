@@ -8,7 +8,7 @@
 #include "buffer.h"
 #include "io.h"
 
-#include <actshare/handoff_files.h>
+#include <actshare/handoff_protocol.h>
 #include <actshare/provider.h>
 #include <json.h>
 
@@ -28,9 +28,6 @@ ACTSHARE_EXPORT int32_t handoff_send(const actshare_request *request, actshare_s
 
 /* The longest answer line read from the daemon (its own limit for control lines). */
 #define CONTROL_LINE_LIMIT (2u << 20)
-/* The daemon's exit codes in its answers (docs/PROTOCOL.md). */
-#define DAEMON_BAD_INPUT 2
-#define DAEMON_CANCELLED 4
 
 static int is_json_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -163,7 +160,7 @@ static int32_t failed(actshare_session *session, json_object *answer, const char
     const char *message = answer ? string_field(answer, "error") : NULL;
     session->set_error(session, message ? message : otherwise);
     int64_t code = answer ? number_field(answer, "exit_code") : 0;
-    return code == DAEMON_BAD_INPUT ? ACTSHARE_STATUS_BAD_INPUT : code == DAEMON_CANCELLED ? ACTSHARE_STATUS_CANCELLED : ACTSHARE_STATUS_FAILED;
+    return code == ACTSHARE_HANDOFF_BAD_INPUT ? ACTSHARE_STATUS_BAD_INPUT : code == ACTSHARE_HANDOFF_CANCELLED ? ACTSHARE_STATUS_CANCELLED : ACTSHARE_STATUS_FAILED;
 }
 
 /* The title of handed-off text: its first line, at most 60 bytes, cut between characters. */

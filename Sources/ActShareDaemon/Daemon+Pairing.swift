@@ -13,7 +13,7 @@ extension Daemon {
     /// `handoff pair HOST[:PORT]`: this side connects, commits to its nonce, shows the code.
     func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: 2) }
+        guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: .badInput) }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             DaemonLog.debug("pairing: connected to \(host):\(port)")
@@ -57,7 +57,7 @@ extension Daemon {
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
     func pairAsResponder(_ request: ControlRequest, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: 1) }
+        guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: .failed) }
         let timer = Task {
             try await Task.sleep(for: .seconds(Self.pairingSeconds))
             window.eventSink.yield(.failure("no device asked to pair within \(Int(Self.pairingSeconds)) s"))
@@ -77,7 +77,7 @@ extension Daemon {
             guard Self.isExpected(device, request.expect) else {
                 window.answerSink.yield(false)
                 await state.closePairingWindow(window)
-                return .failure(Self.unexpected(device, request.expect).message, exitCode: 1)
+                return .failure(Self.unexpected(device, request.expect).message, exitCode: .failed)
             }
             do {
                 try await outbound.write(try Wire.line(event))
@@ -116,7 +116,7 @@ extension Daemon {
         }
         let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: state.identity.certificate),
                                 initiatorNonce: theirNonce, responderNonce: nonce)
-        let entry = PairedDevices.Entry(name: name, pin: theirKey.pin, host: host, port: request.port ?? 53840)
+        let entry = PairedDevices.Entry(name: name, pin: theirKey.pin, host: host, port: request.port ?? HandoffDefaults.port)
         window.eventSink.yield(.success(code: code, device: entry.device))
         var answers = window.answers.makeAsyncIterator()
         let accepted = await answers.next() ?? false
@@ -158,8 +158,8 @@ extension Daemon {
 
     /// Stores the pairing when both users accepted.
     private func conclude(_ entry: PairedDevices.Entry, accepted: Bool, theirs: Bool) async throws -> ControlResponse {
-        guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: 1) }
-        guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: 1) }
+        guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: .failed) }
+        guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: .failed) }
         try await state.addPaired(entry)
         return .success(device: entry.device)
     }

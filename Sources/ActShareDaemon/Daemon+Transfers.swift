@@ -17,7 +17,7 @@ extension Daemon {
         } catch {
             return .failure("\(error)")
         }
-        guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: 2) }
+        guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: .badInput) }
         let all = await targets()
         var chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
         if request.all == true {
@@ -25,17 +25,17 @@ extension Daemon {
         } else if let names = request.devices, !names.isEmpty {
             let paired = await state.paired
             for name in names {
-                guard let entry = paired.entry(named: name) else { return .failure("no paired device is called \(name)", exitCode: 2) }
+                guard let entry = paired.entry(named: name) else { return .failure("no paired device is called \(name)", exitCode: .badInput) }
                 if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += all.filter { $0.entry.pin == entry.pin } }
             }
         } else {
             guard all.count == 1 else {
                 return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
-                                            : "several devices are paired: choose with --device NAME, or --all", exitCode: 2)
+                                            : "several devices are paired: choose with --device NAME, or --all", exitCode: .badInput)
             }
             chosen = all
         }
-        guard !chosen.isEmpty else { return .failure("no device is paired: pair one with `actshare handoff pair`", exitCode: 2) }
+        guard !chosen.isEmpty else { return .failure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
 
         let total = tree.totalBytes * UInt64(chosen.count)
         let sent = NIOLockedValueBox<[String: UInt64]>([:])
@@ -90,10 +90,10 @@ extension Daemon {
         }
         var response = ControlResponse.success(deliveries: deliveries)
         if work.isCancelled {
-            response = .failure("cancelled", exitCode: 4)
+            response = .failure("cancelled", exitCode: .cancelled)
             response.deliveries = deliveries
         } else if let failed = deliveries.first(where: { $0.error != nil }) {
-            response = .failure(deliveries.count == 1 ? failed.error! : "not every device got the files", exitCode: 1)
+            response = .failure(deliveries.count == 1 ? failed.error! : "not every device got the files", exitCode: .failed)
             response.deliveries = deliveries
         }
         return response

@@ -34,6 +34,7 @@ public final class Daemon: Sendable {
     let receiveDirectory: String
     let keepPartialSeconds: Int
     let queue: TransferQueue
+    let listenAddress: String
 
     /// At most this many activities are taken from one paired device's list.
     static let listLimit = 256
@@ -52,8 +53,12 @@ public final class Daemon: Sendable {
         public var receiveDirectory: String
         /// How long what an interrupted transfer left waits to be resumed.
         public var keepPartialSeconds: Int
+        /// The address the peer port is bound to: all IPv4 addresses by default.
+        public var listenAddress: String
 
-        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int) {
+        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
+                    listenAddress: String = "0.0.0.0") {
+            self.listenAddress = listenAddress
             self.keepPartialSeconds = keepPartialSeconds
             self.name = name
             self.port = port
@@ -68,6 +73,7 @@ public final class Daemon: Sendable {
         discovery = StaticDiscovery(peers: settings.staticPeers)
         receiveDirectory = settings.receiveDirectory
         keepPartialSeconds = settings.keepPartialSeconds
+        listenAddress = settings.listenAddress
         queue = TransferQueue(stateDirectory: paths.stateDirectory)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
@@ -85,7 +91,7 @@ public final class Daemon: Sendable {
         // One daemon a user: a second would take the first one's control socket over, and
         // leave it running but unreachable once it stopped itself.
         if (try? ControlClient(path: paths.controlSocket)) != nil {
-            throw HandoffFailure("another actshare daemon is running for this user (its control socket \(paths.controlSocket) answers)", exitCode: 2)
+            throw HandoffFailure("another actshare daemon is running for this user (its control socket \(paths.controlSocket) answers)", exitCode: .badInput)
         }
         let serverContext = self.serverContext
         let pins = state.pins, pairingOpen = state.pairingOpen
@@ -106,7 +112,7 @@ public final class Daemon: Sendable {
                 .serverChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(admission) }
                 }
-                .bind(host: "0.0.0.0", port: state.port) { channel in
+                .bind(host: listenAddress, port: state.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         guard let ticket = admission.take(channel) else { return .refused(channel) }
                         channel.closeFuture.whenComplete { _ in ticket.release() }
@@ -129,7 +135,7 @@ public final class Daemon: Sendable {
                 }
         } catch {
             let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            throw HandoffFailure("cannot listen for peers on port \(state.port): \(reason) (another actshare daemon? give it another --port)")
+            throw HandoffFailure("cannot listen for peers on \(listenAddress) port \(state.port): \(reason) (another actshare daemon? give it another --port)")
         }
         let control = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in
@@ -193,7 +199,7 @@ public final class Daemon: Sendable {
                 do {
                     request = try Wire.decode(ControlRequest.self, from: line)
                 } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: 2)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: .badInput)))
                     continue
                 }
                 let response: ControlResponse
@@ -228,14 +234,14 @@ public final class Daemon: Sendable {
         do {
             switch request.op {
             case .becomeCurrent:
-                guard let activity = request.activity else { return .failure("no activity given", exitCode: 2) }
+                guard let activity = request.activity else { return .failure("no activity given", exitCode: .badInput) }
                 if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
-                    return .failure("the activity is refused: \(problem)", exitCode: 2)
+                    return .failure("the activity is refused: \(problem)", exitCode: .badInput)
                 }
                 return .success(id: await state.becomeCurrent(activity))
             case .invalidate:
                 guard let id = request.id, await state.invalidate(id) else {
-                    return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2)
+                    return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput)
                 }
                 return .success()
             case .list:
@@ -245,7 +251,7 @@ public final class Daemon: Sendable {
             case .unpair:
                 let paired = await state.paired
                 guard let device = request.device, let entry = paired.entry(named: device) else {
-                    return .failure("no paired device is called \(request.device ?? "")", exitCode: 2)
+                    return .failure("no paired device is called \(request.device ?? "")", exitCode: .badInput)
                 }
                 try await state.removePaired(pin: entry.pin)
                 return .success(device: entry.device)
@@ -257,7 +263,7 @@ public final class Daemon: Sendable {
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
                 if let id = request.id, await state.takeReceived(id) != nil { return .success() }
-                guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: 2) }
+                guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: .badInput) }
                 try await tellContinued(id: id, device: device)
                 return .success()
             case .status:
@@ -265,23 +271,23 @@ public final class Daemon: Sendable {
             case .send:
                 return await send(request)
             case .needsSave:
-                guard let id = request.id, await state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: 2) }
+                guard let id = request.id, await state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput) }
                 await state.markNeedsSave(id, request.yes ?? true)
                 return .success()
             case .update:
-                return .failure("update answers a will-save event", exitCode: 2)
+                return .failure("update answers a will-save event", exitCode: .badInput)
             case .received:
                 return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
             case .queue:
                 return .success(queued: await queue.items)
             case .queueCancel:
                 guard let id = request.id, let dropped = await queue.remove(id) else {
-                    return .failure("no queued send has the id \(request.id ?? "")", exitCode: 2)
+                    return .failure("no queued send has the id \(request.id ?? "")", exitCode: .badInput)
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
             case .pair, .pairWait, .confirm, .sendFiles:
-                return .failure("\(request.op.rawValue) is not expected here", exitCode: 2)
+                return .failure("\(request.op.rawValue) is not expected here", exitCode: .badInput)
             }
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)
@@ -372,25 +378,25 @@ public final class Daemon: Sendable {
             } else if let url = handed.webpageURL {
                 return .success(activity: handed, continuation: Continuation(url: url))
             }
-            return .failure("\(handed.id) carries nothing to continue", exitCode: 3)
+            return .failure("\(handed.id) carries nothing to continue", exitCode: .notFound)
         }
         guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
-            return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: 3)
+            return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: .notFound)
         }
         guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == wanted.origin }) else {
-            return .failure("the device of \(wanted.id) is no longer paired", exitCode: 3)
+            return .failure("the device of \(wanted.id) is no longer paired", exitCode: .notFound)
         }
         do {
             // The origin may first wait for its app's command and its linked app (2 s each).
             let reply = try await request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses, seconds: 6)
             guard reply.type == .activity, let sent = reply.activity else {
-                return .failure(Self.quoted(reply.message) ?? "\(entry.name) did not send the activity", exitCode: 3)
+                return .failure(Self.quoted(reply.message) ?? "\(entry.name) did not send the activity", exitCode: .notFound)
             }
             var activity: UserActivity
             switch ActivityChecks.fromPeer(sent) {
             case .success(let checked) where checked.id == wanted.id: activity = checked
-            case .success: return .failure("\(entry.name) sent another activity than \(wanted.id)", exitCode: 1)
-            case .failure(let refusal): return .failure("\(entry.name) sent an activity that is refused: \(refusal.message)", exitCode: 1)
+            case .success: return .failure("\(entry.name) sent another activity than \(wanted.id)", exitCode: .failed)
+            case .failure(let refusal): return .failure("\(entry.name) sent an activity that is refused: \(refusal.message)", exitCode: .failed)
             }
             activity.origin = entry.device.id
             activity.originName = entry.name
@@ -406,24 +412,24 @@ public final class Daemon: Sendable {
                 return response
             }
         } catch {
-            return .failure("\(entry.name) is not reachable: \(error)", exitCode: 1)
+            return .failure("\(entry.name) is not reachable: \(error)", exitCode: .failed)
         }
     }
 
     /// The Hand Off activity: `request.activity` to the device named, or the only one.
     private func send(_ request: ControlRequest) async -> ControlResponse {
-        guard var activity = request.activity else { return .failure("nothing to send", exitCode: 2) }
-        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: 2) }
+        guard var activity = request.activity else { return .failure("nothing to send", exitCode: .badInput) }
+        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: .badInput) }
         let all = await targets()
         let chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])]
         if let device = request.device, !device.isEmpty {
             let paired = await state.paired
-            guard let entry = paired.entry(named: device) else { return .failure("no paired device is called \(device)", exitCode: 2) }
+            guard let entry = paired.entry(named: device) else { return .failure("no paired device is called \(device)", exitCode: .badInput) }
             chosen = all.filter { $0.entry.pin == entry.pin }
         } else {
             guard all.count == 1 else {
                 return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
-                                            : "several devices are paired: choose one with -o device=NAME", exitCode: 2)
+                                            : "several devices are paired: choose one with -o device=NAME", exitCode: .badInput)
             }
             chosen = all
         }
@@ -440,7 +446,7 @@ public final class Daemon: Sendable {
 
     private func tellContinued(id: String, device: String) async throws {
         guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == device }) else {
-            throw HandoffFailure("no paired device has the id \(device)", exitCode: 2)
+            throw HandoffFailure("no paired device has the id \(device)", exitCode: .badInput)
         }
         _ = try await request(PeerMessage(.continued, id: id, by: state.name), to: entry, addresses: addresses)
     }

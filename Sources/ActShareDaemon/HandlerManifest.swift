@@ -88,23 +88,23 @@ struct HandlerManifest: Decodable, Sendable {
             let theirs = other.team.map { "team \($0)" } ?? "no team"
             return .failure(HandoffFailure(
                 "\(other.id) continues \(activity.type), but for \(theirs), not \(activity.team.map { "team \($0)" } ?? "no team") as the activity says",
-                exitCode: 3))
+                exitCode: .notFound))
         }
         if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {
             return .failure(HandoffFailure(
-                "\(activity.type) version \(activity.version) is newer than \(newest.0.id) accepts (max-version \(newest.1))", exitCode: 3))
+                "\(activity.type) version \(activity.version) is newer than \(newest.0.id) accepts (max-version \(newest.1))", exitCode: .notFound))
         }
-        return .failure(HandoffFailure("no application here continues \(activity.type)\(activity.team.map { " (team \($0))" } ?? "")", exitCode: 3))
+        return .failure(HandoffFailure("no application here continues \(activity.type)\(activity.team.map { " (team \($0))" } ?? "")", exitCode: .notFound))
     }
 }
 
 /// A failure with the exit code the CLI ends with.
 struct HandoffFailure: Error, CustomStringConvertible {
     var message: String
-    var exitCode: Int32
+    var exitCode: HandoffFailureCode
     var description: String { message }
 
-    init(_ message: String, exitCode: Int32 = 1) {
+    init(_ message: String, exitCode: HandoffFailureCode = .failed) {
         self.message = message
         self.exitCode = exitCode
     }

@@ -115,8 +115,8 @@ public struct ControlResponse: Codable, Sendable {
         return response
     }
 
-    public static func failure(_ message: String, exitCode: Int32 = 1) -> ControlResponse {
-        ControlResponse(ok: false, error: message, exitCode: exitCode)
+    public static func failure(_ message: String, exitCode: HandoffFailureCode = .failed) -> ControlResponse {
+        ControlResponse(ok: false, error: message, exitCode: exitCode.rawValue)
     }
 }
 

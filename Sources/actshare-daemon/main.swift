@@ -1,4 +1,5 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
+//                 [--listen ADDRESS]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -15,11 +16,12 @@ if arguments.first == "--notify", arguments.count == 4 {
     let values = Array(arguments.dropFirst())
     exit(ReceivedNotice.run(folder: values[0], summary: values[1], body: values[2]))
 }
-var port = 53840
+var port = HandoffDefaults.port
 var name = ""
 var peers: [(host: String, port: Int)] = []
 var receiveDirectory = DownloadDirectory.fromEnvironment()
 var keepPartial = 86_400
+var listen = "0.0.0.0"
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -40,11 +42,14 @@ while let argument = arguments.popFirst() {
     case "--receive-dir":
         guard let value = arguments.popFirst(), value.hasPrefix("/") else { fail("--receive-dir needs an absolute path") }
         receiveDirectory = value
+    case "--listen":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--listen needs an IP address") }
+        listen = value
     case "--keep-partial":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS])")
     }
 }
 if name.isEmpty {
@@ -53,7 +58,7 @@ if name.isEmpty {
     name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
 }
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen), paths: HandoffPaths.fromEnvironment())
     try await daemon.run()
 } catch {
     fail("\(error)")

@@ -43,7 +43,8 @@ import Testing
         ("timeouts:\n  org.x.y: soon\n", "c.yaml:2:12: error: 'timeouts.org.x.y' must be a duration from 1ms to 1h such as 5s or 500ms, not 'soon'"),
         ("handoff: {port: 70000}\n", "c.yaml:1:17: error: 'handoff.port' must be from 1 to 65535, not 70000"),
         ("handoff: {discovery: bluetooth}\n", "c.yaml:1:22: error: 'handoff.discovery' must be multicast or static, not 'bluetooth'"),
-        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, device-name, discovery, keep-partial, peers, port, receive-dir)"),
+        ("handoff: {listen: everywhere}\n", "c.yaml:1:19: error: 'handoff.listen' must be an IP address such as 0.0.0.0, :: or 192.168.1.20, not 'everywhere'"),
+        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, device-name, discovery, keep-partial, listen, peers, port, receive-dir)"),
         ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
     ])
     func rejectsBrokenConfig(_ text: String, _ expected: String) throws {

@@ -289,7 +289,7 @@ import Testing
             "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27191", "--name", "beta"],
             environment: other.environment, stdin: nil)
         #expect(run.status == 2)
-        #expect(run.stderr == "actshare daemon: cannot listen for peers on port 27191: Address already in use (another actshare daemon? give it another --port)\n")
+        #expect(run.stderr == "actshare daemon: cannot listen for peers on 0.0.0.0 port 27191: Address already in use (another actshare daemon? give it another --port)\n")
         #expect(!FileManager.default.fileExists(atPath: "\(other.root)/runtime/actshare/daemon.sock"))
         #expect(try a.run("handoff", "devices").status == 0, "the first daemon is unharmed")
     }

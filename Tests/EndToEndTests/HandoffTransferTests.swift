@@ -358,3 +358,19 @@ extension HandoffTransferTests {
         #expect(a.log.contains("delivered the queued send \(id) to beta"), "\(a.log)")
     }
 }
+
+extension HandoffTransferTests {
+    /// Config `handoff.listen` binds the peer port to one address (here loopback only).
+    @Test func theListenAddressIsTheOneConfigured() throws {
+        let machine = try Machine("alpha", port: 27_281)
+        let listening = { (address: String) throws -> Bool in
+            let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            return table.split(separator: "\n").contains { $0.contains("\(address):\(String(format: "%04X", 27_281)) ") && $0.contains(" 0A ") }
+        }
+        #expect(try listening("00000000"), "all IPv4 addresses by default")
+        try machine.sandbox.writeConfig("handoff: {listen: 127.0.0.1}\n")
+        machine.stop()
+        try machine.start()
+        #expect(try listening("0100007F") && !(try listening("00000000")), "loopback only")
+    }
+}

@@ -42,13 +42,13 @@ struct LocalTree {
         for path in paths {
             var info = stat()
             guard PathName.withCString(path, { stat($0, &info) }) == 0 else {
-                throw HandoffFailure("\(path): \(String(cString: strerror(errno)))", exitCode: 2)
+                throw HandoffFailure("\(path): \(String(cString: strerror(errno)))", exitCode: .badInput)
             }
             var name = FileSystem.baseName(path)
             if name.isEmpty || name == "/" || name == "." || name == ".." { name = "files" }
             // Two items of one name (a/x and b/x) cannot sit side by side on the receiver.
             guard names.insert(name).inserted else {
-                throw HandoffFailure("two items are named \(name): send them one at a time", exitCode: 2)
+                throw HandoffFailure("two items are named \(name): send them one at a time", exitCode: .badInput)
             }
             try add(path, as: name, info: info)
         }
@@ -56,37 +56,37 @@ struct LocalTree {
 
     private mutating func add(_ path: String, as name: String, info: stat) throws {
         guard items.count < Self.maximumEntries else {
-            throw HandoffFailure("more than \(Self.maximumEntries) files and folders in one transfer: send fewer at a time", exitCode: 2)
+            throw HandoffFailure("more than \(Self.maximumEntries) files and folders in one transfer: send fewer at a time", exitCode: .badInput)
         }
         let mode = UInt32(info.st_mode) & 0o777
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
-                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2)
+                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput)
             }
             let version = "\(info.st_ino):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
             items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version))
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
             guard let children = FileSystem.contents(ofDirectory: path) else {
-                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2)
+                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput)
             }
             guard name.split(separator: "/").count < ReceivedName.maximumDepth else {
-                throw HandoffFailure("\(path) is nested more than \(ReceivedName.maximumDepth) folders deep", exitCode: 2)
+                throw HandoffFailure("\(path) is nested more than \(ReceivedName.maximumDepth) folders deep", exitCode: .badInput)
             }
             for child in children {
                 let childPath = FileSystem.join(path, child)
                 var childInfo = stat()
                 guard PathName.withCString(childPath, { lstat($0, &childInfo) }) == 0 else {
-                    throw HandoffFailure("\(childPath): \(String(cString: strerror(errno)))", exitCode: 2)
+                    throw HandoffFailure("\(childPath): \(String(cString: strerror(errno)))", exitCode: .badInput)
                 }
                 if childInfo.st_mode & S_IFMT == S_IFLNK {
-                    throw HandoffFailure("\(childPath) is a symbolic link: links inside a folder are not sent (send what it points to by name)", exitCode: 2)
+                    throw HandoffFailure("\(childPath) is a symbolic link: links inside a folder are not sent (send what it points to by name)", exitCode: .badInput)
                 }
                 try add(childPath, as: name + "/" + child, info: childInfo)
             }
         default:
-            throw HandoffFailure("\(path) is \(FileSystem.kindName(info.st_mode)): only files and folders are sent", exitCode: 2)
+            throw HandoffFailure("\(path) is \(FileSystem.kindName(info.st_mode)): only files and folders are sent", exitCode: .badInput)
         }
     }
 }

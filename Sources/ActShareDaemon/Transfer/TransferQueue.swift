@@ -41,7 +41,7 @@ actor TransferQueue {
             let outcome = try ChildProcess.run("/bin/cp", ["-a", "--"] + paths + [folder])
             guard outcome.status == 0 else {
                 TransferReceiver.removeTree(folder)
-                throw HandoffFailure("cannot copy the files to wait in \(folder)", exitCode: 1)
+                throw HandoffFailure("cannot copy the files to wait in \(folder)", exitCode: .failed)
             }
             kept = paths.map { FileSystem.join(folder, FileSystem.baseName($0)) }
         }

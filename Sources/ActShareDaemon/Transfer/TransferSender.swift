@@ -79,11 +79,11 @@ struct TransferSender {
                           to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                           done: (UInt64) -> Void) async throws -> (String, UInt64) {
         let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        guard fd >= 0 else { throw HandoffFailure("\(item.source) cannot be read: \(String(cString: strerror(errno)))", exitCode: 2) }
+        guard fd >= 0 else { throw HandoffFailure("\(item.source) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw HandoffFailure("\(item.source) is no longer a regular file", exitCode: 2)
+            throw HandoffFailure("\(item.source) is no longer a regular file", exitCode: .badInput)
         }
         var hasher = SHA256()
         var offset: UInt64 = 0
@@ -125,7 +125,7 @@ struct TransferSender {
                 }
                 return total
             }
-            guard count == wanted else { throw HandoffFailure("\(item.source) became shorter while it was sent", exitCode: 1) }
+            guard count == wanted else { throw HandoffFailure("\(item.source) became shorter while it was sent", exitCode: .failed) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await outbound.write(chunk)
             left -= UInt64(count)

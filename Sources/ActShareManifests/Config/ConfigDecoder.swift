@@ -1,4 +1,7 @@
 import ActShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads `config.yaml`. Every error names `FILE:LINE:COLUMN` and the key.
 public struct ConfigDecoder: Sendable {
@@ -57,7 +60,7 @@ public struct ConfigDecoder: Sendable {
 
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
-            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial"], in: "'handoff'")
+            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -68,6 +71,13 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.port' must be from 1 to 65535, not \(port)", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(port), at: value.location)
+                } else if key == "listen" {
+                    let address = try value.string(kind: kind)
+                    var v4 = in_addr(), v6 = in6_addr()
+                    guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
+                        throw value.error("'handoff.listen' must be an IP address such as 0.0.0.0, :: or 192.168.1.20, not '\(address)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(address, at: value.location)
                 } else if key == "keep-partial" {
                     let text = try value.string(kind: kind)
                     guard let milliseconds = Units.milliseconds(text), milliseconds >= 60_000, milliseconds <= 30 * 86_400_000 else {

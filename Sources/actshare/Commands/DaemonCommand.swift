@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareHandoff
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ struct DaemonCommand: ParsableCommand {
             with its own XDG directories and port.
             """)
 
-    @Option(help: "The TCP port for peers (default: config handoff.port, else 53840).")
+    @Option(help: "The TCP port for peers (default: config handoff.port, else \(HandoffDefaults.port)).")
     var port: Int?
 
     @Option(help: "This device's name for its peers (default: config handoff.device-name, else the host name).")
@@ -29,12 +30,13 @@ struct DaemonCommand: ParsableCommand {
     func run() throws {
         let invocation = try Invocation(configFile: config)
         let handoff = invocation.config.handoff
-        var arguments = ["--port", String(port ?? handoff["port"].flatMap { Int($0.value) } ?? 53840)]
+        var arguments = ["--port", String(port ?? handoff["port"].flatMap { Int($0.value) } ?? HandoffDefaults.port)]
         if let name = name ?? handoff["device-name"]?.value { arguments += ["--name", name] }
         for peer in FileSystem.pathList(handoff["peers"]?.value ?? "", separator: ",") {
-            arguments += ["--peer", peer.contains(":") ? peer : "\(peer):53840"]
+            arguments += ["--peer", peer.contains(":") ? peer : "\(peer):\(HandoffDefaults.port)"]
         }
         if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
+        if let address = handoff["listen"]?.value { arguments += ["--listen", address] }
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }

@@ -25,7 +25,7 @@ struct HandoffCommand: ParsableCommand {
                 In scripts, --yes confirms without asking; with --wait it needs --expect-device, the other device's id (`actshare handoff status` there), so that whoever asks first is not paired.
                 """)
 
-        @Argument(help: ArgumentHelp("The other device's daemon (port 53840 unless given).", valueName: "host[:port]")) var address: String?
+        @Argument(help: ArgumentHelp("The other device's daemon (port \(HandoffDefaults.port) unless given).", valueName: "host[:port]")) var address: String?
         @Flag(help: "Wait for a device to ask, instead of asking one.") var wait = false
         @Flag(help: "Confirm the code without asking (scripts, tests).") var yes = false
         @Option(name: .customLong("expect-device"), help: ArgumentHelp("Pair only with the device of this id; refuse any other.", valueName: "id"))
@@ -84,7 +84,7 @@ struct HandoffCommand: ParsableCommand {
         }
 
         static func split(_ address: String) throws -> (String, Int) {
-            guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return (address, 53840) }
+            guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return (address, HandoffDefaults.port) }
             guard let port = Int(address[address.index(after: colon)...]), (1...65535).contains(port) else {
                 throw CommandFailure(.badInput, "\(address): the port must be a number from 1 to 65535")
             }

@@ -27,10 +27,10 @@ struct DaemonConnection {
 
     static func check(_ response: ControlResponse) throws {
         guard response.ok else {
-            let status: ExitStatus = switch response.exitCode {
-            case 2: .badInput
-            case 3: .noActivity
-            case 4: .cancelled
+            let status: ExitStatus = switch response.exitCode.map(HandoffFailureCode.init) {
+            case .badInput?: .badInput
+            case .notFound?: .noActivity
+            case .cancelled?: .cancelled
             default: .failed
             }
             throw CommandFailure(status, response.error ?? "the daemon failed without saying why")

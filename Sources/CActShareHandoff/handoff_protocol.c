@@ -1,3 +1,3 @@
 // Compiles the header as plain C, so an error in it fails the build here rather than
 // only in the Hand Off provider.
-#include "actshare/handoff_files.h"
+#include "actshare/handoff_protocol.h"
