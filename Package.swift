@@ -44,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // MARK: C interfaces and system libraries
@@ -94,6 +95,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon"], linkerSettings: staticLibstdcxx),
         // The app-facing API over the control socket, in the shape of NSUserActivity.

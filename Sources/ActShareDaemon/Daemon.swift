@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -452,17 +453,24 @@ public final class Daemon: Sendable {
     }
 }
 
-/// The daemon's lines on stderr (the journal, under systemd).
+/// The daemon's lines on stderr (the journal, under systemd), through swift-log: the
+/// daemon's events at `info`, and with ACTSHARE_DEBUG set its tracing at `debug`.
 enum DaemonLog {
     static let debugging = Environment.value("ACTSHARE_DEBUG").map { !$0.isEmpty && $0 != "0" } ?? false
 
+    static let logger: Logger = {
+        var logger = Logger(label: "org.actshare.daemon") { _ in DaemonLogHandler() }
+        logger.logLevel = debugging ? .debug : .info
+        return logger
+    }()
+
     /// One line, `actshare daemon: MESSAGE`.
     static func line(_ message: String) {
-        _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
+        logger.info("\(message)")
     }
 
     /// A line when ACTSHARE_DEBUG is set.
     static func debug(_ message: @autoclosure () -> String) {
-        if debugging { line(message()) }
+        logger.debug("\(message())")
     }
 }
