@@ -37,11 +37,12 @@ extension Daemon {
         }
         guard !chosen.isEmpty else { return .failure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
 
+        let chosenDevices = chosen
         let total = tree.totalBytes * UInt64(chosen.count)
         let sent = NIOLockedValueBox<[String: UInt64]>([:])
         let work = Task {
             await withTaskGroup(of: Delivery.self) { group in
-                for (entry, addresses) in chosen {
+                for (entry, addresses) in chosenDevices {
                     group.addTask {
                         let sender = TransferSender(tree: tree, deviceName: entry.name) { bytes in
                             sent.withLockedValue { $0[entry.pin] = bytes }
@@ -73,8 +74,10 @@ extension Daemon {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
                 var event = ControlResponse.success(event: "progress")
-                event.bytes = sent.withLockedValue { $0.values.reduce(0, +) }
+                let each = sent.withLockedValue { $0 }
+                event.bytes = each.values.reduce(0, +)
                 event.total = total
+                event.progress = chosenDevices.map { TransferProgress(device: $0.entry.name, bytes: each[$0.entry.pin] ?? 0, total: tree.totalBytes) }
                 try? await outbound.write(try Wire.line(event))
             }
         }

@@ -81,6 +81,8 @@ public struct ControlResponse: Codable, Sendable {
     public var transfers: [ReceivedTransfer]?
     /// For `queue`: the sends waiting for their devices.
     public var queued: [QueuedTransfer]?
+    /// With the event `progress`: each device's part.
+    public var progress: [TransferProgress]?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -90,7 +92,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued
+        case deliveries, bytes, total, transfers, queued, progress
         case exitCode = "exit_code"
     }
 

@@ -222,6 +222,13 @@ extension HandoffTransferTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: notes).count == 50, "\(receiver.name)")
             #expect(try String(contentsOfFile: "\(notes)/42.txt", encoding: .utf8) == "note 42\n")
         }
+        // On a terminal, a progress line with each device's share.
+        let big = "\(a.sandbox.root)/big.img"
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        try FileHandle(forWritingTo: URL(fileURLWithPath: big)).truncate(atOffset: 400 << 20)
+        let shown = try a.sandbox.runOnTerminal(["handoff", "send", "--all", big], input: "")
+        #expect(shown.status == 0, "\(shown.stdout)")
+        #expect(shown.stdout.contains("% ") && shown.stdout.contains(" left  (beta ") && shown.stdout.contains("gamma "), "\(shown.stdout)")
         // Two named devices, one of them twice: each gets it once.
         let two = try a.run("handoff", "send", "--device", "beta", "--device", "gamma", "--device", "beta", folder)
         #expect(two.status == 0 && two.stdout.split(separator: "\n").count == 2, "\(two.stdout) \(two.stderr)")

@@ -100,7 +100,7 @@ extension HandoffCommand {
                     throw CommandFailure(.failed, error.message)
                 }
                 if response.event == "progress" {
-                    bar?.show(response.bytes ?? 0, of: response.total ?? 0)
+                    bar?.show(response.bytes ?? 0, of: response.total ?? 0, devices: response.progress ?? [])
                     continue
                 }
                 bar?.finish()

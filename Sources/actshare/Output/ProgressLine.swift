@@ -16,7 +16,8 @@ final class ProgressLine {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    func show(_ bytes: UInt64, of total: UInt64) {
+    /// The whole, and with several devices each one's share after it.
+    func show(_ bytes: UInt64, of total: UInt64, devices: [TransferProgress] = []) {
         let now = Self.now()
         guard now - drawn >= 0.1, total > 0 else { return }
         drawn = now
@@ -26,7 +27,12 @@ final class ProgressLine {
         let left = rate > 0 ? Int((Double(total - min(bytes, total)) / rate).rounded(.up)) : 0
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 24 - filled)
         StandardStreams.err("\r[\(bar)] \(Int(fraction * 100))%  \(ByteCount.describe(bytes)) of \(ByteCount.describe(total)), "
-            + "\(ByteCount.describe(UInt64(rate)))/s, \(left) s left \u{1B}[K")
+            + "\(ByteCount.describe(UInt64(rate)))/s, \(left) s left" + Self.perDevice(devices) + " \u{1B}[K")
+    }
+
+    /// "  (beta 60%, gamma 30%)" for two devices or more.
+    static func perDevice(_ devices: [TransferProgress]) -> String {
+        devices.count > 1 ? "  (" + TransferProgress.describe(devices) + ")" : ""
     }
 
     func finish() {
