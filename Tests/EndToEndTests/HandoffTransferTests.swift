@@ -110,6 +110,14 @@ extension HandoffTransferTests {
         }
         #expect(b.log.contains("the disk of beta is full"), "\(b.log)")
 
+        // 15,000 files of one name are numbered in one pass: the answer comes at once.
+        let same = Array(repeating: file("same.txt", 1), count: 15_000).joined(separator: ", ")
+        let started = Date()
+        let plan = try a.sandbox.file("plan.json", #"{"entries": [\#(same)], "hangup": true}"#)
+        let numbered = try transfer("@" + plan)
+        #expect(numbered.first?["type"] as? String == "transfer-accept", "\(numbered)")
+        #expect(Date().timeIntervalSince(started) < 10, "planned in \(Date().timeIntervalSince(started)) s")
+
         // Accepted, then broken: more bytes than offered, a wrong SHA-256, a hang-up.
         for plan in [#"{"entries": [\#(file("more.txt", 2))], "files": [{"index": 0, "data": "three"}]}"#,
                      #"{"entries": [\#(file("damaged.txt", 2))], "files": [{"index": 0, "data": "ok", "sha256": "00"}]}"#,
@@ -119,7 +127,9 @@ extension HandoffTransferTests {
         // The receiver notices a hang-up when its connection closes: give it a moment.
         Thread.sleep(forTimeInterval: 0.5)
         let left = try FileManager.default.contentsOfDirectory(atPath: received).sorted()
-        #expect(left == ["__", "_rf", "new_line"], "only what arrived whole, nothing partial: \(left)")
+        #expect(left.filter { !$0.hasPrefix(".") } == ["__", "_rf", "new_line"], "only what arrived whole is seen: \(left)")
+        // The hang-up's part is kept, hidden, to be resumed; the refused ones left nothing.
+        #expect(left.filter { $0.hasPrefix(".actshare-partial-") }.count == 1, "\(left)")
         #expect(b.log.contains("arrived damaged"), "\(b.log)")
 
         // A device that is not paired is refused before anything is read.
@@ -129,7 +139,7 @@ extension HandoffTransferTests {
                                  "127.0.0.1:\(b.port)", #"{"entries": [\#(file("stranger.txt", 1))], "files": [{"index": 0, "data": "s"}]}"#],
             environment: [:], stdin: nil, timeout: 30)
         #expect(!refused.stdout.contains("transfer-accept"), "\(refused.stdout)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["__", "_rf", "new_line"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == left)
     }
 }
 
@@ -196,6 +206,22 @@ extension HandoffTransferTests {
         while (try FileManager.default.contentsOfDirectory(atPath: received)).count > 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: received) == ["big.img"], "the cancelled transfer left nothing")
         #expect(b.log.contains("cancelled by alpha"), "\(b.log)")
+
+        // The sender's daemon killed partway: the receiver keeps what came (the TLS
+        // connection ends without its close), and the next send goes on from there.
+        let second = a.background(["handoff", "send", big])
+        try Self.waitForPartial(in: received, "big.img", atLeast: 150 << 20)
+        kill(try #require(a.pid), SIGKILL)
+        #expect(second().status != 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        let keptAfterSender = Self.partialSize(in: received, "big.img")
+        #expect(keptAfterSender >= 150 << 20, "kept: \(keptAfterSender)")
+        try a.start()
+        let again = try a.run("handoff", "send", "--json", big)
+        #expect(again.status == 0, "\(again.stderr)")
+        let resent = try #require((try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [[String: Any]])?.first?["transferred"] as? Int)
+        #expect(resent == (1 << 30) - keptAfterSender, "only the rest: \(resent) bytes, \(keptAfterSender) kept")
+        #expect(try Self.sha256("\(received)/big (1).img") == Self.sha256(big))
     }
 }
 

@@ -5,10 +5,11 @@ what that daemon would never send. Used by the end-to-end tests of the receiving
 
   lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
   lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
-  lying-peer.py transfer STATE-DIR HOST:PORT JSON
-      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}]}):
+  lying-peer.py transfer STATE-DIR HOST:PORT JSON|@FILE
+      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?}):
       send the offer and, if accepted, each file's begin, data (cut short after "cut"
-      bytes, then hang up) and end; print every reply, one JSON line each
+      bytes, then hang up) and end; print every reply, one JSON line each ("hangup": true
+      hangs up after the answer to the offer)
 
 Every loop is bounded: `serve` stops after SECONDS, each socket times out after 5 s.
 """
@@ -127,7 +128,8 @@ def write_data(conn, data):
 
 def transfer(state, address, plan):
     import hashlib
-    plan = json.loads(plan)
+    # A plan too long for one argument comes from a file: @PATH.
+    plan = json.loads(open(plan[1:]).read() if plan.startswith("@") else plan)
     host, port = address.rsplit(":", 1)
     context = client_context(state)
     try:
@@ -136,7 +138,7 @@ def transfer(state, address, plan):
                 write_frame(conn, {"type": "transfer-offer", "transfer": "abcdefabcdef0123", "entries": plan["entries"]})
                 reply = read_frame(conn)
                 print(json.dumps(reply), flush=True)
-                if not reply or reply.get("type") != "transfer-accept":
+                if not reply or reply.get("type") != "transfer-accept" or plan.get("hangup"):
                     return
                 for file in plan.get("files", []):
                     data = file["data"].encode()

@@ -66,7 +66,7 @@ struct TransferReceiver {
             var done = Set<Int>()
             let expected = planned.indices.filter { planned[$0].entry.kind == .file }
             while done.count < expected.count {
-                guard let frame = try await frames.next() else { throw Interrupted() }
+                let frame = try await Self.next(&frames)
                 let begin = try Wire.decode(PeerMessage.self, from: frame)
                 if begin.type == .transferCancel { throw Cancelled() }
                 guard begin.type == .fileBegin, let index = begin.index, planned.indices.contains(index),
@@ -80,7 +80,7 @@ struct TransferReceiver {
                 }
                 let digest = try await receiveFile(item, into: partial, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
                                                    frames: &frames)
-                guard let endFrame = try await frames.next() else { throw Interrupted() }
+                let endFrame = try await Self.next(&frames)
                 guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
                     throw HandoffFailure("\(device.name) sent more bytes of \(item.entry.path) than it offered")
                 }
@@ -125,6 +125,21 @@ struct TransferReceiver {
 
     /// The sender went away without a word (a cut connection, a killed daemon).
     private struct Interrupted: Error {}
+
+    /// The next frame; the connection's end, or its failure (a TLS connection cut without
+    /// its close, a reset), is ``Interrupted``: what arrived is kept to be resumed.
+    private static func next(_ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> ByteBuffer {
+        let frame: ByteBuffer?
+        do {
+            frame = try await frames.next()
+        } catch is FrameTooLarge {
+            throw HandoffFailure("a frame larger than 1 MiB was sent")
+        } catch {
+            throw Interrupted()
+        }
+        guard let frame else { throw Interrupted() }
+        return frame
+    }
     /// The sender said it gave up.
     private struct Cancelled: Error {}
 
@@ -180,6 +195,9 @@ struct TransferReceiver {
         }
         var folders: [String: String] = ["": ""]  // a sent parent path → its safe path
         var names: [String: Set<String>] = [:]    // a safe folder → the names taken in it
+        // A safe name → how many times it came: an offer of 20,000 equal names is
+        // numbered in one pass, not by trying 1, 2, 3… for each.
+        var repeats: [String: Int] = [:]
         var planned: [Planned] = []
         for entry in entries {
             let components = entry.components
@@ -190,10 +208,14 @@ struct TransferReceiver {
             guard let safeParent = folders[parent] else {
                 throw HandoffFailure("a file is offered before its folder")
             }
-            guard let last = components.last, let name = ReceivedName.sanitised(last),
-                  let unique = ReceivedName.unique(name, taken: { names[safeParent, default: []].contains($0) }) else {
+            guard let last = components.last, let name = ReceivedName.sanitised(last) else {
                 throw HandoffFailure("an empty name is offered")
             }
+            let key = safeParent + "/" + name
+            guard let unique = ReceivedName.unique(name, from: repeats[key, default: 0], taken: { names[safeParent, default: []].contains($0) }) else {
+                throw HandoffFailure("too many files of one name are offered")
+            }
+            repeats[key, default: 0] += 1
             names[safeParent, default: []].insert(unique)
             let relative = safeParent.isEmpty ? unique : safeParent + "/" + unique
             if entry.kind == .folder { folders[entry.path] = relative }
@@ -234,7 +256,7 @@ struct TransferReceiver {
         var hasher = start
         var left = item.entry.size - offset
         while left > 0 {
-            guard var chunk = try await frames.next() else { throw Interrupted() }
+            var chunk = try await Self.next(&frames)
             guard chunk.readInteger(as: UInt8.self) == TransferSender.dataTag else {
                 chunk.moveReaderIndex(to: 0)
                 if (try? Wire.decode(PeerMessage.self, from: chunk))?.type == .transferCancel { throw Cancelled() }

@@ -40,12 +40,12 @@ public enum ReceivedName {
     }
 
     /// The first of `name`, `name (1)`, `name (2)`… (before the extension: `a (1).txt`)
-    /// for which `taken` is false. Nil after 10,000 tries.
-    public static func unique(_ name: String, taken: (String) -> Bool) -> String? {
+    /// for which `taken` is false, numbers tried from `first`. Nil after 10,000 tries.
+    public static func unique(_ name: String, from first: Int = 1, taken: (String) -> Bool) -> String? {
         guard taken(name) else { return name }
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = String(name[..<(dot ?? name.endIndex)]), suffix = dot.map { String(name[$0...]) } ?? ""
-        for number in 1...10_000 {
+        for number in max(1, first)..<(max(1, first) + 10_000) {
             let tag = " (\(number))"
             var short = stem
             while short.utf8.count + tag.utf8.count + suffix.utf8.count > maximumBytes, !short.isEmpty { short.removeLast() }
