@@ -24,6 +24,8 @@ import Testing
 
         /// Starts the daemon and waits for its control socket.
         func start() throws {
+            // A daemon killed before is waited for: until it is gone, its port is not free.
+            daemon = nil
             try? FileManager.default.removeItem(atPath: socket)
             // The daemon's log, appended to across restarts.
             let log = open(logFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)

@@ -64,7 +64,8 @@ extension HandoffCommand {
                     StandardStreams.out("Sent \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(bytes))) to \(TerminalText.visible(delivery.device)): "
                         + delivery.received.map(TerminalText.visible).joined(separator: ", ") + "\n")
                 }
-                for delivery in deliveries { if let error = delivery.error { StandardStreams.error("\(delivery.device): \(error)") } }
+                // One device: its error is the command's, said once by main.
+                for delivery in deliveries where deliveries.count > 1 { if let error = delivery.error { StandardStreams.error("\(delivery.device): \(error)") } }
                 if !urls.isEmpty || text != nil { StandardStreams.out("Handed off \(urls.count + (text == nil ? 0 : 1)) item\(urls.count + (text == nil ? 0 : 1) == 1 ? "" : "s").\n") }
             }
             if let failure { throw failure }
