@@ -6,7 +6,7 @@ what that daemon would never send. Used by the end-to-end tests of the receiving
   lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
   lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
   lying-peer.py transfer STATE-DIR HOST:PORT JSON|@FILE
-      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?}):
+      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?, "transfer"?}):
       send the offer and, if accepted, each file's begin, data (cut short after "cut"
       bytes, then hang up) and end; print every reply, one JSON line each ("hangup": true
       hangs up after the answer to the offer)
@@ -135,7 +135,7 @@ def transfer(state, address, plan):
     try:
         with socket.create_connection((host, int(port)), timeout=5) as raw:
             with context.wrap_socket(raw) as conn:
-                write_frame(conn, {"type": "transfer-offer", "transfer": "abcdefabcdef0123", "entries": plan["entries"]})
+                write_frame(conn, {"type": "transfer-offer", "transfer": plan.get("transfer", "abcdefabcdef0123"), "entries": plan["entries"]})
                 reply = read_frame(conn)
                 print(json.dumps(reply), flush=True)
                 if not reply or reply.get("type") != "transfer-accept" or plan.get("hangup"):

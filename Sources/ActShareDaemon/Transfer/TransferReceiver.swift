@@ -45,7 +45,10 @@ struct TransferReceiver {
             try FileSystem.createDirectories(directory)
             // The same files from the same device: what an interrupted attempt left is kept.
             partial = FileSystem.join(directory, "\(Self.partialPrefix)\(device.device.id)-\(id)")
-            if !Self.isFolder(partial) { try Self.makeFolder(partial, mode: 0o700) }
+            if !Self.isFolder(partial) {
+                Self.keepFewPartials(of: device.device.id, in: directory)
+                try Self.makeFolder(partial, mode: 0o700)
+            }
             // Its time says when it was last used, for ``removeStale``.
             _ = PathName.withCString(partial) { utimensat(AT_FDCWD, $0, nil, 0) }
             for item in planned where item.entry.kind == .folder {
@@ -145,6 +148,23 @@ struct TransferReceiver {
 
     /// The hidden folders transfers are received in: `.actshare-partial-DEVICE-TRANSFER`.
     static let partialPrefix = ".actshare-partial-"
+    /// The most interrupted transfers kept from one device: a device that hangs up again
+    /// and again cannot fill the disk with them.
+    static let partialsPerDevice = 8
+
+    /// Before a new one is made: removes the device's least recently used partial folders
+    /// beyond ``partialsPerDevice`` - 1.
+    private static func keepFewPartials(of deviceID: String, in directory: String) {
+        let prefix = partialPrefix + deviceID + "-"
+        var folders: [(path: String, used: Int)] = []
+        for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasPrefix(prefix) {
+            let path = FileSystem.join(directory, name)
+            var info = stat()
+            guard PathName.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+            folders.append((path, Int(info.st_mtim.tv_sec)))
+        }
+        for old in folders.sorted(by: { $0.used < $1.used }).dropLast(partialsPerDevice - 1) { removeTree(old.path) }
+    }
 
     /// Removes what interrupted transfers left in `directory` and nobody resumed within
     /// `seconds`.
