@@ -10,11 +10,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `actshare handoff`: pair devices, and continue what the user was doing on another.
+/// `actshare handoff`: pair devices, send them files, and continue what the user was doing on another.
 struct HandoffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handoff",
-        abstract: "Pair with another device, list its activities, and continue one here.",
+        abstract: "Pair with your other devices, send them files, and continue their activities here.",
         subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self])
 
     struct Pair: ParsableCommand {
