@@ -16,6 +16,11 @@ import Glibc
 
 /// The handoff daemon: a control socket for this user's actshare commands and apps, and a
 /// TLS listener for paired devices (docs/PROTOCOL.md).
+///
+/// This type starts both and holds what they share (the state, the TLS contexts, the
+/// queue); ``ControlServer`` answers the control socket, ``PeerServer`` the peer port,
+/// ``PeerLink`` reaches other daemons, and the transfer engine is `Transfer/`
+/// (``TransferSender``, ``TransferReceiver``, ``TransferQueue``).
 public final class Daemon: Sendable {
     /// Peers that have not proved who they are may hold a connection this long (the TLS
     /// handshake included)…
@@ -167,7 +172,7 @@ public final class Daemon: Sendable {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
-                            connections.addTask { await self.serveControl(connection) }
+                            connections.addTask { await ControlServer(daemon: self).serve(connection) }
                         }
                     }
                 }
@@ -179,121 +184,12 @@ public final class Daemon: Sendable {
                             switch accepted {
                             case .refused(let channel): channel.close(promise: nil)
                             case .admitted(let connection, let peer, let ticket):
-                                connections.addTask { await self.servePeer(connection, peer: peer, ticket: ticket) }
+                                connections.addTask { await PeerServer(daemon: self).serve(connection, peer: peer, ticket: ticket) }
                             }
                         }
                     }
                 }
             }
-        }
-    }
-
-    // MARK: The control socket
-
-    func serveControl(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        var linked: [String] = []
-        try? await connection.executeThenClose { inbound, outbound in
-            var lines = inbound.makeAsyncIterator()
-            let link = AppLink(outbound: outbound)
-            while let line = try await lines.next() {
-                let request: ControlRequest
-                do {
-                    request = try Wire.decode(ControlRequest.self, from: line)
-                } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: .badInput)))
-                    continue
-                }
-                let response: ControlResponse
-                switch request.op {
-                case .pair:
-                    DaemonLog.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
-                    response = await pairAsInitiator(request, outbound: outbound, lines: &lines)
-                case .pairWait:
-                    response = await pairAsResponder(request, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
-                case .sendFiles:
-                    response = await sendFiles(request, closed: connection.channel.closeFuture, outbound: outbound)
-                case .update:
-                    // An app's answer to will-save: no response of its own.
-                    link.answer(request.activity?.userInfo)
-                    continue
-                default:
-                    response = await answer(request)
-                    if request.op == .becomeCurrent, request.watch == true, let id = response.id {
-                        await state.link(id, to: link)
-                        linked.append(id)
-                    }
-                }
-                try await outbound.write(try Wire.line(response))
-            }
-        }
-        // The app is gone: so are the activities it kept current.
-        for id in linked { _ = await state.invalidate(id) }
-    }
-
-    /// The answer to a one-shot control request.
-    private func answer(_ request: ControlRequest) async -> ControlResponse {
-        do {
-            switch request.op {
-            case .becomeCurrent:
-                guard let activity = request.activity else { return .failure("no activity given", exitCode: .badInput) }
-                if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
-                    return .failure("the activity is refused: \(problem)", exitCode: .badInput)
-                }
-                return .success(id: await state.becomeCurrent(activity))
-            case .invalidate:
-                guard let id = request.id, await state.invalidate(id) else {
-                    return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput)
-                }
-                return .success()
-            case .list:
-                return .success(activities: await state.currentActivities)
-            case .devices:
-                return .success(devices: await devices())
-            case .unpair:
-                let paired = await state.paired
-                guard let device = request.device, let entry = paired.entry(named: device) else {
-                    return .failure("no paired device is called \(request.device ?? "")", exitCode: .badInput)
-                }
-                try await state.removePaired(pin: entry.pin)
-                return .success(device: entry.device)
-            case .handoffList:
-                return .success(activities: await remoteActivities())
-            case .fetch:
-                return await fetch(id: request.id)
-            case .continued:
-                // Something handed to this device is gone once it was handled here; an
-                // activity of another device is told to that device.
-                if let id = request.id, await state.takeReceived(id) != nil { return .success() }
-                guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: .badInput) }
-                try await tellContinued(id: id, device: device)
-                return .success()
-            case .status:
-                return .success(device: Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port))
-            case .send:
-                return await send(request)
-            case .needsSave:
-                guard let id = request.id, await state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput) }
-                await state.markNeedsSave(id, request.yes ?? true)
-                return .success()
-            case .update:
-                return .failure("update answers a will-save event", exitCode: .badInput)
-            case .received:
-                return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
-            case .queue:
-                return .success(queued: await queue.items)
-            case .queueCancel:
-                guard let id = request.id, let dropped = await queue.remove(id) else {
-                    return .failure("no queued send has the id \(request.id ?? "")", exitCode: .badInput)
-                }
-                DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
-                return .success(id: dropped.id)
-            case .pair, .pairWait, .confirm, .sendFiles:
-                return .failure("\(request.op.rawValue) is not expected here", exitCode: .badInput)
-            }
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message, exitCode: failure.exitCode)
-        } catch {
-            return .failure("\(error)")
         }
     }
 
@@ -310,7 +206,7 @@ public final class Daemon: Sendable {
     }
 
     /// Sends `message` to the first of `addresses` that answers within `seconds`.
-    private func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
+    func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
                          seconds: Double = 3) async throws -> PeerMessage {
         var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
         for address in addresses {
@@ -324,7 +220,7 @@ public final class Daemon: Sendable {
         throw lastError
     }
 
-    private func devices() async -> [Device] {
+    func devices() async -> [Device] {
         await withTaskGroup(of: Device.self) { group in
             for (entry, addresses) in await targets() {
                 group.addTask {
@@ -341,7 +237,7 @@ public final class Daemon: Sendable {
 
     /// The current activities of every reachable paired device, newest first, each with
     /// `origin` set to the device's id.
-    private func remoteActivities() async -> [UserActivity] {
+    func remoteActivities() async -> [UserActivity] {
         await withTaskGroup(of: [UserActivity].self) { group in
             for (entry, addresses) in await targets() {
                 group.addTask {
@@ -369,7 +265,7 @@ public final class Daemon: Sendable {
     /// The whole activity `id` (or the newest, for nil) from its origin, and how it continues
     /// here. One handed to this device stays until the CLI says it was handled
     /// (`continued`): a continuation that fails (no display, no browser) loses nothing.
-    private func fetch(id: String?) async -> ControlResponse {
+    func fetch(id: String?) async -> ControlResponse {
         let listed = await remoteActivities()
         // Handed to this device: here already, continued in the browser or onto the clipboard.
         if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
@@ -418,7 +314,7 @@ public final class Daemon: Sendable {
     }
 
     /// The Hand Off activity: `request.activity` to the device named, or the only one.
-    private func send(_ request: ControlRequest) async -> ControlResponse {
+    func send(_ request: ControlRequest) async -> ControlResponse {
         guard var activity = request.activity else { return .failure("nothing to send", exitCode: .badInput) }
         if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: .badInput) }
         let all = await targets()
@@ -445,7 +341,7 @@ public final class Daemon: Sendable {
         }
     }
 
-    private func tellContinued(id: String, device: String) async throws {
+    func tellContinued(id: String, device: String) async throws {
         guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == device }) else {
             throw HandoffFailure("no paired device has the id \(device)", exitCode: .badInput)
         }

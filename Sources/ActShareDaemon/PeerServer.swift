@@ -8,10 +8,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension Daemon {
+/// The peer port's side of the daemon: another daemon's connection, its requests answered
+/// from the shared ``Daemon`` (docs/PROTOCOL.md, "Between daemons").
+struct PeerServer {
+    let daemon: Daemon
+
     /// One connection from another daemon. It must prove itself within 2 s: a paired
     /// device's first request, or a pairing request while `handoff pair --wait` is open.
-    func servePeer(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerIdentity, ticket: ConnectionBudget.Ticket) async {
+    func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerIdentity, ticket: ConnectionBudget.Ticket) async {
         let channel = connection.channel
         let prove = {
             // Paired devices have a budget of their own; when even that is full, it closes.
@@ -24,25 +28,25 @@ extension Daemon {
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
             DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
-            if let entry = await state.paired.entry(pin: pin) {
+            if let entry = await daemon.state.paired.entry(pin: pin) {
                 try prove()
-                await state.saw(entry, at: remoteHost)
+                await daemon.state.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
-                await queue.hurry(deviceID: entry.device.id)
+                await daemon.queue.hurry(deviceID: entry.device.id)
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
                     if request.type == .transferOffer {
-                        await receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
+                        await daemon.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
                         return
                     }
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }
-            } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
+            } else if message.type == .pairRequest, await daemon.state.mayAttemptPairing(), let window = await daemon.state.takePairingWindow() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 try prove()
-                try await respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
+                try await daemon.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {
                 try await outbound.write(try Wire.encode(PeerMessage(.error, message: "not paired with this device")))
             }
@@ -72,22 +76,22 @@ extension Daemon {
             } else {
                 guard case .string = activity.userInfo["text"] else { return PeerMessage(.error, message: "refused: no text") }
             }
-            await state.receive(activity, from: entry)
+            await daemon.state.receive(activity, from: entry)
             return PeerMessage(.ok)
         case .list:
-            return PeerMessage(.activities, activities: await state.currentActivities.map(\.summary))
+            return PeerMessage(.activities, activities: await daemon.state.currentActivities.map(\.summary))
         case .fetch:
-            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await state.activity(id) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await daemon.state.activity(id) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
             // The userActivityWillSave moment: the app refreshes userInfo before it leaves.
-            if let command = activity.needsSaveCommand, let refreshed = await refreshedUserInfo(command) {
-                await state.replaceUserInfo(of: id, with: refreshed)
+            if let command = activity.needsSaveCommand, let refreshed = await daemon.refreshedUserInfo(command) {
+                await daemon.state.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             // An app through ActShareKit: its delegate's userActivityWillSave.
-            if let app = await state.takeSaveRequest(id), let refreshed = await app.save(id) {
-                await state.replaceUserInfo(of: id, with: refreshed)
+            if let app = await daemon.state.takeSaveRequest(id), let refreshed = await app.save(id) {
+                await daemon.state.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             activity.needsSaveCommand = nil
@@ -96,43 +100,21 @@ extension Daemon {
         case .continued:
             // Who continued it, as the device says: a name fit to show, or its paired name.
             let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name
-            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await state.recordContinuation(of: id, by: by) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await daemon.state.recordContinuation(of: id, by: by) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
-            if let app = await state.links[id] { await app.tellContinued(id, by: by) }
+            if let app = await daemon.state.links[id] { await app.tellContinued(id, by: by) }
             if let command = activity.onContinued {
                 // In the background, its output let go: the app may start something that
                 // lasts, and the device that continued is not kept waiting for it.
-                _ = await runCommand(
+                _ = await daemon.runCommand(
                     ["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; (eval \"$2\") </dev/null >/dev/null &",
                      "sh", by, command],
-                    timeLimit: Self.commandTimeLimit)
+                    timeLimit: Daemon.commandTimeLimit)
             }
             return PeerMessage(.ok)
         default:
             return PeerMessage(.error, message: "\(request.type.rawValue) is not a request")
         }
-    }
-
-    /// How long an app's command may take: as long as an app linked through ActShareKit
-    /// has to answer `will-save`.
-    static let commandTimeLimit: Duration = .seconds(2)
-
-    /// What `command` prints, if it is a JSON object small enough for userInfo.
-    private func refreshedUserInfo(_ command: String) async -> [String: JSONValue]? {
-        guard let output = await runCommand(["/bin/sh", "-c", command], timeLimit: Self.commandTimeLimit),
-              output.count <= UserActivity.maximumUserInfoSize else { return nil }
-        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(output))
-    }
-
-    /// Runs a command on the thread pool (it blocks); its standard output when it exits 0
-    /// within `timeLimit`. A command stopped at the limit is said in the daemon's log.
-    func runCommand(_ argv: [String], timeLimit: Duration) async -> [UInt8]? {
-        let outcome = try? await threadPool.runIfActive {
-            try ChildProcess.run(argv[0], Array(argv.dropFirst()), timeLimit: timeLimit)
-        }
-        guard let outcome else { return nil }
-        if outcome.timedOut { DaemonLog.line("stopped `\(argv.last ?? argv[0])` after \(timeLimit), the time an app's command may take") }
-        return outcome.status == 0 && !outcome.timedOut ? outcome.output : nil
     }
 }

@@ -1,0 +1,34 @@
+import ActShareCore
+import ActShareHandoff
+import NIOConcurrencyHelpers
+import NIOCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The commands activities name (`needs_save_command`, `on_continued`), run for the peers.
+extension Daemon {
+    /// How long an app's command may take: as long as an app linked through ActShareKit
+    /// has to answer `will-save`.
+    static let commandTimeLimit: Duration = .seconds(2)
+
+    /// What `command` prints, if it is a JSON object small enough for userInfo.
+    func refreshedUserInfo(_ command: String) async -> [String: JSONValue]? {
+        guard let output = await runCommand(["/bin/sh", "-c", command], timeLimit: Self.commandTimeLimit),
+              output.count <= UserActivity.maximumUserInfoSize else { return nil }
+        return try? JSONDecoder().decode([String: JSONValue].self, from: Data(output))
+    }
+
+    /// Runs a command on the thread pool (it blocks); its standard output when it exits 0
+    /// within `timeLimit`. A command stopped at the limit is said in the daemon's log.
+    func runCommand(_ argv: [String], timeLimit: Duration) async -> [UInt8]? {
+        let outcome = try? await threadPool.runIfActive {
+            try ChildProcess.run(argv[0], Array(argv.dropFirst()), timeLimit: timeLimit)
+        }
+        guard let outcome else { return nil }
+        if outcome.timedOut { DaemonLog.line("stopped `\(argv.last ?? argv[0])` after \(timeLimit), the time an app's command may take") }
+        return outcome.status == 0 && !outcome.timedOut ? outcome.output : nil
+    }
+}
