@@ -44,6 +44,12 @@ public enum FileSystem {
         }
     }
 
+    /// The executable `name` in the first folder of `$PATH` that has one (else in
+    /// /usr/bin:/bin), or nil.
+    public static func programOnPath(_ name: String) -> String? {
+        pathList(Environment.value("PATH") ?? "/usr/bin:/bin").map { join($0, name) }.first { access($0, X_OK) == 0 }
+    }
+
     /// The status of `path` (following links), or nil if it cannot be read.
     public static func status(_ path: String) -> Status? {
         var info = stat()

@@ -28,14 +28,13 @@ public enum ReceivedNotice {
 
     /// The `--notify` helper: shows the notice and opens `folder` when its action is chosen.
     public static func run(folder: String, summary: String, body: String) -> Int32 {
-        let paths = FileSystem.pathList(Environment.value("PATH") ?? "/usr/bin:/bin")
-        guard let notifySend = paths.map({ FileSystem.join($0, "notify-send") }).first(where: { access($0, X_OK) == 0 }) else { return 1 }
+        guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
         // At most 10 minutes of waiting for the user: then the notice is left to the server.
         let outcome = try? ChildProcess.run(
             notifySend, ["--app-name=actshare", "--icon=folder-download", "--action=default=Open folder", "--", summary, body],
             timeLimit: .seconds(600))
         guard let outcome, String(decoding: outcome.output, as: UTF8.self).hasPrefix("default"),
-              let opener = paths.map({ FileSystem.join($0, "xdg-open") }).first(where: { access($0, X_OK) == 0 }) else { return 0 }
+              let opener = FileSystem.programOnPath("xdg-open") else { return 0 }
         _ = try? ChildProcess.run(opener, [folder], timeLimit: .seconds(60))
         return 0
     }

@@ -24,14 +24,9 @@ struct DialogPicker {
         let hasDisplay = [Environment.value("DISPLAY"), Environment.value("WAYLAND_DISPLAY")].contains { !($0 ?? "").isEmpty }
         guard hasDisplay else { return nil }
         for tool in requested.map({ [$0] }) ?? [.zenity, .kdialog] {
-            if let executable = programOnPath(tool.rawValue) { return DialogPicker(tool: tool, executable: executable) }
+            if let executable = FileSystem.programOnPath(tool.rawValue) { return DialogPicker(tool: tool, executable: executable) }
         }
         return nil
-    }
-
-    static func programOnPath(_ name: String) -> String? {
-        let directories = FileSystem.pathList(Environment.value("PATH") ?? "/usr/bin:/bin")
-        return directories.map { FileSystem.join($0, name) }.first { access($0, X_OK) == 0 }
     }
 
     /// The activity chosen, or nil when the dialog was cancelled.
@@ -101,7 +96,7 @@ struct DialogPicker {
         case .kdialog:
             open = try? run(["--title", "Share", "--yes-label", "Open", "--no-label", "Close", "--yesno", text])
         }
-        guard case .some(.some) = open, let opener = Self.programOnPath("xdg-open") else { return }
+        guard case .some(.some) = open, let opener = FileSystem.programOnPath("xdg-open") else { return }
         _ = try? ChildProcess.run(opener, [file])
     }
 
