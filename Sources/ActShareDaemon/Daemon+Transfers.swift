@@ -18,31 +18,20 @@ extension Daemon {
             return .failure("\(error)")
         }
         guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: .badInput) }
-        let all = await targets()
-        var chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
-        if request.all == true {
-            chosen = all
-        } else if let names = request.devices, !names.isEmpty {
-            let paired = await state.paired
-            for name in names {
-                guard let entry = paired.entry(named: name) else { return .failure("no paired device is called \(name)", exitCode: .badInput) }
-                if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += all.filter { $0.entry.pin == entry.pin } }
-            }
-        } else {
-            guard all.count == 1 else {
-                return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
-                                            : "several devices are paired: choose with --device NAME, or --all", exitCode: .badInput)
-            }
-            chosen = all
+        let chosen: [Target]
+        do {
+            chosen = try await targets(named: request.devices ?? [], all: request.all == true, howToChoose: "choose with --device NAME, or --all")
+        } catch let failure as HandoffFailure {
+            return .failure(failure.message, exitCode: failure.exitCode)
+        } catch {
+            return .failure("\(error)")
         }
-        guard !chosen.isEmpty else { return .failure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
 
-        let chosenDevices = chosen
         let total = tree.totalBytes * UInt64(chosen.count)
         let sent = NIOLockedValueBox<[String: UInt64]>([:])
         let work = Task {
             await withTaskGroup(of: Delivery.self) { group in
-                for (entry, addresses) in chosenDevices {
+                for (entry, addresses) in chosen {
                     group.addTask {
                         let sender = TransferSender(tree: tree, deviceName: entry.name) { bytes in
                             sent.withLockedValue { $0[entry.pin] = bytes }
@@ -77,7 +66,7 @@ extension Daemon {
                 let each = sent.withLockedValue { $0 }
                 event.bytes = each.values.reduce(0, +)
                 event.total = total
-                event.progress = chosenDevices.map { TransferProgress(device: $0.entry.name, bytes: each[$0.entry.pin] ?? 0, total: tree.totalBytes) }
+                event.progress = chosen.map { TransferProgress(device: $0.entry.name, bytes: each[$0.entry.pin] ?? 0, total: tree.totalBytes) }
                 try? await outbound.write(try Wire.line(event))
             }
         }

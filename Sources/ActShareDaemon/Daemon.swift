@@ -197,12 +197,35 @@ public final class Daemon: Sendable {
 
     /// Each paired device once, with the addresses to try: where it was paired, then
     /// what discovery knows (config `handoff.peers`).
-    func targets() async -> [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] {
-        var targets: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])] = []
+    func targets() async -> [Target] {
+        var targets: [Target] = []
         for entry in await state.paired.entries {
             targets.append((entry, [(entry.host, entry.port)] + (await discovery.addresses(for: entry))))
         }
         return targets
+    }
+
+    /// A paired device and the addresses to try it at.
+    typealias Target = (entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])
+
+    /// The devices a send goes to: those `names` name (each once), every one with `all`,
+    /// or with neither the only one paired; `howToChoose` tells the user how to name one
+    /// when several are.
+    func targets(named names: [String], all: Bool, howToChoose: String) async throws -> [Target] {
+        let every = await targets()
+        let names = names.filter { !$0.isEmpty }
+        if all || names.isEmpty {
+            guard !every.isEmpty else { throw HandoffFailure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
+            guard all || every.count == 1 else { throw HandoffFailure("several devices are paired: \(howToChoose)", exitCode: .badInput) }
+            return every
+        }
+        let paired = await state.paired
+        var chosen: [Target] = []
+        for name in names {
+            guard let entry = paired.entry(named: name) else { throw HandoffFailure("no paired device is called \(name)", exitCode: .badInput) }
+            if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += every.filter { $0.entry.pin == entry.pin } }
+        }
+        return chosen
     }
 
     /// Sends `message` to the first of `addresses` that answers within `seconds`.
@@ -317,18 +340,13 @@ public final class Daemon: Sendable {
     func send(_ request: ControlRequest) async -> ControlResponse {
         guard var activity = request.activity else { return .failure("nothing to send", exitCode: .badInput) }
         if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: .badInput) }
-        let all = await targets()
-        let chosen: [(entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])]
-        if let device = request.device, !device.isEmpty {
-            let paired = await state.paired
-            guard let entry = paired.entry(named: device) else { return .failure("no paired device is called \(device)", exitCode: .badInput) }
-            chosen = all.filter { $0.entry.pin == entry.pin }
-        } else {
-            guard all.count == 1 else {
-                return .failure(all.isEmpty ? "no device is paired: pair one with `actshare handoff pair`"
-                                            : "several devices are paired: choose one with -o device=NAME", exitCode: .badInput)
-            }
-            chosen = all
+        let chosen: [Target]
+        do {
+            chosen = try await targets(named: request.device.map { [$0] } ?? [], all: false, howToChoose: "choose one with -o device=NAME")
+        } catch let failure as HandoffFailure {
+            return .failure(failure.message, exitCode: failure.exitCode)
+        } catch {
+            return .failure("\(error)")
         }
         activity.id = Pairing.newID()
         let (entry, addresses) = chosen[0]
