@@ -39,6 +39,8 @@ public final class ActivityHost {
         public var diagnostics: [Diagnostic]
         /// The fault that left out each activity type, so `perform TYPE` can report it.
         public var faults: [String: ActShareError]
+        /// The types the manifest's rules let through and their `can-perform` hook declined.
+        public var declined: Set<String> = []
     }
 
     /// The activities that can perform on `items`, in offer order, and what went wrong
@@ -83,17 +85,18 @@ public final class ActivityHost {
         var offers: [Offer] = []
         var faults: [String: ActShareError] = [:]
         var reported: Set<String> = []
+        var declined: Set<String> = []
         for (index, offer) in candidates.enumerated() {
             switch answers[index] {
             case nil, .success(true)?: offers.append(offer)
-            case .success(false)?: break
+            case .success(false)?: declined.insert(offer.type)
             case .failure(let error)?:
                 faults[offer.type] = error
                 // One line per fault, however many of the provider's activities it hit.
                 if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
             }
         }
-        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults)
+        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined)
     }
 
     /// Performs `offer` on the request's items and reports the result.

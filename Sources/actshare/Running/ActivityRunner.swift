@@ -67,7 +67,7 @@ struct ActivityRunner {
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
             guard let match = offers.first(where: { $0.type == type }) else {
-                throw fail(.noActivity, activity: type, unavailableReason(type, items: items, exclusions: exclusions))
+                throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), exclusions: exclusions))
             }
             offer = match
         } else {
@@ -191,17 +191,16 @@ struct ActivityRunner {
         return CommandFailure(status, message)
     }
 
-    private func unavailableReason(_ type: String, items: [Item], exclusions: Exclusions) -> String {
+    private func unavailableReason(_ type: String, declined: Bool, exclusions: Exclusions) -> String {
         guard let (provider, activity) = invocation.registry.activity(ofType: type) else {
             return "no provider offers activity type \(type)"
         }
         if let reason = exclusions.reason(excluding: type, provider: provider.id) {
             return "\(type) is not offered: \(reason)"
         }
-        // Past the manifest's rules, only its can-perform hook says no: the provider
+        // Past the manifest's rules, only its can-perform hook said no: the provider
         // decides (Hand Off with no paired device, Print to PDF with no loader).
-        let passedRules = Router(registry: invocation.registry, exclusions: exclusions).candidates(for: items).contains { $0.type == type }
-        if passedRules, let hook = activity.hooks.canPerform {
+        if declined, let hook = activity.hooks.canPerform {
             return "\(type) cannot perform on these items: its can-perform hook (\(hook.symbol)) declined them"
         }
         return "\(type) cannot perform on these items"
