@@ -188,16 +188,7 @@ struct TransferReceiver {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, UInt64(info.st_size) <= limit else { return nil }
-        var hasher = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var total: UInt64 = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            chunk.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            total += UInt64(count)
-        }
+        let (hasher, total) = FilePrefixHash.of(fd, limit: limit)
         return (TransferPart(index: index, bytes: total, sha256: Hex.string(hasher.finalize())), hasher)
     }
 

@@ -89,16 +89,8 @@ struct TransferSender {
         var offset: UInt64 = 0
         if let kept, kept.bytes > 0, kept.bytes <= item.entry.size {
             // This side's first bytes, hashed; sent again only if the receiver's differ.
-            var prefix = SHA256()
-            var left = kept.bytes
-            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
-            while left > 0 {
-                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, Int(min(UInt64($0.count), left))) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw HandoffFailure("\(item.source) became shorter while it was sent") }
-                chunk.withUnsafeBytes { prefix.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                left -= UInt64(count)
-            }
+            let (prefix, hashed) = FilePrefixHash.of(fd, limit: kept.bytes)
+            guard hashed == kept.bytes else { throw HandoffFailure("\(item.source) became shorter while it was sent") }
             if Hex.string(prefix.finalize()) == kept.sha256 {
                 hasher = prefix
                 offset = kept.bytes
