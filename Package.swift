@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "CGIO", path: "Sources/CGIO", linkerSettings: [.linkedLibrary("dl")]),
         // The handoff daemon's file names, shared with the C Hand Off provider.
         .target(name: "CActShareHandoff", path: "Sources/CActShareHandoff"),
+        // Multicast socket options and recvmsg's control messages, for discovery.
+        .target(name: "CActShareMulticast", path: "Sources/CActShareMulticast"),
 
         // MARK: The host
         .target(
@@ -84,11 +86,13 @@ let package = Package(
         // MARK: Handoff
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
         .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"]),
+        // DNS-SD over multicast DNS: the message codec, a responder and a browser.
+        .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",
             dependencies: [
-                "ActShareHandoff", "ActShareCore", "CActShareSystem",
+                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -117,6 +121,7 @@ let package = Package(
             dependencies: ["ActShareCore", "ActShareManifests"],
             exclude: ["Fixtures"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
+        .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),

@@ -1,0 +1,154 @@
+import Synchronization
+#if canImport(Foundation)
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Multicast DNS service discovery on every IPv4 interface: answers for one service
+/// (if given one) and browses one service type, on a thread of its own.
+///
+/// It is a responder of its own, not a client of Avahi: it shares UDP port 5353 with
+/// Avahi where that runs (both set SO_REUSEPORT, and multicast reaches every socket), and
+/// works where Avahi does not. Its host name is its own (`actshare-ID.local`), so it never
+/// competes with the system's for the machine's name.
+public final class ServiceDiscovery: Sendable {
+    private struct Shared {
+        var services: [DiscoveredService] = []
+        var queryRequested = false
+        var stopRequested = false
+        var stopped = false
+    }
+
+    private let socket: MulticastDNSSocket
+    /// Written to wake the thread from poll(2).
+    private let wakeRead: Int32, wakeWrite: Int32
+    private let shared = Mutex(Shared())
+    private let advertisement: ServiceAdvertisement?
+    private let browsed: DNSName
+    private let advertisedAddress: UInt32?
+    private let onChange: @Sendable ([DiscoveredService]) -> Void
+    /// How often the interfaces are looked at again: an address that changed is announced.
+    static let interfaceSeconds = 2.0
+
+    /// Opens the socket; nothing is sent before ``start()``.
+    public init(advertising advertisement: ServiceAdvertisement?, browsing browsed: DNSName, advertisedAddress: String? = nil, port: UInt16 = MulticastDNS.port,
+                onChange: @escaping @Sendable ([DiscoveredService]) -> Void = { _ in }) throws(DiscoveryError) {
+        socket = try MulticastDNSSocket(port: port)
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else {
+            socket.close()
+            throw DiscoveryError("cannot make a pipe", errno: errno)
+        }
+        for end in pipe {
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead = pipe[0]
+        wakeWrite = pipe[1]
+        self.advertisement = advertisement
+        self.browsed = browsed
+        self.advertisedAddress = advertisedAddress.flatMap(NetworkInterface.address).flatMap { $0 == 0 ? nil : $0 }
+        self.onChange = onChange
+    }
+
+    /// Starts answering and browsing.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "actshare mDNS"
+        thread.start()
+    }
+
+    /// The instances of the browsed type found so far.
+    public var services: [DiscoveredService] { shared.withLock { $0.services } }
+
+    /// Asks the link again now.
+    public func queryNow() {
+        shared.withLock { $0.queryRequested = true }
+        wake()
+    }
+
+    /// Says goodbye for the advertised service and stops, waiting at most a second.
+    public func stop() {
+        shared.withLock { $0.stopRequested = true }
+        wake()
+        for _ in 0..<100 {
+            if shared.withLock({ $0.stopped }) { return }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func send(_ outgoing: [MulticastDNSEngine.Outgoing]) {
+        for item in outgoing {
+            guard let bytes = item.message.encoded() else { continue }
+            socket.send(bytes, to: item.address, port: item.port, on: item.interfaceIndex)
+        }
+    }
+
+    private func run() {
+        var engine = MulticastDNSEngine(advertisement: advertisement, browsing: browsed, advertisedAddress: advertisedAddress)
+        var nextInterfaceCheck = 0.0
+        while true {
+            let now = Self.now()
+            let (stop, query) = shared.withLock { shared in
+                defer { shared.queryRequested = false }
+                return (shared.stopRequested, shared.queryRequested)
+            }
+            if stop { break }
+            if now >= nextInterfaceCheck {
+                let current = NetworkInterface.current()
+                for interface in current where !engine.interfaces.contains(interface) { _ = socket.join(interface) }
+                engine.setInterfaces(current, now: now)
+                nextInterfaceCheck = now + Self.interfaceSeconds
+            }
+            if query { engine.queryNow(now: now) }
+            let (due, wakeAt) = engine.due(now: now)
+            send(due)
+            publish(engine)
+            let milliseconds = Int32(max(0, min(wakeAt, nextInterfaceCheck) - Self.now()) * 1000) + 1
+            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 2, milliseconds)
+            if descriptors[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+            // At most 256 datagrams a turn, so that a flood cannot starve the timers.
+            var changed = false
+            for _ in 0..<256 {
+                guard let datagram = socket.receive() else { break }
+                let (reply, didChange) = engine.receive(datagram.bytes, from: datagram.from, fromPort: datagram.fromPort,
+                                                        interfaceIndex: datagram.interfaceIndex, now: Self.now())
+                send(reply)
+                changed = changed || didChange
+            }
+            if changed { onChange(publish(engine)) }
+        }
+        send(engine.goodbyes())
+        socket.close()
+        shared.withLock { $0.stopped = true }
+    }
+
+    @discardableResult
+    private func publish(_ engine: MulticastDNSEngine) -> [DiscoveredService] {
+        let services = engine.cache.services(of: browsed)
+        shared.withLock { $0.services = services }
+        return services
+    }
+}
