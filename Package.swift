@@ -101,7 +101,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon"], linkerSettings: staticLibstdcxx),
+        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: staticLibstdcxx),
         // The app-facing API over the control socket, in the shape of NSUserActivity.
         .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),
 

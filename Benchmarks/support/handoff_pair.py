@@ -21,7 +21,7 @@ def run(env, *args):
 
 def start(work, ports):
     a, b = environment(work, "a"), environment(work, "b")
-    daemons = [subprocess.Popen([actshare, "daemon", "--port", str(port), "--name", name], env=env, stderr=subprocess.DEVNULL)
+    daemons = [subprocess.Popen([actshare, "daemon", "--port", str(port), "--name", name, "--discovery", "static"], env=env, stderr=subprocess.DEVNULL)
                for name, port, env in (("alpha", ports[0], a), ("beta", ports[1], b))]
     for env in (a, b):
         while not os.path.exists(f"{env['XDG_RUNTIME_DIR']}/actshare/daemon.sock"):

@@ -85,6 +85,13 @@ struct ControlServer {
                 guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: .badInput) }
                 try await daemon.tellContinued(id: id, device: device)
                 return .success()
+            case .discover:
+                guard let nearby = await daemon.nearby(waiting: min(max(request.timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
+                    return .failure("discovery is off here (config handoff.discovery: static, or the daemon's log says why)", exitCode: .badInput)
+                }
+                var response = ControlResponse.success()
+                response.nearby = nearby
+                return response
             case .status:
                 return .success(device: Device(id: daemon.state.identity.deviceID, name: daemon.state.name, host: "", port: daemon.state.port))
             case .send:

@@ -13,7 +13,21 @@ extension Daemon {
     /// `handoff pair HOST[:PORT]`: this side connects, commits to its nonce, shows the code.
     func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let host = request.host, let port = request.port else { return .failure("pair: a host and port are needed", exitCode: .badInput) }
+        guard var host = request.host, !host.isEmpty else { return .failure("pair: a device name or a host is needed", exitCode: .badInput) }
+        var port = request.port ?? HandoffDefaults.port
+        var request = request
+        // A name (or id) found nearby: its address, and only the device of that id.
+        switch await nearbyDevice(named: host) {
+        case .found(let device):
+            DaemonLog.debug("pairing: \(host) is \(device.id) at \(device.address):\(device.port)")
+            host = device.address
+            port = request.port ?? device.port
+            request.expect = request.expect ?? device.id
+        case .ambiguous(let devices):
+            return .failure("several devices nearby are called \(host): pair by id (\(devices.map(\.id).joined(separator: ", ")))", exitCode: .badInput)
+        case .none:
+            break
+        }
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             DaemonLog.debug("pairing: connected to \(host):\(port)")
@@ -51,6 +65,25 @@ extension Daemon {
             return .failure(failure.message)
         } catch {
             return .failure("cannot pair: \(PeerFailure.describe(error, host: host, port: port, pairing: true))")
+        }
+    }
+
+    enum NearbyMatch {
+        case found(DiscoveredDevice), ambiguous([DiscoveredDevice]), none
+    }
+
+    /// The device nearby whose name is `name`, or whose id starts with it (4 digits or
+    /// more); quickly, from what discovery already saw.
+    func nearbyDevice(named name: String) async -> NearbyMatch {
+        // An address is one: no need to ask the network.
+        if name.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }), name.contains(where: { $0 == "." || $0 == ":" }) { return .none }
+        guard let nearby = await discovery.nearby(waiting: 0.3) else { return .none }
+        var matches = nearby.filter { $0.name == name }
+        if matches.isEmpty, name.count >= 4 { matches = nearby.filter { $0.id.hasPrefix(name.lowercased()) } }
+        switch matches.count {
+        case 0: return .none
+        case 1: return .found(matches[0])
+        default: return .ambiguous(matches)
         }
     }
 

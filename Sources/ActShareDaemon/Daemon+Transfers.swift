@@ -106,6 +106,7 @@ extension Daemon {
                 reason = PeerFailure.describe(error, host: address.host, port: address.port)
                 continue
             }
+            await reached(entry, at: address.host, port: address.port)
             do {
                 return (try await sender.send(over: link), false)
             } catch is CancellationError {

@@ -35,6 +35,8 @@ public final class Daemon: Sendable {
     let clientContext: NIOSSLContext
     let budget: ConnectionBudget
     let discovery: any PeerDiscovery
+    /// The config's `handoff.peers`: tried for every paired device, last.
+    let staticPeers: [(host: String, port: Int)]
     /// Runs the commands activities name (they block).
     let threadPool: NIOThreadPool
     let receiveDirectory: String
@@ -61,9 +63,13 @@ public final class Daemon: Sendable {
         public var keepPartialSeconds: Int
         /// The address the peer port is bound to: all IPv4 addresses by default.
         public var listenAddress: String
+        /// Whether to advertise and find devices over multicast DNS (`discovery:
+        /// multicast`), or only use the addresses given (`static`).
+        public var multicast: Bool
 
         public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
-                    listenAddress: String = "0.0.0.0") {
+                    listenAddress: String = "0.0.0.0", multicast: Bool = true) {
+            self.multicast = multicast
             self.listenAddress = listenAddress
             self.keepPartialSeconds = keepPartialSeconds
             self.name = name
@@ -76,17 +82,66 @@ public final class Daemon: Sendable {
     public init(settings: Settings, paths: HandoffPaths) throws {
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
         state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
-        discovery = StaticDiscovery(peers: settings.staticPeers)
         receiveDirectory = settings.receiveDirectory
+        staticPeers = settings.staticPeers
         keepPartialSeconds = settings.keepPartialSeconds
         listenAddress = settings.listenAddress
-        queue = TransferQueue(stateDirectory: paths.stateDirectory)
+        let queue = TransferQueue(stateDirectory: paths.stateDirectory)
+        self.queue = queue
+        discovery = Self.discovery(settings, identity: identity, state: state, queue: queue)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         serverContext = try TLS.serverContext(identity)
         clientContext = try TLS.clientContext(identity)
+    }
+
+    /// Multicast discovery, or static when asked for or when it cannot start (a line in
+    /// the log says why). A paired device seen again has what waits for it sent at once.
+    private static func discovery(_ settings: Settings, identity: Identity, state: DaemonState, queue: TransferQueue) -> any PeerDiscovery {
+        guard settings.multicast else { return StaticDiscovery() }
+        do {
+            return try MulticastDiscovery(name: settings.name, deviceID: identity.deviceID, port: settings.port, listenAddress: settings.listenAddress) { devices in
+                Task {
+                    let pins = await state.paired.pins
+                    for device in devices where pins.contains(where: { $0.hasPrefix(device.id) }) {
+                        DaemonLog.debug("discovery: \(device.name) (\(device.id)) at \(device.address):\(device.port)")
+                        await queue.hurry(deviceID: device.id)
+                    }
+                }
+            }
+        } catch {
+            DaemonLog.line("multicast discovery is off: \(error)")
+            return StaticDiscovery()
+        }
+    }
+
+    /// Says goodbye on the network: the daemon is stopping.
+    public func stop() {
+        discovery.stop()
+    }
+
+    /// The devices nearby, each marked paired or not, paired ones under their paired names.
+    func nearby(waiting seconds: Double) async -> [DiscoveredDevice]? {
+        guard let found = await discovery.nearby(waiting: seconds) else { return nil }
+        let paired = await state.paired
+        return found.map { device in
+            var device = device
+            if let entry = paired.entries.first(where: { $0.device.id == device.id }) {
+                device.paired = true
+                device.pairedName = entry.name
+            }
+            return device
+        }.sorted { ($0.paired ? 0 : 1, $0.pairedName ?? $0.name, $0.id) < ($1.paired ? 0 : 1, $1.pairedName ?? $1.name, $1.id) }
+    }
+
+    /// A paired device answered, its pin checked, at `host`:`port`: if it moved, its new
+    /// address is kept (paired-devices.json) for next time.
+    func reached(_ entry: PairedDevices.Entry, at host: String, port: Int) async {
+        guard entry.host != host || entry.port != port else { return }
+        await state.moved(entry, to: host, port: port)
+        DaemonLog.line("\(entry.name) is now at \(host):\(port)")
     }
 
     /// Listens on the control socket and the peer port until the process ends.
@@ -195,12 +250,17 @@ public final class Daemon: Sendable {
 
     // MARK: Talking to paired devices
 
-    /// Each paired device once, with the addresses to try: where it was paired, then
-    /// what discovery knows (config `handoff.peers`).
+    /// Each paired device once, with the addresses to try: where discovery sees it now,
+    /// then where it was last reached, then the config's `handoff.peers`.
     func targets() async -> [Target] {
         var targets: [Target] = []
         for entry in await state.paired.entries {
-            targets.append((entry, [(entry.host, entry.port)] + (await discovery.addresses(for: entry))))
+            var addresses: [(host: String, port: Int)] = []
+            for address in await discovery.addresses(for: entry) + [(entry.host, entry.port)] + staticPeers
+            where !addresses.contains(where: { $0.host == address.host && $0.port == address.port }) {
+                addresses.append(address)
+            }
+            targets.append((entry, addresses))
         }
         return targets
     }
@@ -234,8 +294,10 @@ public final class Daemon: Sendable {
         var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
         for address in addresses {
             do {
-                return try await PeerLink.exchange(
+                let reply = try await PeerLink.exchange(
                     host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message, seconds: seconds)
+                await reached(entry, at: address.host, port: address.port)
+                return reply
             } catch {
                 lastError = HandoffFailure(PeerFailure.describe(error, host: address.host, port: address.port))
             }

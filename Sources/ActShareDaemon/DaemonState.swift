@@ -131,6 +131,14 @@ actor DaemonState {
         }
     }
 
+    /// A paired device answered at another address than the one kept: keep the new one.
+    func moved(_ entry: PairedDevices.Entry, to host: String, port: Int) {
+        guard var moved = paired.entry(pin: entry.pin) else { return }
+        moved.host = host
+        moved.port = port
+        try? addPaired(moved)
+    }
+
     func removePaired(pin: String) throws {
         try paired.remove(pin: pin)
         pins.withLockedValue { $0 = paired.pins }

@@ -10,6 +10,8 @@ public struct ControlRequest: Codable, Sendable {
         case sendFiles = "send-files", received
         /// The sends waiting for their devices; `queue-cancel` drops one (`id`).
         case queue, queueCancel = "queue-cancel"
+        /// The devices on the local network (`timeout`: seconds to wait for answers).
+        case discover
         /// An app's own connection (ActShareKit): the activity needs saving before it is
         /// next fetched; and the app's answer to a `will-save` event.
         case needsSave = "needs-save", update
@@ -35,10 +37,13 @@ public struct ControlRequest: Codable, Sendable {
     /// With `send-files`: copy what waits for an unreachable device (else it is sent from
     /// where it is, as it is then).
     public var copy: Bool?
+    /// With `discover`: how long to wait for answers, in seconds (at most 10).
+    public var timeout: Double?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
-                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil) {
+                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil, timeout: Double? = nil) {
+        self.timeout = timeout
         self.copy = copy
         self.paths = paths
         self.devices = devices
@@ -83,6 +88,8 @@ public struct ControlResponse: Codable, Sendable {
     public var queued: [QueuedTransfer]?
     /// With the event `progress`: each device's part.
     public var progress: [TransferProgress]?
+    /// For `discover`: the devices seen nearby.
+    public var nearby: [DiscoveredDevice]?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -92,7 +99,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued, progress
+        case deliveries, bytes, total, transfers, queued, progress, nearby
         case exitCode = "exit_code"
     }
 

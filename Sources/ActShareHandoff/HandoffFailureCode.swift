@@ -21,4 +21,8 @@ public struct HandoffFailureCode: RawRepresentable, Sendable, Equatable {
 public enum HandoffDefaults {
     /// The TCP port daemons listen on for each other (config `handoff.port`).
     public static let port = Int(ACTSHARE_HANDOFF_DEFAULT_PORT)
+    /// The DNS-SD service name daemons advertise, `_actshare` (of `_actshare._tcp`).
+    public static let serviceName = ACTSHARE_HANDOFF_SERVICE_NAME
+    /// How long `handoff discover` waits for answers unless told.
+    public static let discoverSeconds = 1.0
 }

@@ -1,11 +1,12 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
-//                 [--listen ADDRESS]
+//                 [--listen ADDRESS] [--discovery multicast|static]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
 import ActShareCore
 import ActShareDaemon
 import ActShareHandoff
+import CActShareSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,6 +23,7 @@ var peers: [(host: String, port: Int)] = []
 var receiveDirectory = DownloadDirectory.fromEnvironment()
 var keepPartial = 86_400
 var listen = "0.0.0.0"
+var multicast = true
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -45,11 +47,17 @@ while let argument = arguments.popFirst() {
     case "--listen":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("--listen needs an IP address") }
         listen = value
+    case "--discovery":
+        switch arguments.popFirst() {
+        case "multicast": multicast = true
+        case "static": multicast = false
+        default: fail("--discovery takes multicast or static")
+        }
     case "--keep-partial":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static])")
     }
 }
 if name.isEmpty {
@@ -58,7 +66,15 @@ if name.isEmpty {
     name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
 }
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast), paths: HandoffPaths.fromEnvironment())
+    // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
+    // device from their lists now rather than when its records run out.
+    cactshare_catch_cancel_signals()
+    Task.detached {
+        while cactshare_cancel_flag().pointee == 0 { try? await Task.sleep(for: .milliseconds(100)) }
+        daemon.stop()
+        exit(0)
+    }
     try await daemon.run()
 } catch {
     fail("\(error)")

@@ -50,7 +50,18 @@ import Testing
             self.pid = pid
         }
 
+        private var reaped = false
+
+        /// Asks it to stop (SIGTERM) and waits: what it does on the way out, it does.
+        func terminate() {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            reaped = true
+        }
+
         deinit {
+            guard !reaped else { return }
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)

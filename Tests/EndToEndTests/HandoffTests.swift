@@ -10,10 +10,18 @@ import Testing
         var port: Int
         private var daemon: ClipboardTests.Server?
 
-        init(_ name: String, port: Int) throws {
+        /// Extra arguments for the daemon: `--discovery static` unless a test runs it in a
+        /// network namespace of its own (multicast stays off the machine's real interfaces).
+        let daemonArguments: [String]
+        /// A network namespace to run the daemon in (`ip netns exec`), or nil.
+        let namespace: String?
+
+        init(_ name: String, port: Int, namespace: String? = nil, daemonArguments: [String]? = nil) throws {
             sandbox = try Sandbox(providerPath: [])
             self.name = name
             self.port = port
+            self.namespace = namespace
+            self.daemonArguments = daemonArguments ?? (namespace == nil ? ["--discovery", "static"] : [])
             try start()
         }
 
@@ -30,8 +38,9 @@ import Testing
             // The daemon's log, appended to across restarts.
             let log = open(logFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(log) }
+            let command = [Sandbox.binary, "daemon", "--port", String(port), "--name", name] + daemonArguments
             daemon = try ClipboardTests.Server(
-                [Sandbox.binary, "daemon", "--port", String(port), "--name", name],
+                namespace.map { ["/usr/sbin/ip", "netns", "exec", $0] + command } ?? command,
                 environment: sandbox.environment.map { "\($0)=\($1)" }, stderr: log)
             let deadline = Date().addingTimeInterval(10)
             while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
@@ -39,6 +48,12 @@ import Testing
         }
 
         func stop() { daemon = nil }
+
+        /// Stops the daemon as systemd would (SIGTERM), and waits for it.
+        func terminate() {
+            daemon?.terminate()
+            daemon = nil
+        }
 
         /// This machine's device id, from `handoff status --json`.
         func deviceID() throws -> String {
@@ -288,7 +303,7 @@ import Testing
         let a = try Machine("alpha", port: 27_191)
         let other = try Sandbox(providerPath: [])
         let run = try Sandbox.execute(
-            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27191", "--name", "beta"],
+            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27191", "--name", "beta", "--discovery", "static"],
             environment: other.environment, stdin: nil)
         #expect(run.status == 2)
         #expect(run.stderr == "actshare daemon: cannot listen for peers on 0.0.0.0 port 27191: Address already in use (another actshare daemon? give it another --port)\n")

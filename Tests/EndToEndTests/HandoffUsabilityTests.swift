@@ -8,7 +8,7 @@ extension HandoffTests {
     @Test func aSecondDaemonIsRefused() throws {
         let a = try Machine("alpha", port: 27_201)
         let second = try Sandbox.execute(
-            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27202", "--name", "again"],
+            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27202", "--name", "again", "--discovery", "static"],
             environment: a.sandbox.environment, stdin: nil, timeout: 20)
         #expect(second.status == 2)
         #expect(second.stderr == "actshare daemon: another actshare daemon is running for this user (its control socket \(a.socket) answers)\n")

@@ -104,11 +104,12 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // actshare ignores SIGPIPE (a provider's closed pipe is its failure, not ours); a
-        // child gets the default back, as programs expect.
+        // actshare ignores SIGPIPE (a provider's closed pipe is its failure, not ours), and
+        // the daemon SIGTERM and SIGINT (it handles them); a child gets the defaults back,
+        // as programs expect.
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
+        for number in [SIGPIPE, SIGTERM, SIGINT] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, flags | Int16(POSIX_SPAWN_SETSIGDEF))
         let cArguments = argv.map { strdup($0) } + [nil]

@@ -24,8 +24,16 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "This device's name for its peers (default: config handoff.device-name, else the host name).")
     var name: String?
 
+    @Option(help: ArgumentHelp("multicast: advertise this device and find others on the local network (DNS-SD); static: only the addresses known (default: config handoff.discovery, else multicast).",
+                               valueName: "multicast|static"))
+    var discovery: String?
+
     @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
     var config: String?
+
+    func validate() throws {
+        if let discovery, discovery != "multicast", discovery != "static" { throw ValidationError("--discovery takes multicast or static") }
+    }
 
     func run() throws {
         let invocation = try Invocation(configFile: config)
@@ -37,6 +45,7 @@ struct DaemonCommand: ParsableCommand {
         }
         if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
         if let address = handoff["listen"]?.value { arguments += ["--listen", address] }
+        if let discovery = discovery ?? handoff["discovery"]?.value { arguments += ["--discovery", discovery] }
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }

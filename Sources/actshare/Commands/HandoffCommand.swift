@@ -15,24 +15,26 @@ struct HandoffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handoff",
         abstract: "Pair with your other devices, send them files, and continue their activities here.",
-        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self])
+        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self, Discover.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pair with a device: HOST[:PORT] here, --wait on the other side.",
+            abstract: "Pair with a device: its NAME or HOST[:PORT] here, --wait on the other side.",
             discussion: """
+                NAME is a device `actshare handoff discover` lists (by its name or id); anything else is a host name or address.
                 Both sides show the same 6-digit code; confirm on both. A different code means someone is in between: answer no.
                 In scripts, --yes confirms without asking; with --wait it needs --expect-device, the other device's id (`actshare handoff status` there), so that whoever asks first is not paired.
                 """)
 
-        @Argument(help: ArgumentHelp("The other device's daemon (port \(HandoffDefaults.port) unless given).", valueName: "host[:port]")) var address: String?
+        @Argument(help: ArgumentHelp("The other device: a name or id found nearby, or its daemon's address (port \(HandoffDefaults.port) unless given).",
+                                     valueName: "name|host[:port]")) var address: String?
         @Flag(help: "Wait for a device to ask, instead of asking one.") var wait = false
         @Flag(help: "Confirm the code without asking (scripts, tests).") var yes = false
         @Option(name: .customLong("expect-device"), help: ArgumentHelp("Pair only with the device of this id; refuse any other.", valueName: "id"))
         var expectDevice: String?
 
         func validate() throws {
-            guard (address == nil) == wait else { throw ValidationError("give HOST[:PORT], or --wait") }
+            guard (address == nil) == wait else { throw ValidationError("give a NAME or HOST[:PORT], or --wait") }
             if wait, yes, expectDevice == nil {
                 throw ValidationError("--wait --yes would pair with whoever asks first: add --expect-device ID (the other device's id, from `actshare handoff status` there)")
             }
@@ -63,7 +65,8 @@ struct HandoffCommand: ParsableCommand {
                     let addresses = LocalAddresses.reachable()
                     let shown = addresses.isEmpty ? "this machine's address" : addresses.joined(separator: " or ")
                     StandardStreams.err("This device: \(me.name) (\(me.id)), port \(me.port).\n")
-                    StandardStreams.err("Waiting up to 2 minutes: on the other device run `actshare handoff pair \(addresses.first ?? "ADDRESS"):\(me.port)` (\(shown))…\n")
+                    StandardStreams.err("Waiting up to 2 minutes: on the other device run `actshare handoff pair \(me.name)` "
+                        + "or `actshare handoff pair \(addresses.first ?? "ADDRESS"):\(me.port)` (\(shown))…\n")
                 }
             }
             var response = try connection.client.receive()
@@ -83,8 +86,10 @@ struct HandoffCommand: ParsableCommand {
             if let device = response.device { StandardStreams.out("Paired with \(device.name) (\(device.id)).\n") }
         }
 
-        static func split(_ address: String) throws -> (String, Int) {
-            guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return (address, HandoffDefaults.port) }
+        /// The host and the port, nil when not given (the daemon then looks for a device
+        /// of that name nearby before taking it for a host).
+        static func split(_ address: String) throws -> (String, Int?) {
+            guard let colon = address.lastIndex(of: ":"), !address.hasSuffix("]") else { return (address, nil) }
             guard let port = Int(address[address.index(after: colon)...]), (1...65535).contains(port) else {
                 throw CommandFailure(.badInput, "\(address): the port must be a number from 1 to 65535")
             }

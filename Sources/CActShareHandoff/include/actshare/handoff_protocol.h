@@ -23,6 +23,9 @@
 /* The TCP port daemons listen on for each other, unless configured. */
 #define ACTSHARE_HANDOFF_DEFAULT_PORT 53840
 
+/* The DNS-SD service name daemons advertise over multicast DNS: `_actshare._tcp`. */
+#define ACTSHARE_HANDOFF_SERVICE_NAME "_actshare"
+
 /* Why a control request failed: its answer's `exit_code`, which the CLI exits with. */
 
 /** Anything else: the device is unreachable, a disk is full. */

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// A link of its own for tests that multicast: `hosts` network namespaces, each with an
+/// `eth0` on one bridge (in a namespace of its own too), addressed 10.77.0.1, .2 … /24.
+/// Nothing of it touches the machine's interfaces; it is all gone when this is.
+final class NetworkLink {
+    let hosts: [String]
+    private let hub: String
+    static let ip = "/usr/sbin/ip"
+
+    init(hosts count: Int, tag: String) throws {
+        let prefix = "as\(getpid())\(tag)"
+        hub = "\(prefix)-hub"
+        hosts = (0..<count).map { "\(prefix)-h\($0)" }
+        try Self.ipCommand(["netns", "add", hub])
+        try Self.ipCommand(["-n", hub, "link", "add", "br0", "type", "bridge"])
+        try Self.ipCommand(["-n", hub, "link", "set", "br0", "up"])
+        for (index, host) in hosts.enumerated() {
+            try Self.ipCommand(["netns", "add", host])
+            try Self.ipCommand(["link", "add", "eth0", "netns", host, "type", "veth", "peer", "name", "p\(index)", "netns", hub])
+            try Self.ipCommand(["-n", hub, "link", "set", "p\(index)", "master", "br0", "up"])
+            try Self.ipCommand(["-n", host, "addr", "add", "\(address(index))/24", "dev", "eth0"])
+            try Self.ipCommand(["-n", host, "link", "set", "eth0", "up"])
+            try Self.ipCommand(["-n", host, "link", "set", "lo", "up"])
+        }
+    }
+
+    deinit {
+        for namespace in hosts + [hub] { _ = try? Self.ipCommand(["netns", "del", namespace]) }
+    }
+
+    func address(_ index: Int) -> String { "10.77.0.\(index + 1)" }
+
+    /// Runs `arguments` in host `index`'s namespace.
+    func run(_ index: Int, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Int = 30) throws -> Run {
+        try Sandbox.execute(Self.ip, ["netns", "exec", hosts[index]] + arguments, environment: environment, stdin: nil, timeout: timeout)
+    }
+
+    /// Moves host `index` to another address on the link, as a laptop that rejoined.
+    func readdress(_ index: Int, from old: String, to new: String) throws {
+        try Self.ipCommand(["-n", hosts[index], "addr", "del", "\(old)/24", "dev", "eth0"])
+        try Self.ipCommand(["-n", hosts[index], "addr", "add", "\(new)/24", "dev", "eth0"])
+    }
+
+    @discardableResult
+    static func ipCommand(_ arguments: [String]) throws -> Run {
+        let run = try Sandbox.execute(ip, arguments, environment: ProcessInfo.processInfo.environment, stdin: nil)
+        try #require(run.status == 0, "ip \(arguments.joined(separator: " ")): \(run.stderr)")
+        return run
+    }
+}
