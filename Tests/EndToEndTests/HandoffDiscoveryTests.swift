@@ -118,3 +118,100 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(b.sandbox.root)/home/Downloads/x.txt"))
     }
 }
+
+/// Avahi on the same link: its browser sees a daemon, and a daemon sees what its
+/// publisher announces. avahi-daemon runs in the test's namespace on a system bus the test
+/// starts (and its pid file in a folder of the test's, bound over /run/avahi-daemon there).
+@Suite(.serialized) struct AvahiInteropTests {
+    typealias Machine = HandoffTests.Machine
+
+    final class Avahi {
+        let root: String
+        let bus: ClipboardTests.Server
+        let daemon: ClipboardTests.Server
+        var environment: [String: String] {
+            ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(root)/bus"]) { $1 }
+        }
+
+        init(in link: NetworkLink, host index: Int) throws {
+            root = NSTemporaryDirectory() + "actshare-avahi-\(getpid())-\(index)"
+            try FileManager.default.createDirectory(atPath: "\(root)/run", withIntermediateDirectories: true)
+            try """
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <type>system</type>
+                  <listen>unix:path=\(root)/bus</listen>
+                  <auth>EXTERNAL</auth>
+                  <policy context="default">
+                    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+                  </policy>
+                </busconfig>
+                """.write(toFile: "\(root)/bus.conf", atomically: true, encoding: .utf8)
+            try """
+                [server]
+                host-name=avahi-test
+                use-ipv4=yes
+                use-ipv6=no
+                enable-dbus=yes
+                [wide-area]
+                enable-wide-area=no
+                [publish]
+                publish-hinfo=no
+                publish-workstation=no
+                """.write(toFile: "\(root)/avahi-daemon.conf", atomically: true, encoding: .utf8)
+            bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--config-file=\(root)/bus.conf", "--nofork"])
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: "\(root)/bus") && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            // The script is fixed; the folder and the command come in as its arguments.
+            let log = open("\(root)/avahi.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            defer { close(log) }
+            daemon = try ClipboardTests.Server(
+                [NetworkLink.ip, "netns", "exec", link.hosts[index], "/bin/sh", "-c",
+                 #"mkdir -p /run/avahi-daemon && mount --bind "$1" /run/avahi-daemon && shift && exec "$@""#, "sh", "\(root)/run",
+                 "/usr/sbin/avahi-daemon", "-f", "\(root)/avahi-daemon.conf", "--no-drop-root", "--no-chroot", "--no-rlimits"],
+                environment: ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(root)/bus"]) { $1 }.map { "\($0)=\($1)" },
+                stderr: log)
+            let started = Date().addingTimeInterval(10)
+            while !((try? String(contentsOfFile: "\(root)/avahi.log", encoding: .utf8))?.contains("Server startup complete") ?? false) && Date() < started {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            try #require(try String(contentsOfFile: "\(root)/avahi.log", encoding: .utf8).contains("Server startup complete"), "avahi-daemon did not start")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+    }
+
+    @Test func avahiBrowseSeesADaemonAndADaemonSeesAvahiPublish() throws {
+        let link = try NetworkLink(hosts: 2, tag: "a")
+        let avahi = try Avahi(in: link, host: 0)
+        let machine = try Machine("Wohnzimmer-PC", port: 53840, namespace: link.hosts[1])
+        let id = try machine.deviceID()
+
+        // avahi-browse, resolving: our instance, host, address, port and TXT, as Avahi reads them.
+        let browsed = try link.run(0, ["/usr/bin/avahi-browse", "--resolve", "--terminate", "--parsable", "_actshare._tcp"], environment: avahi.environment)
+        let resolved = browsed.stdout.split(separator: "\n").filter { $0.hasPrefix("=;eth0;IPv4;") }
+        #expect(resolved.count == 1, "\(browsed.stdout)\(browsed.stderr)")
+        let fields = resolved.first.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) } ?? []
+        #expect(fields.count >= 10)
+        if fields.count >= 10 {
+            #expect(fields[3] == "Wohnzimmer-PC\\032\\091\(id.prefix(8))\\093")
+            #expect(fields[4] == "_actshare._tcp")
+            #expect(fields[6] == "actshare-\(id).local")
+            #expect(fields[7] == link.address(1))
+            #expect(fields[8] == "53840")
+            #expect(fields[9].contains("\"id=\(id)\"") && fields[9].contains("\"name=Wohnzimmer-PC\""))
+        }
+
+        // avahi-publish, on the other side of the link: the daemon lists it, its name as it says.
+        let publisher = try ClipboardTests.Server(
+            [NetworkLink.ip, "netns", "exec", link.hosts[0], "/usr/bin/avahi-publish", "-s", "desk [0123abcd]", "_actshare._tcp", "53999",
+             "id=0123abcd45678901", "name=desk"],
+            environment: avahi.environment.map { "\($0)=\($1)" })
+        defer { _ = publisher }
+        let found = try HandoffDiscoveryTests.waitFor(machine) { $0.contains { $0["id"] as? String == "0123abcd45678901" } }
+        let desk = try #require(found.first { $0["id"] as? String == "0123abcd45678901" }, "\(found)")
+        #expect(desk["name"] as? String == "desk" && desk["port"] as? Int == 53999 && desk["address"] as? String == link.address(0))
+        #expect(desk["paired"] as? Bool == false)
+    }
+}
