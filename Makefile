@@ -28,6 +28,7 @@ bench:
 	Benchmarks/handoff-latency
 	Benchmarks/handoff-flood
 	Benchmarks/handoff-vs-scp
+	Benchmarks/handoff-discovery
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:

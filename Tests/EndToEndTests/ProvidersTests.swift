@@ -128,7 +128,7 @@ import Testing
     @Test func usageErrorsPointToTheCommandsHelp() throws {
         let sandbox = try Sandbox()
         for (arguments, stderr) in [
-            (["handoff", "pair"], "actshare: give HOST[:PORT], or --wait\nUsage: see 'actshare handoff pair --help'.\n"),
+            (["handoff", "pair"], "actshare: give a NAME or HOST[:PORT], or --wait\nUsage: see 'actshare handoff pair --help'.\n"),
             (["list", "--bogus"], "actshare: Unknown option '--bogus'\nUsage: see 'actshare list --help'.\n"),
             (["providers", "frob"], "actshare: Unexpected argument 'frob'\nUsage: see 'actshare providers list --help'.\n"),
         ] {

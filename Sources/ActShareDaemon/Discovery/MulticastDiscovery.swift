@@ -48,6 +48,8 @@ struct MulticastDiscovery: PeerDiscovery {
     }
 
     func nearby(waiting seconds: Double) async -> [DiscoveredDevice]? {
+        // 0: what is known now, the network not asked (a poll, a benchmark).
+        guard seconds > 0 else { return devices }
         service.queryNow()
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         return devices

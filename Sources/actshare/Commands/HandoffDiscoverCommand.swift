@@ -12,7 +12,7 @@ extension HandoffCommand {
                 shows the name it gives itself in quotes, and pairing (`actshare handoff pair NAME`) shows a code to compare on both.
                 """)
         @Flag(help: "Print machine-readable JSON on standard output.") var json = false
-        @Option(help: ArgumentHelp("Wait this long for answers (0 to 10).", valueName: "seconds")) var timeout = HandoffDefaults.discoverSeconds
+        @Option(help: ArgumentHelp("Ask the network and wait this long for answers, 0 to 10 (0: what the daemon knows now).", valueName: "seconds")) var timeout = HandoffDefaults.discoverSeconds
 
         func validate() throws {
             guard (0...10).contains(timeout) else { throw ValidationError("--timeout takes 0 to 10 seconds") }
