@@ -21,25 +21,35 @@ struct ControlServer {
                     try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: .badInput)))
                     continue
                 }
-                let response: ControlResponse
-                switch request.op {
-                case .pair:
-                    DaemonLog.debug("control: pair with \(request.host ?? "?"):\(request.port ?? 0)")
-                    response = await daemon.pairAsInitiator(request, outbound: outbound, lines: &lines)
-                case .pairWait:
-                    response = await daemon.pairAsResponder(request, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
-                case .sendFiles:
-                    response = await daemon.sendFiles(request, closed: connection.channel.closeFuture, outbound: outbound)
-                case .update:
-                    // An app's answer to will-save: no response of its own.
-                    link.answer(request.activity?.userInfo)
+                let command: ControlCommand
+                do throws(ControlRequestError) {
+                    command = try ControlCommand(request)
+                } catch {
+                    try await outbound.write(try Wire.line(ControlResponse.failure(error.message, exitCode: .badInput)))
                     continue
-                default:
-                    response = await answer(request)
-                    if request.op == .becomeCurrent, request.watch == true, let id = response.id {
+                }
+                let response: ControlResponse
+                switch command {
+                case .pair(let host, let port, let expect):
+                    DaemonLog.debug("control: pair with \(host):\(port ?? 0)")
+                    response = await daemon.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
+                case .pairWait(let expect):
+                    response = await daemon.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
+                case .sendFiles(let paths, let devices, let all, let copy):
+                    response = await daemon.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
+                                                      closed: connection.channel.closeFuture, outbound: outbound)
+                case .update(let userInfo):
+                    // An app's answer to will-save: no response of its own.
+                    link.answer(userInfo)
+                    continue
+                case .becomeCurrent(_, let watch):
+                    response = await answer(command)
+                    if watch, let id = response.id {
                         await daemon.state.link(id, to: link)
                         linked.append(id)
                     }
+                default:
+                    response = await answer(command)
                 }
                 try await outbound.write(try Wire.line(response))
             }
@@ -49,44 +59,40 @@ struct ControlServer {
     }
 
     /// The answer to a one-shot control request.
-    private func answer(_ request: ControlRequest) async -> ControlResponse {
+    private func answer(_ command: ControlCommand) async -> ControlResponse {
         do {
-            switch request.op {
-            case .becomeCurrent:
-                guard let activity = request.activity else { return .failure("no activity given", exitCode: .badInput) }
+            switch command {
+            case .becomeCurrent(let activity, _):
                 if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
                     return .failure("the activity is refused: \(problem)", exitCode: .badInput)
                 }
                 return .success(id: await daemon.state.becomeCurrent(activity))
-            case .invalidate:
-                guard let id = request.id, await daemon.state.invalidate(id) else {
-                    return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput)
-                }
+            case .invalidate(let id):
+                guard await daemon.state.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
                 return .success()
             case .list:
                 return .success(activities: await daemon.state.currentActivities)
             case .devices:
                 return .success(devices: await daemon.devices())
-            case .unpair:
-                let paired = await daemon.state.paired
-                guard let device = request.device, let entry = paired.entry(named: device) else {
-                    return .failure("no paired device is called \(request.device ?? "")", exitCode: .badInput)
+            case .unpair(let device):
+                guard let entry = await daemon.state.paired.entry(named: device) else {
+                    return .failure("no paired device is called \(device)", exitCode: .badInput)
                 }
                 try await daemon.state.removePaired(pin: entry.pin)
                 return .success(device: entry.device)
             case .handoffList:
                 return .success(activities: await daemon.remoteActivities())
-            case .fetch:
-                return await daemon.fetch(id: request.id)
-            case .continued:
+            case .fetch(let id):
+                return await daemon.fetch(id: id)
+            case .continued(let id, let device):
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
-                if let id = request.id, await daemon.state.takeReceived(id) != nil { return .success() }
-                guard let id = request.id, let device = request.device else { return .failure("continued: id and device needed", exitCode: .badInput) }
+                if await daemon.state.takeReceived(id) != nil { return .success() }
+                guard let device else { return .failure("continued needs a device", exitCode: .badInput) }
                 try await daemon.tellContinued(id: id, device: device)
                 return .success()
-            case .discover:
-                guard let nearby = await daemon.nearby(waiting: min(max(request.timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
+            case .discover(let timeout):
+                guard let nearby = await daemon.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
                     return .failure("discovery is off here (config handoff.discovery: static, or the daemon's log says why)", exitCode: .badInput)
                 }
                 var response = ControlResponse.success()
@@ -94,26 +100,26 @@ struct ControlServer {
                 return response
             case .status:
                 return .success(device: Device(id: daemon.state.identity.deviceID, name: daemon.state.name, host: "", port: daemon.state.port))
-            case .send:
-                return await daemon.send(request)
-            case .needsSave:
-                guard let id = request.id, await daemon.state.activity(id) != nil else { return .failure("no current activity has the id \(request.id ?? "")", exitCode: .badInput) }
-                await daemon.state.markNeedsSave(id, request.yes ?? true)
+            case .send(let activity, let device):
+                return await daemon.send(activity, to: device)
+            case .needsSave(let id, let yes):
+                guard await daemon.state.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                await daemon.state.markNeedsSave(id, yes)
                 return .success()
-            case .update:
-                return .failure("update answers a will-save event", exitCode: .badInput)
             case .received:
                 return .success(transfers: ReceivedLog(file: daemon.state.paths.receivedLog).all())
             case .queue:
                 return .success(queued: await daemon.queue.items)
-            case .queueCancel:
-                guard let id = request.id, let dropped = await daemon.queue.remove(id) else {
-                    return .failure("no queued send has the id \(request.id ?? "")", exitCode: .badInput)
+            case .queueCancel(let id):
+                guard let dropped = await daemon.queue.remove(id) else {
+                    return .failure("no queued send has the id \(id)", exitCode: .badInput)
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
+            case .update:
+                return .failure("update answers a will-save event", exitCode: .badInput)
             case .pair, .pairWait, .confirm, .sendFiles:
-                return .failure("\(request.op.rawValue) is not expected here", exitCode: .badInput)
+                return .failure("this request is not expected here", exitCode: .badInput)
             }
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)

@@ -11,18 +11,18 @@ extension Daemon {
     static let pairingSeconds = 120.0
 
     /// `handoff pair HOST[:PORT]`: this side connects, commits to its nonce, shows the code.
-    func pairAsInitiator(_ request: ControlRequest, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+    func pairAsInitiator(host: String, port: Int?, expect: String?, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard var host = request.host, !host.isEmpty else { return .failure("pair: a device name or a host is needed", exitCode: .badInput) }
-        var port = request.port ?? HandoffDefaults.port
-        var request = request
+        var host = host, expect = expect
+        let givenPort = port
+        var port = port ?? HandoffDefaults.port
         // A name (or id) found nearby: its address, and only the device of that id.
         switch await nearbyDevice(named: host) {
         case .found(let device):
             DaemonLog.debug("pairing: \(host) is \(device.id) at \(device.address):\(device.port)")
             host = device.address
-            port = request.port ?? device.port
-            request.expect = request.expect ?? device.id
+            port = givenPort ?? device.port
+            expect = expect ?? device.id
         case .ambiguous(let devices):
             return .failure("several devices nearby are called \(host): pair by id (\(devices.map(\.id).joined(separator: ", ")))", exitCode: .badInput)
         case .none:
@@ -51,14 +51,14 @@ extension Daemon {
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
                 let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
                 let entry = PairedDevices.Entry(name: name, pin: peer.pin, host: host, port: response.port ?? port)
-                let expected = Self.isExpected(entry, request.expect)
+                let expected = Self.isExpected(entry, expect)
                 if expected { try await outbound.write(try Wire.line(ControlResponse.success(code: code, device: entry.device))) }
                 var accepted = false
                 if expected { accepted = try await userAnswer(&lines) }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
                 guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
                 let theirs = try Wire.decode(PeerMessage.self, from: confirmFrame)
-                guard expected else { throw Self.unexpected(entry, request.expect) }
+                guard expected else { throw Self.unexpected(entry, expect) }
                 return try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true)
             }
         } catch let failure as HandoffFailure {
@@ -88,7 +88,7 @@ extension Daemon {
     }
 
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
-    func pairAsResponder(_ request: ControlRequest, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+    func pairAsResponder(expect: String?, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
         guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: .failed) }
         let timer = Task {
@@ -107,10 +107,10 @@ extension Daemon {
                 return event
             }
             // With --expect-device, another device is refused without asking anyone.
-            guard Self.isExpected(device, request.expect) else {
+            guard Self.isExpected(device, expect) else {
                 window.answerSink.yield(false)
                 await state.closePairingWindow(window)
-                return .failure(Self.unexpected(device, request.expect).message, exitCode: .failed)
+                return .failure(Self.unexpected(device, expect).message, exitCode: .failed)
             }
             do {
                 try await outbound.write(try Wire.line(event))
@@ -183,10 +183,10 @@ extension Daemon {
 
     /// The user's `confirm` line on the control socket (a closed socket is a no).
     private func userAnswer(_ lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> Bool {
-        guard let line = try await lines.next(), let confirm = try? Wire.decode(ControlRequest.self, from: line), confirm.op == .confirm else {
-            return false
-        }
-        return confirm.yes == true
+        guard let line = try await lines.next(), let request = try? Wire.decode(ControlRequest.self, from: line),
+              case .confirm(let yes)? = try? ControlCommand(request)
+        else { return false }
+        return yes
     }
 
     /// Stores the pairing when both users accepted.

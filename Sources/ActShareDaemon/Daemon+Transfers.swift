@@ -7,11 +7,11 @@ extension Daemon {
     /// `send-files`: the paths to each device chosen, all at once. Progress goes to the
     /// control connection as `progress` events; its closing (Ctrl-C in `handoff send`)
     /// cancels, and the receivers then keep nothing.
-    func sendFiles(_ request: ControlRequest, closed: EventLoopFuture<Void>,
+    func sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, closed: EventLoopFuture<Void>,
                    outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
         let tree: LocalTree
         do {
-            tree = try LocalTree(paths: request.paths ?? [])
+            tree = try LocalTree(paths: paths)
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
@@ -20,7 +20,7 @@ extension Daemon {
         guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: .badInput) }
         let chosen: [Target]
         do {
-            chosen = try await targets(named: request.devices ?? [], all: request.all == true, howToChoose: "choose with --device NAME, or --all")
+            chosen = try await targets(named: devices, all: all, howToChoose: "choose with --device NAME, or --all")
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
@@ -40,7 +40,7 @@ extension Daemon {
                         guard unreachable, !Task.isCancelled else { return delivery }
                         // Off or away: the files wait, and go when it is back.
                         do {
-                            let id = try await self.queue.add(paths: request.paths ?? [], to: entry, copy: request.copy ?? false)
+                            let id = try await self.queue.add(paths: paths, to: entry, copy: copy)
                             DaemonLog.line("\(entry.name) is not reachable: the files wait as \(id)")
                             var queued = Delivery(device: entry.name)
                             queued.queued = id

@@ -398,13 +398,13 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// The Hand Off activity: `request.activity` to the device named, or the only one.
-    func send(_ request: ControlRequest) async -> ControlResponse {
-        guard var activity = request.activity else { return .failure("nothing to send", exitCode: .badInput) }
+    /// The Hand Off activity: `activity` to the device named, or the only one.
+    func send(_ activity: UserActivity, to device: String?) async -> ControlResponse {
+        var activity = activity
         if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: .badInput) }
         let chosen: [Target]
         do {
-            chosen = try await targets(named: request.device.map { [$0] } ?? [], all: false, howToChoose: "choose one with -o device=NAME")
+            chosen = try await targets(named: device.map { [$0] } ?? [], all: false, howToChoose: "choose one with -o device=NAME")
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)
         } catch {

@@ -1,0 +1,67 @@
+/// A control request as its operation and the fields that operation takes, checked:
+/// what the daemon acts on. On the wire it stays one JSON object with `op`
+/// (``ControlRequest``), which the C Hand Off provider writes with json-c.
+public enum ControlCommand: Sendable {
+    case becomeCurrent(UserActivity, watch: Bool)
+    case invalidate(id: String)
+    case list
+    /// `host` is an address, a host name, or a device discovery found; `port` nil for the
+    /// default (or the discovered device's).
+    case pair(host: String, port: Int?, expect: String?)
+    case pairWait(expect: String?)
+    case confirm(yes: Bool)
+    case devices
+    case unpair(device: String)
+    case handoffList
+    case fetch(id: String?)
+    case continued(id: String, device: String?)
+    case send(UserActivity, device: String?)
+    case status
+    case sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool)
+    case received
+    case queue
+    case queueCancel(id: String)
+    case discover(timeout: Double?)
+    case needsSave(id: String, yes: Bool)
+    case update(userInfo: [String: JSONValue]?)
+
+    /// The request's operation with its fields, or why they do not make one.
+    public init(_ request: ControlRequest) throws(ControlRequestError) {
+        func required<T>(_ value: T?, _ field: String) throws(ControlRequestError) -> T {
+            guard let value else { throw ControlRequestError("\(request.op.rawValue) needs \(field)") }
+            return value
+        }
+        switch request.op {
+        case .becomeCurrent: self = .becomeCurrent(try required(request.activity, "an activity"), watch: request.watch == true)
+        case .invalidate: self = .invalidate(id: try required(request.id, "an id"))
+        case .list: self = .list
+        case .pair:
+            let host = try required(request.host, "a device name or a host")
+            guard !host.isEmpty else { throw ControlRequestError("pair needs a device name or a host") }
+            self = .pair(host: host, port: request.port, expect: request.expect)
+        case .pairWait: self = .pairWait(expect: request.expect)
+        case .confirm: self = .confirm(yes: request.yes == true)
+        case .devices: self = .devices
+        case .unpair: self = .unpair(device: try required(request.device, "a device"))
+        case .handoffList: self = .handoffList
+        case .fetch: self = .fetch(id: request.id)
+        case .continued: self = .continued(id: try required(request.id, "an id"), device: request.device)
+        case .send: self = .send(try required(request.activity, "an activity"), device: request.device)
+        case .status: self = .status
+        case .sendFiles:
+            self = .sendFiles(paths: try required(request.paths, "paths"), devices: request.devices ?? [], all: request.all == true, copy: request.copy == true)
+        case .received: self = .received
+        case .queue: self = .queue
+        case .queueCancel: self = .queueCancel(id: try required(request.id, "an id"))
+        case .discover: self = .discover(timeout: request.timeout)
+        case .needsSave: self = .needsSave(id: try required(request.id, "an id"), yes: request.yes ?? true)
+        case .update: self = .update(userInfo: request.activity?.userInfo)
+        }
+    }
+}
+
+/// A control request whose fields do not fit its operation.
+public struct ControlRequestError: Error, Sendable {
+    public var message: String
+    init(_ message: String) { self.message = message }
+}
