@@ -43,13 +43,13 @@ struct ControlServer {
                     link.answer(userInfo)
                     continue
                 case .becomeCurrent(_, let watch):
-                    response = await answer(command)
+                    response = await answer(command, op: request.op)
                     if watch, let id = response.id {
                         await daemon.state.link(id, to: link)
                         linked.append(id)
                     }
                 default:
-                    response = await answer(command)
+                    response = await answer(command, op: request.op)
                 }
                 try await outbound.write(try Wire.line(response))
             }
@@ -59,7 +59,7 @@ struct ControlServer {
     }
 
     /// The answer to a one-shot control request.
-    private func answer(_ command: ControlCommand) async -> ControlResponse {
+    private func answer(_ command: ControlCommand, op: ControlRequest.Operation) async -> ControlResponse {
         do {
             switch command {
             case .becomeCurrent(let activity, _):
@@ -119,7 +119,7 @@ struct ControlServer {
             case .update:
                 return .failure("update answers a will-save event", exitCode: .badInput)
             case .pair, .pairWait, .confirm, .sendFiles:
-                return .failure("this request is not expected here", exitCode: .badInput)
+                return .failure("\(op.rawValue) is not expected here", exitCode: .badInput)
             }
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)

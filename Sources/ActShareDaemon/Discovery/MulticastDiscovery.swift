@@ -35,7 +35,7 @@ struct MulticastDiscovery: PeerDiscovery {
 
     /// A service as a device, or nil when what it claims is not in the form a device's is.
     static func device(_ service: DiscoveredService) -> DiscoveredDevice? {
-        guard let id = service.text["id"], id.count == 16, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+        guard let id = service.text["id"], id.count == 16, Hex.bytes(id) != nil,
               let name = service.text["name"], ActivityChecks.isDeviceName(name), service.port > 0, let address = service.addresses.first
         else { return nil }
         return DiscoveredDevice(id: id, name: name, address: address, port: Int(service.port))
