@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "CGIO", path: "Sources/CGIO", linkerSettings: [.linkedLibrary("dl")]),
         // The handoff daemon's file names, shared with the C Hand Off provider.
         .target(name: "CActShareHandoff", path: "Sources/CActShareHandoff"),
+        // The pipe protocol with actshare-provider-host: its specification and C codec.
+        .target(name: "CActShareProtocol", path: "Sources/CActShareProtocol"),
         // Multicast socket options and recvmsg's control messages, for discovery.
         .target(name: "CActShareMulticast", path: "Sources/CActShareMulticast"),
 
@@ -74,7 +76,7 @@ let package = Package(
             linkerSettings: staticLibstdcxx),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "CActShare", "CActShareCall", "CActShareSystem"]),
+            dependencies: ["ActShareCore", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
         .executableTarget(
             name: "actshare",
             dependencies: [
@@ -122,6 +124,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
+        .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),

@@ -16,6 +16,9 @@ public final class ActivityHost {
 
     /// The `actshare-provider-host` executable that runs `isolation: process` providers.
     public let providerHost: String
+    /// Where `--explain` writes why each activity was or was not offered and every hook
+    /// call; nil (the default) traces nothing.
+    public var trace: Trace?
 
     public init(registry: ProviderRegistry, config: Config, providerHost: String) {
         self.registry = registry
@@ -49,6 +52,11 @@ public final class ActivityHost {
         let router = Router(registry: registry, exclusions: exclusions)
         var diagnostics: [Diagnostic] = []
         let candidates = router.candidates(for: items)
+        if let trace {
+            for route in registry.routes {
+                if let reason = router.rejection(of: route, items: items) { trace("\(route.type): not offered: \(reason)") }
+            }
+        }
         // can-perform hooks: each isolated provider's on a thread of its own (its calls
         // wait on its helper process), in-process ones here, one provider at a time.
         var answers = [Result<Bool, ActShareError>?](repeating: nil, count: candidates.count)
@@ -68,7 +76,8 @@ public final class ActivityHost {
             }
             do {
                 let backend = try backend(forProviderOf: group[0])
-                if let isolated = backend as? IsolatedBackend {
+                if let runner = backend as? HookRunner, runner.runsInHelper {
+                    nonisolated(unsafe) let isolated = runner
                     running.append(BackgroundWork { work(isolated) })
                 } else {
                     for (index, answer) in work(backend) { answers[index] = answer }
@@ -87,10 +96,21 @@ public final class ActivityHost {
         var reported: Set<String> = []
         var declined: Set<String> = []
         for (index, offer) in candidates.enumerated() {
+            // An activity without can-perform whose library loaded for another: its hooks
+            // were resolved then, and one that lacks a hook is not offered either.
+            if answers[index] == nil, let backend = backends[offer.providerID], let (_, activity) = try? offer.declaration(),
+               let missing = backend.missingHook(activity) {
+                answers[index] = .failure(missing)
+            }
             switch answers[index] {
-            case nil, .success(true)?: offers.append(offer)
-            case .success(false)?: declined.insert(offer.type)
+            case nil, .success(true)?:
+                offers.append(offer)
+                trace?("\(offer.type): offered")
+            case .success(false)?:
+                declined.insert(offer.type)
+                trace?("\(offer.type): not offered: its can-perform hook answered no")
             case .failure(let error)?:
+                trace?("\(offer.type): not offered: \(error.description)")
                 faults[offer.type] = error
                 // One line per fault, however many of the provider's activities it hit.
                 if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
@@ -105,16 +125,17 @@ public final class ActivityHost {
         do {
             let (provider, activity) = try offer.declaration()
             let outcome = try backend(for: provider).perform(activity, request: request, observer: observer)
+            let dropped = outcome.droppedItems
             switch outcome.status {
             case .done:
-                return ActivityResult(activity: type, status: .completed, returnedItems: outcome.returnedItems)
+                return ActivityResult(activity: type, status: .completed, returnedItems: outcome.returnedItems, droppedItems: dropped)
             case .cancelled:
-                return ActivityResult(activity: type, status: .cancelled, returnedItems: outcome.returnedItems)
+                return ActivityResult(activity: type, status: .cancelled, returnedItems: outcome.returnedItems, droppedItems: dropped)
             case .failed, .badInput:
                 let message = outcome.errorMessage ?? "the activity failed without saying why"
                 return ActivityResult(
                     activity: type, status: outcome.status == .badInput ? .badInput : .failed,
-                    returnedItems: outcome.returnedItems, error: "\(type): \(message)")
+                    returnedItems: outcome.returnedItems, droppedItems: dropped, error: "\(type): \(message)")
             }
         } catch let error as ActShareError {
             return ActivityResult(activity: type, status: .failed, error: error.description)
@@ -158,16 +179,23 @@ public final class ActivityHost {
     /// in a helper process otherwise.
     private func backend(for manifest: ProviderManifest) -> any ProviderBackend {
         if let backend = backends[manifest.id] { return backend }
-        let backend: any ProviderBackend
-        // In-process only for a built-in (the decoder refuses it in other manifests) or a
-        // provider the user named in config `in-process`.
-        switch config.inProcess.contains(manifest.id) ? .inProcess : manifest.isolation {
+        let transport: any HookTransport
+        // In-process only for a built-in (the decoder refuses it in other manifests), a
+        // provider the user named in config `in-process`, or any provider when
+        // ACTSHARE_ISOLATION=in-process asks (to run one under gdb or valgrind).
+        let trusted = config.inProcess.contains(manifest.id) || Environment.value("ACTSHARE_ISOLATION") == "in-process"
+        switch trusted ? .inProcess : manifest.isolation {
         case .inProcess:
-            backend = InProcessBackend(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
+            transport = InProcessTransport(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
         case .process:
             let timeout = config.providerTimeouts[manifest.id] ?? manifest.timeoutMilliseconds
-            backend = IsolatedBackend(manifest: manifest, helper: providerHost, timeoutMilliseconds: timeout, cancelled: cancellationFlag)
+            let idle = config.providerTimeouts[manifest.id] ?? manifest.idleTimeoutMilliseconds
+            transport = HelperTransport(
+                manifest: manifest, helper: providerHost, limits: HookLimits(timeoutMilliseconds: timeout, idleMilliseconds: idle),
+                cancelled: cancellationFlag)
         }
+        trace?("provider \(manifest.id): \(manifest.file), library \(manifest.library), \(trusted || manifest.isolation == .inProcess ? "in this process" : "in \(providerHost)")")
+        let backend = HookRunner(manifest: manifest, transport: transport, cancelled: cancellationFlag, trace: trace)
         backends[manifest.id] = backend
         return backend
     }

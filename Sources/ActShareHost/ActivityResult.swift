@@ -16,13 +16,16 @@ public struct ActivityResult: Sendable {
     public var status: Status
     /// Items the provider handed back (files written, links, text).
     public var returnedItems: [Item]
+    /// Items the provider handed back that actshare refused, with the reason.
+    public var droppedItems: [DroppedItem]
     /// What went wrong, for a failed activity.
     public var error: String?
 
-    public init(activity: String, status: Status, returnedItems: [Item] = [], error: String? = nil) {
+    public init(activity: String, status: Status, returnedItems: [Item] = [], droppedItems: [DroppedItem] = [], error: String? = nil) {
         self.activity = activity
         self.status = status
         self.returnedItems = returnedItems
+        self.droppedItems = droppedItems
         self.error = error
     }
 

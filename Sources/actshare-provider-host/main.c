@@ -1,25 +1,27 @@
 /*
  * actshare-provider-host: runs one provider library for actshare, in a process of its own.
  *
- * actshare starts it with the protocol on file descriptors 3 (requests) and 4 (replies).
- * Before loading any provider code it moves them to private descriptors and points its
- * standard output at standard error, so a provider that prints cannot corrupt the
- * protocol. It then answers LOAD, REQUEST, CALL and SYMBOL frames until its input closes. Hook
- * calls go through cas_invoke, as in the host. SIGUSR1 sets the session's cancelled flag.
+ * actshare starts it with the protocol (actshare/provider_protocol.h) on file descriptors
+ * 3 (actshare's frames) and 4 (this helper's). Before loading any provider code it moves
+ * them to private descriptors and points its standard output at standard error, so a
+ * provider that prints cannot corrupt the protocol. It then answers LOAD, REQUEST and
+ * CALL frames until its input closes. Hook calls go through cas_invoke, as in the host.
+ * SIGUSR1 sets the session's cancelled flag.
  *
  * Any fault of the provider (a crash, exit(), a hang) ends this process; actshare sees
  * the pipe close, the process end or the time limit pass and reports it. What the
  * provider starts ends with the call that started it (containment.c).
  */
 #include "containment.h"
-#include "protocol.h"
 
 #include <CActShareCall.h>
 #include <actshare/provider.h>
+#include <actshare/provider_protocol.h>
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,143 +31,35 @@
 static int protocol_in = -1;
 static int protocol_out = -1;
 static volatile sig_atomic_t cancelled = 0;
+/* Held while a frame is written (and, for ITEM, until its ANSWER is read): a provider
+ * may call back from threads of its own. */
+static pthread_mutex_t wire = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_cancel(int signal_number) {
     (void)signal_number;
     cancelled = 1;
 }
 
-/* ---- Frames ---------------------------------------------------------------------- */
+/* ---- Sending ----------------------------------------------------------------------- */
 
-typedef struct buffer {
-    unsigned char *bytes;
-    size_t length, capacity, offset;
-} buffer;
-
-static void put(buffer *b, const void *bytes, size_t length) {
-    if (b->length + length > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 256;
-        while (capacity < b->length + length) capacity *= 2;
-        b->bytes = realloc(b->bytes, capacity);
-        if (!b->bytes) _exit(70);
-        b->capacity = capacity;
-    }
-    memcpy(b->bytes + b->length, bytes, length);
-    b->length += length;
+/* Sends a frame; a reply pipe that is gone ends the helper (actshare went away, or the
+ * provider closed it). */
+static void send_locked(unsigned type, const asp_buffer *payload) {
+    if (asp_write_frame(protocol_out, type, payload) != 0) _exit(ASP_EXIT_PIPE_GONE);
 }
 
-static void put_u8(buffer *b, unsigned value) { unsigned char byte = (unsigned char)value; put(b, &byte, 1); }
-static void put_u32(buffer *b, uint32_t value) {
-    unsigned char bytes[4] = {value & 0xFF, (value >> 8) & 0xFF, (value >> 16) & 0xFF, value >> 24};
-    put(b, bytes, 4);
-}
-static void put_u64(buffer *b, uint64_t value) {
-    put_u32(b, (uint32_t)value);
-    put_u32(b, (uint32_t)(value >> 32));
-}
-static void put_string(buffer *b, const char *string) {
-    size_t length = strlen(string);
-    put_u32(b, (uint32_t)length);
-    put(b, string, length);
-}
-static void put_optional_string(buffer *b, const char *string) {
-    put_u8(b, string != NULL);
-    if (string) put_string(b, string);
+static void send_frame(unsigned type, const asp_buffer *payload) {
+    pthread_mutex_lock(&wire);
+    send_locked(type, payload);
+    pthread_mutex_unlock(&wire);
 }
 
-static void write_all(const unsigned char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t count = write(protocol_out, bytes, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) _exit(75); /* the pipe is gone: actshare went away, or the provider closed it */
-        bytes += count;
-        length -= (size_t)count;
-    }
-}
-
-/* Sends a frame of `type` whose payload is `payload` (which may be NULL). */
-static void send_frame(unsigned type, const buffer *payload) {
-    buffer frame = {0};
-    size_t length = 1 + (payload ? payload->length : 0);
-    put_u32(&frame, (uint32_t)length);
-    put_u8(&frame, type);
-    if (payload) put(&frame, payload->bytes, payload->length);
-    write_all(frame.bytes, frame.length);
-    free(frame.bytes);
-}
-
-static void send_error(const char *message) {
-    buffer payload = {0};
-    put_string(&payload, message);
-    send_frame(FRAME_ERROR, &payload);
-    free(payload.bytes);
-}
-
-static int read_all(unsigned char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t count = read(protocol_in, bytes, length);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) return -1;
-        bytes += count;
-        length -= (size_t)count;
-    }
-    return 0;
-}
-
-/* Reads one frame into `b` (type first); -1 at end of input or on a malformed frame. */
-static int read_frame(buffer *b) {
-    unsigned char header[4];
-    if (read_all(header, 4) != 0) return -1;
-    uint32_t length = header[0] | (header[1] << 8) | (header[2] << 16) | ((uint32_t)header[3] << 24);
-    if (length == 0 || length > PROTOCOL_MAX_FRAME) return -1;
-    free(b->bytes);
-    b->bytes = malloc(length);
-    if (!b->bytes) return -1;
-    b->length = b->capacity = length;
-    b->offset = 0;
-    return read_all(b->bytes, length);
-}
-
-static int get(buffer *b, void *out, size_t length) {
-    if (b->offset + length > b->length) return -1;
-    memcpy(out, b->bytes + b->offset, length);
-    b->offset += length;
-    return 0;
-}
-static int get_u8(buffer *b, unsigned *value) {
-    unsigned char byte;
-    if (get(b, &byte, 1) != 0) return -1;
-    *value = byte;
-    return 0;
-}
-static int get_u32(buffer *b, uint32_t *value) {
-    unsigned char bytes[4];
-    if (get(b, bytes, 4) != 0) return -1;
-    *value = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | ((uint32_t)bytes[3] << 24);
-    return 0;
-}
-static int get_u64(buffer *b, uint64_t *value) {
-    uint32_t low, high;
-    if (get_u32(b, &low) != 0 || get_u32(b, &high) != 0) return -1;
-    *value = low | ((uint64_t)high << 32);
-    return 0;
-}
-/* A NUL-terminated copy of a string, or NULL for an absent optional one. */
-static int get_string(buffer *b, char **out) {
-    uint32_t length;
-    if (get_u32(b, &length) != 0 || b->offset + length > b->length) return -1;
-    *out = malloc(length + 1);
-    if (!*out) return -1;
-    memcpy(*out, b->bytes + b->offset, length);
-    (*out)[length] = '\0';
-    b->offset += length;
-    return 0;
-}
-static int get_optional_string(buffer *b, char **out) {
-    unsigned present;
-    *out = NULL;
-    if (get_u8(b, &present) != 0) return -1;
-    return present ? get_string(b, out) : 0;
+static void send_error(unsigned kind, const char *message) {
+    asp_buffer payload = {0};
+    asp_put_u8(&payload, kind);
+    asp_put_string(&payload, message);
+    send_frame(ASP_FRAME_ERROR, &payload);
+    asp_free(&payload);
 }
 
 /* ---- The request --------------------------------------------------------------- */
@@ -175,13 +69,13 @@ static actshare_item *items;
 static actshare_option *options;
 
 static void free_request(void) {
-    for (size_t i = 0; i < request.item_count; i++) {
+    for (size_t i = 0; items && i < request.item_count; i++) {
         free((void *)items[i].path);
         free((void *)items[i].uri);
         free((void *)items[i].content_type);
         free((void *)items[i].data); /* text items' text points into data */
     }
-    for (size_t i = 0; i < request.option_count; i++) {
+    for (size_t i = 0; options && i < request.option_count; i++) {
         free((void *)options[i].name);
         free((void *)options[i].value);
     }
@@ -194,92 +88,105 @@ static void free_request(void) {
     options = NULL;
 }
 
-/* REQUEST: string type, optional subject, u32 items {u8 kind, opt path, opt uri,
- * string content type, u64 size, u8 has data, [u32 length, bytes]}, u32 options
- * {string name, string value}. */
-static int read_request(buffer *b) {
+/* REQUEST (see provider_protocol.h). */
+static int read_request(asp_buffer *b) {
     free_request();
     uint32_t count;
     char *type = NULL, *subject = NULL;
-    if (get_string(b, &type) != 0 || get_optional_string(b, &subject) != 0 || get_u32(b, &count) != 0) return -1;
     request.abi_version = ACTSHARE_ABI_VERSION;
     request.struct_size = sizeof(actshare_request);
+    if (asp_get_bytes(b, &type, NULL) != 0) return -1;
     request.activity_type = type;
+    if (asp_get_optional_bytes(b, &subject, NULL) != 0) return -1;
     request.subject = subject;
+    /* Each item takes at least 17 bytes: a count beyond the payload is a lie. */
+    if (asp_get_u32(b, &count) != 0 || count > b->length) return -1;
     items = calloc(count ? count : 1, sizeof(actshare_item));
-    if (!items || count > b->length) return -1;
+    if (!items) return -1;
+    request.items = items;
     for (uint32_t i = 0; i < count; i++) {
-        unsigned kind, has_data;
-        char *path, *uri, *content_type;
-        uint64_t size;
-        if (get_u8(b, &kind) != 0 || get_optional_string(b, &path) != 0 || get_optional_string(b, &uri) != 0
-            || get_string(b, &content_type) != 0 || get_u64(b, &size) != 0 || get_u8(b, &has_data) != 0) return -1;
+        unsigned kind;
+        char *path = NULL, *uri = NULL, *content_type = NULL, *data = NULL;
+        size_t data_length = 0;
+        uint64_t size = 0;
+        int failed = asp_get_u8(b, &kind) != 0 || asp_get_optional_bytes(b, &path, NULL) != 0
+            || asp_get_optional_bytes(b, &uri, NULL) != 0 || asp_get_bytes(b, &content_type, NULL) != 0
+            || asp_get_u64(b, &size) != 0 || asp_get_optional_data(b, &data, &data_length) != 0;
         items[i].kind = (int32_t)kind;
         items[i].path = path;
         items[i].uri = uri;
         items[i].content_type = content_type;
         items[i].size = size;
+        items[i].data = data;
+        items[i].data_length = data_length;
+        if (data && kind == ACTSHARE_ITEM_TEXT) items[i].text = data;
         request.item_count = i + 1;
-        if (has_data) {
-            uint32_t length;
-            if (get_u32(b, &length) != 0 || b->offset + length > b->length) return -1;
-            char *data = malloc((size_t)length + 1);
-            if (!data) return -1;
-            memcpy(data, b->bytes + b->offset, length);
-            data[length] = '\0';
-            b->offset += length;
-            items[i].data = data;
-            items[i].data_length = length;
-            if (kind == ACTSHARE_ITEM_TEXT) items[i].text = data;
-        }
+        if (failed) return -1;
     }
-    request.items = items;
-    if (get_u32(b, &count) != 0 || count > b->length) return -1;
+    if (asp_get_u32(b, &count) != 0 || count > b->length) return -1;
     options = calloc(count ? count : 1, sizeof(actshare_option));
     if (!options) return -1;
-    for (uint32_t i = 0; i < count; i++) {
-        char *name, *value;
-        if (get_string(b, &name) != 0 || get_string(b, &value) != 0) return -1;
-        options[i].name = name;
-        options[i].value = value;
-        request.option_count = i + 1;
-    }
     request.options = options;
+    for (uint32_t i = 0; i < count; i++) {
+        char *name = NULL, *value = NULL;
+        int failed = asp_get_bytes(b, &name, NULL) != 0 || asp_get_bytes(b, &value, NULL) != 0;
+        options[i].name = name ? name : strdup("");
+        options[i].value = value ? value : strdup("");
+        request.option_count = i + 1;
+        if (failed) return -1;
+    }
     return 0;
 }
 
 /* ---- The session: callbacks become frames ---------------------------------------- */
 
+/* A log or error message, cut at ASP_MAX_MESSAGE bytes as actshare cuts them in process. */
+static void put_message(asp_buffer *payload, const char *message) {
+    size_t length = strnlen(message, ASP_MAX_MESSAGE);
+    asp_put_u32(payload, (uint32_t)length);
+    asp_put(payload, message, length);
+}
+
 static void session_progress(actshare_session *session, double fraction) {
     (void)session;
-    buffer payload = {0};
+    asp_buffer payload = {0};
     uint64_t bits;
     memcpy(&bits, &fraction, sizeof bits);
-    put_u64(&payload, bits);
-    send_frame(FRAME_PROGRESS, &payload);
-    free(payload.bytes);
+    asp_put_u64(&payload, bits);
+    send_frame(ASP_FRAME_PROGRESS, &payload);
+    asp_free(&payload);
 }
 
 static void session_log(actshare_session *session, int32_t level, const char *message) {
     (void)session;
     if (!message) return;
-    buffer payload = {0};
-    put_u8(&payload, (unsigned)level & 0xFF);
-    put_string(&payload, message);
-    send_frame(FRAME_LOG, &payload);
-    free(payload.bytes);
+    asp_buffer payload = {0};
+    asp_put_u8(&payload, (unsigned)level & 0xFF);
+    put_message(&payload, message);
+    send_frame(ASP_FRAME_LOG, &payload);
+    asp_free(&payload);
 }
 
+/* actshare decides whether the item is usable, as it does for an in-process provider:
+ * the ITEM frame waits for its ANSWER, which this returns. */
 static int32_t session_return_item(actshare_session *session, int32_t kind, const char *value, const char *content_type) {
     (void)session;
-    if (!value || kind < 0 || kind > ACTSHARE_ITEM_DATA) return -1;
-    buffer payload = {0};
-    put_u8(&payload, (unsigned)kind);
-    put_string(&payload, value);
-    put_optional_string(&payload, content_type);
-    send_frame(FRAME_ITEM, &payload);
-    free(payload.bytes);
-    return 0;
+    if (!value) return -1;
+    asp_buffer payload = {0};
+    asp_put_u8(&payload, (unsigned)kind & 0xFF);
+    asp_put_string(&payload, value);
+    asp_put_optional_string(&payload, content_type);
+    pthread_mutex_lock(&wire);
+    send_locked(ASP_FRAME_ITEM, &payload);
+    unsigned type = 0, refused = 1;
+    asp_buffer answer = {0};
+    if (asp_read_frame(protocol_in, &answer, &type) != 0 || type != ASP_FRAME_ANSWER || asp_get_u8(&answer, &refused) != 0) {
+        _exit(ASP_EXIT_PIPE_GONE);
+    }
+    pthread_mutex_unlock(&wire);
+    asp_free(&answer);
+    asp_free(&payload);
+    return refused ? -1 : 0;
 }
 
 static const char *session_option(actshare_session *session, const char *name) {
@@ -293,10 +200,10 @@ static const char *session_option(actshare_session *session, const char *name) {
 static void session_set_error(actshare_session *session, const char *message) {
     (void)session;
     if (!message) return;
-    buffer payload = {0};
-    put_string(&payload, message);
-    send_frame(FRAME_SET_ERROR, &payload);
-    free(payload.bytes);
+    asp_buffer payload = {0};
+    put_message(&payload, message);
+    send_frame(ASP_FRAME_SET_ERROR, &payload);
+    asp_free(&payload);
 }
 
 static int32_t session_is_cancelled(actshare_session *session) {
@@ -304,44 +211,90 @@ static int32_t session_is_cancelled(actshare_session *session) {
     return cancelled ? 1 : 0;
 }
 
-/* ---- Main loop ------------------------------------------------------------------- */
+/* ---- Frames from actshare -------------------------------------------------------- */
 
 static void *library;
 
-static void handle_call(buffer *b, actshare_session *session) {
+/* LOAD: opens the library and names the symbols it lacks. */
+static void handle_load(asp_buffer *b) {
+    char *path = NULL;
+    uint32_t count = 0;
+    if (library) {
+        send_error(ASP_ERROR_MALFORMED, "a library is loaded already");
+        return;
+    }
+    if (asp_get_bytes(b, &path, NULL) != 0 || asp_get_u32(b, &count) != 0 || count > b->length) {
+        free(path);
+        send_error(ASP_ERROR_MALFORMED, "malformed LOAD frame");
+        return;
+    }
+    library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    containment_kill_descendants(); /* nor does one a library's constructor started */
+    if (!library) {
+        const char *reason = dlerror();
+        size_t prefix = strlen(path);
+        /* dlerror starts with the path, which actshare already names. */
+        if (reason && strncmp(reason, path, prefix) == 0 && strncmp(reason + prefix, ": ", 2) == 0) reason += prefix + 2;
+        send_error(ASP_ERROR_LOAD, reason ? reason : "cannot load the library");
+        free(path);
+        return;
+    }
+    free(path);
+    asp_buffer missing = {0};
+    uint32_t missing_count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        char *symbol = NULL;
+        if (asp_get_bytes(b, &symbol, NULL) != 0) {
+            asp_free(&missing);
+            send_error(ASP_ERROR_MALFORMED, "malformed LOAD frame");
+            return;
+        }
+        if (!dlsym(library, symbol)) {
+            asp_put_u32(&missing, i);
+            missing_count++;
+        }
+        free(symbol);
+    }
+    asp_buffer payload = {0};
+    asp_put_u32(&payload, missing_count);
+    if (missing.length) asp_put(&payload, missing.bytes, missing.length);
+    send_frame(ASP_FRAME_OK, &payload);
+    asp_free(&payload);
+    asp_free(&missing);
+}
+
+static void handle_call(asp_buffer *b, actshare_session *session) {
     char *symbol = NULL;
-    unsigned returns, count;
+    unsigned returns, count = 0;
     cas_argument arguments[CAS_MAX_ARGUMENTS];
     char *names[CAS_MAX_ARGUMENTS] = {0};
     uint64_t item;
-    if (get_string(b, &symbol) != 0 || get_u8(b, &returns) != 0 || get_u8(b, &count) != 0 || count > CAS_MAX_ARGUMENTS) {
-        free(symbol);
-        send_error("malformed CALL frame");
-        return;
+    if (asp_get_bytes(b, &symbol, NULL) != 0 || asp_get_u8(b, &returns) != 0 || asp_get_u8(b, &count) != 0
+        || count > CAS_MAX_ARGUMENTS) {
+        count = 0;
+        send_error(ASP_ERROR_MALFORMED, "malformed CALL frame");
+        goto done;
     }
     for (unsigned i = 0; i < count; i++) {
         unsigned word;
-        if (get_u8(b, &word) != 0 || (word == CAS_ARG_OPTION && get_string(b, &names[i]) != 0)) {
-            send_error("malformed CALL frame");
+        if (asp_get_u8(b, &word) != 0 || (word == CAS_ARG_OPTION && asp_get_bytes(b, &names[i], NULL) != 0)) {
+            send_error(ASP_ERROR_MALFORMED, "malformed CALL frame");
             goto done;
         }
         arguments[i].word = (int32_t)word;
         arguments[i].option = names[i];
     }
-    if (get_u64(b, &item) != 0) {
-        send_error("malformed CALL frame");
+    if (asp_get_u64(b, &item) != 0) {
+        send_error(ASP_ERROR_MALFORMED, "malformed CALL frame");
         goto done;
     }
     if (!library) {
-        send_error("no library is loaded");
+        send_error(ASP_ERROR_NO_LIBRARY, "no library is loaded");
         goto done;
     }
-    dlerror();
     void *function = dlsym(library, symbol);
     if (!function) {
-        char message[512];
-        snprintf(message, sizeof message, "symbol '%s' is not in the library", symbol);
-        send_error(message);
+        send_error(ASP_ERROR_SYMBOL, symbol);
         goto done;
     }
     uint64_t result = 0;
@@ -351,14 +304,22 @@ static void handle_call(buffer *b, actshare_session *session) {
     /* No process a hook started outlives its call. */
     containment_kill_descendants();
     if (failed != 0) {
-        send_error(error);
+        send_error(ASP_ERROR_CALL, error);
         goto done;
     }
-    buffer payload = {0};
-    put_u64(&payload, result);
-    put_optional_string(&payload, returns == CAS_RETURN_STRING ? (const char *)(uintptr_t)result : NULL);
-    send_frame(FRAME_DONE, &payload);
-    free(payload.bytes);
+    const char *string = returns == CAS_RETURN_STRING ? (const char *)(uintptr_t)result : NULL;
+    size_t length = string ? strnlen(string, ASP_MAX_STRING + 1) : 0;
+    if (length > ASP_MAX_STRING) {
+        char size[32];
+        snprintf(size, sizeof size, "%zu", strlen(string));
+        send_error(ASP_ERROR_TOO_LARGE, size);
+        goto done;
+    }
+    asp_buffer payload = {0};
+    asp_put_u64(&payload, result);
+    asp_put_optional_string(&payload, string);
+    send_frame(ASP_FRAME_DONE, &payload);
+    asp_free(&payload);
 done:
     for (unsigned i = 0; i < count; i++) free(names[i]);
     free(symbol);
@@ -373,7 +334,7 @@ int main(void) {
     protocol_out = fcntl(4, F_DUPFD_CLOEXEC, 100);
     if (protocol_in < 0 || protocol_out < 0) {
         fprintf(stderr, "actshare-provider-host: run by actshare only (no protocol on fds 3 and 4)\n");
-        return 64;
+        return ASP_EXIT_USAGE;
     }
     close(3);
     close(4);
@@ -399,58 +360,27 @@ int main(void) {
         .set_error = session_set_error,
         .is_cancelled = session_is_cancelled,
     };
-    buffer frame = {0};
-    while (read_frame(&frame) == 0) {
-        unsigned type;
-        get_u8(&frame, &type);
+    asp_buffer frame = {0};
+    unsigned type;
+    while (asp_read_frame(protocol_in, &frame, &type) == 0) {
         switch (type) {
-        case FRAME_LOAD: {
-            char *path = NULL;
-            if (get_string(&frame, &path) != 0) {
-                send_error("malformed LOAD frame");
-                break;
-            }
-            library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-            containment_kill_descendants(); /* nor one a library's constructor started */
-            if (library) {
-                send_frame(FRAME_OK, NULL);
-            } else {
-                const char *reason = dlerror();
-                size_t prefix = strlen(path);
-                /* dlerror starts with the path, which actshare already names. */
-                if (reason && strncmp(reason, path, prefix) == 0 && strncmp(reason + prefix, ": ", 2) == 0) reason += prefix + 2;
-                send_error(reason ? reason : "cannot load the library");
-            }
-            free(path);
+        case ASP_FRAME_LOAD:
+            handle_load(&frame);
             break;
-        }
-        case FRAME_REQUEST:
+        case ASP_FRAME_REQUEST:
             cancelled = 0;
             if (read_request(&frame) == 0) {
-                send_frame(FRAME_OK, NULL);
+                send_frame(ASP_FRAME_OK, NULL);
             } else {
-                send_error("malformed REQUEST frame");
+                free_request();
+                send_error(ASP_ERROR_MALFORMED, "malformed REQUEST frame");
             }
             break;
-        case FRAME_CALL:
+        case ASP_FRAME_CALL:
             handle_call(&frame, &session);
             break;
-        case FRAME_SYMBOL: {
-            char *symbol = NULL;
-            if (get_string(&frame, &symbol) != 0 || !library) {
-                send_error("malformed SYMBOL frame");
-            } else if (dlsym(library, symbol)) {
-                send_frame(FRAME_OK, NULL);
-            } else {
-                char message[512];
-                snprintf(message, sizeof message, "symbol '%s' is not in the library", symbol);
-                send_error(message);
-            }
-            free(symbol);
-            break;
-        }
         default:
-            send_error("unknown frame");
+            send_error(ASP_ERROR_UNKNOWN_FRAME, "unknown frame type");
             break;
         }
     }

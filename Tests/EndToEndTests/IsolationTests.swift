@@ -74,8 +74,6 @@ import Testing
         ("segv", "hostile_segv", "crashed during the call (SIGSEGV, a bad memory access)"),
         ("exit", "hostile_exit", "exited with status 3 during the call"),
         ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
-        ("huge", "{symbol: hostile_huge, returns: string}", "sent a reply of 20971534 bytes, more than the 16 MiB allowed (the pipe is corrupt), and was stopped"),
-        ("utf8", "{symbol: hostile_bad_utf8, returns: string}", "sent text that is not UTF-8 (the pipe is corrupt), and was stopped"),
     ])
     func aFaultyPerformHookFailsTheActivity(_ name: String, _ symbol: String, _ what: String) throws {
         let (sandbox, file) = try Self.sandbox(name, Self.hostile(name, perform: symbol))

@@ -106,7 +106,7 @@ import Testing
         let broken = "\(Sandbox.repository)/Tests/ActShareCoreTests/Fixtures/manifests/broken/03-unknown-top-key.yaml"
         let bad = try sandbox.run("providers", "check", broken)
         #expect(bad.status == 2)
-        #expect(bad.stderr == "\(broken):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, isolation, library, name, schema, timeout, version)\n")
+        #expect(bad.stderr == "\(broken):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, schema, timeout, version)\n")
         let none = try sandbox.run("providers", "check", "\(sandbox.root)/nothing")
         #expect(none.status == 2)
     }

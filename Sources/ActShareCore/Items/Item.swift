@@ -64,3 +64,18 @@ public struct Item: Sendable {
         }
     }
 }
+
+extension Item {
+    /// How messages name the item: a file's name, a URL, the start of a text, or the
+    /// kind and size of data.
+    public var displayName: String {
+        switch kind {
+        case .file: return path.map { PathName.display(FileSystem.baseName($0)) } ?? "a file"
+        case .url: return url ?? "a URL"
+        case .text:
+            let text = self.text ?? ""
+            return text.count > 24 ? "text \"\(text.prefix(24))…\"" : "text \"\(text)\""
+        case .data: return "\(size) bytes of \(contentType)"
+        }
+    }
+}

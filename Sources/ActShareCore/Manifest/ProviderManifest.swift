@@ -17,14 +17,17 @@ public final class ProviderManifest: Sendable {
     /// Where `library:` is declared, for errors found when loading it.
     public let libraryLocation: SourceLocation
     public let isolation: Isolation
-    /// The time limit for each hook call, in milliseconds.
+    /// The time limit of a hook call that reports nothing, in milliseconds (`timeout:`).
     public let timeoutMilliseconds: Int
+    /// The longest a prepare or perform that has reported may go without reporting again,
+    /// in milliseconds (`idle-timeout:`, by default the same as `timeout:`).
+    public let idleTimeoutMilliseconds: Int
     public let activities: [ActivityDeclaration]
 
     public init(
         file: String, id: String, name: String, version: String, library: String,
         libraryLocation: SourceLocation, isolation: Isolation, timeoutMilliseconds: Int,
-        activities: [ActivityDeclaration]
+        idleTimeoutMilliseconds: Int? = nil, activities: [ActivityDeclaration]
     ) {
         self.file = file
         self.id = id
@@ -34,6 +37,7 @@ public final class ProviderManifest: Sendable {
         self.libraryLocation = libraryLocation
         self.isolation = isolation
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.idleTimeoutMilliseconds = idleTimeoutMilliseconds ?? timeoutMilliseconds
         self.activities = activities
     }
 
@@ -41,6 +45,7 @@ public final class ProviderManifest: Sendable {
     public func keeping(_ activities: [ActivityDeclaration]) -> ProviderManifest {
         ProviderManifest(
             file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
-            isolation: isolation, timeoutMilliseconds: timeoutMilliseconds, activities: activities)
+            isolation: isolation, timeoutMilliseconds: timeoutMilliseconds,
+            idleTimeoutMilliseconds: idleTimeoutMilliseconds, activities: activities)
     }
 }

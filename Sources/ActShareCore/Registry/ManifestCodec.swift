@@ -28,6 +28,7 @@ enum ManifestCodec {
             write(manifest.libraryLocation, to: &full)
             full.write(manifest.isolation.rawValue)
             full.write(manifest.timeoutMilliseconds)
+            full.write(manifest.idleTimeoutMilliseconds)
             full.write(manifest.activities.count)
             for activity in manifest.activities { write(activity, to: &full) }
             writer.write(full.bytes.count)
@@ -84,10 +85,12 @@ enum ManifestCodec {
               let isolation = Isolation(rawValue: try reader.readString())
         else { throw ByteReader.Malformed() }
         let timeout = try reader.readInt()
+        let idleTimeout = try reader.readInt()
         let activities = try (0..<(try reader.readCount())).map { _ in try readActivity(file: file, from: &reader) }
         return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
-            isolation: isolation, timeoutMilliseconds: timeout, activities: activities)
+            isolation: isolation, timeoutMilliseconds: timeout, idleTimeoutMilliseconds: idleTimeout,
+            activities: activities)
     }
 
     // MARK: Activities

@@ -57,6 +57,45 @@ public struct Router: Sendable {
         return true
     }
 
+    /// Why `route` is not a candidate for `items` (the exclusion, or the first static
+    /// rule that refuses them), or nil if it is one. For `--explain`: slower than
+    /// ``candidates(for:)``, and called only when tracing.
+    public func rejection(of route: ActivityRoute, items: [Item]) -> String? {
+        if let reason = exclusions.reason(excluding: route.type, provider: route.providerID) { return reason }
+        return Self.rejection(route.accepts, items: items)
+    }
+
+    /// Which static rule of `rules` refuses `items`, in words, or nil if they pass.
+    public static func rejection(_ rules: AcceptRules, items: [Item], matcher: ContentTypeMatcher = ContentTypeMatcher()) -> String? {
+        if items.count < rules.minItems { return "min-items is \(rules.minItems); there \(items.count == 1 ? "is 1 item" : "are \(items.count) items")" }
+        if let maxItems = rules.maxItems, items.count > maxItems { return "max-items is \(maxItems); there are \(items.count) items" }
+        if let maxTotalSize = rules.maxTotalSize {
+            let total = items.reduce(UInt64(0)) { $0.addingReportingOverflow($1.size).overflow ? .max : $0 + $1.size }
+            if total > maxTotalSize { return "max-total-size is \(maxTotalSize) bytes; the items hold \(total)" }
+        }
+        let refusals = items.enumerated().map { index, item in rejection(rules, item: item, matcher: matcher).map { "item \(index + 1) (\(item.displayName)) \($0)" } }
+        switch rules.match {
+        case .all: return refusals.lazy.compactMap { $0 }.first
+        case .any: return refusals.contains(nil) || items.isEmpty ? nil : "no item matches (match: any): " + refusals.compactMap { $0 }.joined(separator: "; ")
+        }
+    }
+
+    /// Which rule refuses one item, in words ("is text; kinds are file, url").
+    static func rejection(_ rules: AcceptRules, item: Item, matcher: ContentTypeMatcher) -> String? {
+        if let kinds = rules.kinds, !kinds.contains(item.kind) {
+            return "is \(item.kind.rawValue); kinds are \(ItemKind.allCases.filter { kinds.contains($0) }.map(\.rawValue).joined(separator: ", "))"
+        }
+        if let schemes = rules.urlSchemes, item.kind == .url {
+            guard let scheme = item.urlScheme, schemes.contains(scheme) else {
+                return "has the scheme \(item.urlScheme ?? "(none)"); url-schemes are \(schemes.joined(separator: ", "))"
+            }
+        }
+        if let patterns = rules.contentTypes, !patterns.contains(where: { matcher.matches(item.contentType, pattern: $0) }) {
+            return "is \(item.contentType); content-types are \(patterns.joined(separator: ", "))"
+        }
+        return nil
+    }
+
     /// Offer order: pinned types first (in pin order), then the most recently used, then
     /// by title, then by type.
     public static func order(_ offers: [Offer], pins: [String], recents: [String]) -> [Offer] {

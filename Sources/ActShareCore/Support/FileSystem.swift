@@ -57,6 +57,14 @@ public enum FileSystem {
         return Status(info)
     }
 
+    /// Why the directory at `path` cannot be searched and read ("Permission denied"), or
+    /// nil if it can, or does not exist.
+    public static func unreadableDirectory(_ path: String) -> String? {
+        let result = PathName.withCString(path) { access($0, R_OK | X_OK) }
+        guard result != 0, errno != ENOENT, errno != ENOTDIR else { return nil }
+        return String(cString: strerror(errno))
+    }
+
     public static func exists(_ path: String) -> Bool { PathName.withCString(path) { access($0, F_OK) } == 0 }
 
     /// The status of each file, in order. Files in one directory are looked up relative

@@ -7,7 +7,8 @@ import ActShareCore
 ///
 /// - It loads nothing when created. The library is opened on the first call that needs
 ///   it, and at most once; so a provider whose activities the static rules or the
-///   exclusions removed never has its code loaded.
+///   exclusions removed never has its code loaded. When it loads, every hook symbol of
+///   every activity is resolved: an activity with a missing hook is never offered.
 /// - Each hook is called through libffi (`cas_invoke` of CActShareCall) with the
 ///   signature its declaration gives (``HookDeclaration``): the standard signatures of
 ///   `provider.h`, or a plain C function bound declaratively. A hook with `item.*`
@@ -16,7 +17,10 @@ import ActShareCore
 ///   hook. Per-item answers combine by the activity's `match` (all or any).
 /// - ``perform(_:request:observer:)`` calls `prepare` (if declared) and then `perform`,
 ///   stopping at the first call that does not succeed, and reports the outcome with
-///   the items the provider returned and the message it set with `set_error`.
+///   the items the provider returned, those refused (with the reason: the provider's
+///   `return_item` returned -1 for them) and the message it set with `set_error`. A
+///   status a hook may not return is a failure that says so (`returned 42, which is
+///   not a status`).
 /// - Faults (a library that does not load, a missing symbol; for an isolated provider
 ///   also a crash, an exit, a hang past its time limit, a corrupt pipe) are thrown as
 ///   ``ActShareError`` with code `providerFailed`, naming the provider, the hook and
@@ -35,6 +39,10 @@ public protocol ProviderBackend: AnyObject {
 
     /// Loads the library and resolves every declared hook, for `providers check`.
     func check() throws
+
+    /// The fault of an activity one of whose hooks the library lacks, if the library is
+    /// loaded already (it is not loaded for this).
+    func missingHook(_ activity: ActivityDeclaration) -> ActShareError?
 }
 
 /// How a perform ended, as the provider reported it.
@@ -49,6 +57,8 @@ public struct PerformOutcome: Sendable {
 
     public var status: Status
     public var returnedItems: [Item]
+    /// Items the provider returned that were refused, with the reason.
+    public var droppedItems: [DroppedItem] = []
     /// The provider's `set_error` message, if it set one.
     public var errorMessage: String?
 

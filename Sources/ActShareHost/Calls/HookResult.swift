@@ -7,45 +7,39 @@ enum HookResult {
         returns == .bool ? (raw & 0xFF) != 0 : Int32(truncatingIfNeeded: raw) != 0
     }
 
-    /// A prepare or perform outcome. A `string` hook succeeds when it returned a string
-    /// (`text`, already copied), which becomes a returned text item.
-    static func status(_ raw: UInt64, returns: HookReturn, text: String?) -> PerformOutcome.Status {
+    /// A prepare or perform outcome, and what was wrong with the value if it was not one
+    /// the return word allows (`returned 42, which is not a status`). A `string` hook
+    /// succeeds when it returned a string, which becomes a returned text item.
+    static func status(_ raw: UInt64, returns: HookReturn, returnedString: Bool) -> (PerformOutcome.Status, problem: String?) {
         switch returns {
         case .status, .verdict:
-            switch Int32(truncatingIfNeeded: raw) {
-            case 0: return .done
-            case 2: return .cancelled
-            case 3: return .badInput
-            default: return .failed
+            let value = Int32(truncatingIfNeeded: raw)
+            switch value {
+            case 0: return (.done, nil)
+            case 1: return (.failed, nil)
+            case 2: return (.cancelled, nil)
+            case 3: return (.badInput, nil)
+            default: return (.failed, "returned \(value), which is not a status")
             }
-        case .bool: return (raw & 0xFF) != 0 ? .done : .failed
-        case .string: return text == nil ? .failed : .done
-        case .void: return .done
+        case .bool: return ((raw & 0xFF) != 0 ? .done : .failed, nil)
+        case .string: return (returnedString ? .done : .failed, nil)
+        case .void: return (.done, nil)
         }
     }
-}
 
-/// Turns what a provider hands back with `return_item` into an item, or refuses it.
-enum ReturnedItem {
-    /// The item for `kind` and `value`, or nil for a file that does not exist, a URL
-    /// without a scheme, a malformed content type or an unknown kind.
-    static func make(kind: Int32, value: String, contentType: String?) -> Item? {
-        guard let itemKind = ItemKind(cValue: kind) else { return nil }
-        if let contentType, !ContentType.isValid(contentType) { return nil }
-        switch itemKind {
-        case .file:
-            let path = FileSystem.absolute(value)
-            guard let status = FileSystem.status(path) else { return nil }
-            var file = Item.file(path, status: status)
-            if let contentType { file.contentType = contentType }
-            return file
-        case .url:
-            return URLScheme.of(value) != nil ? .url(value) : nil
-        case .text:
-            return .text(value, contentType: contentType)
-        case .data:
-            let bytes = Array(value.utf8)
-            return Item(kind: .data, data: bytes, contentType: contentType ?? ContentType.sniff(bytes), size: UInt64(bytes.count))
+    /// How a trace shows a raw result.
+    static func describe(_ raw: UInt64, returns: HookReturn, role: HookDeclaration.Role) -> String {
+        switch returns {
+        case .verdict, .bool:
+            let yes = verdict(raw, returns: returns)
+            if role == .canPerform { return yes ? "yes" : "no" }
+            return yes ? "true (done)" : "false (failed)"
+        case .status:
+            let value = Int32(truncatingIfNeeded: raw)
+            let names: [Int32: String] = [0: "done", 1: "failed", 2: "cancelled", 3: "bad input"]
+            return "\(value) (\(names[value] ?? "not a status"))"
+        case .string: return raw == 0 ? "NULL (failed)" : "a string"
+        case .void: return "nothing (done)"
         }
     }
 }

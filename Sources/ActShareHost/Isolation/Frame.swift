@@ -1,26 +1,41 @@
 import ActShareCore
+import CActShareProtocol
 
-/// One message of the pipe protocol with `actshare-provider-host` (docs/PLUGINS.md):
-/// a type byte and a payload, sent behind a 32-bit little-endian length.
+/// One message of the pipe protocol with `actshare-provider-host`
+/// (`actshare/provider_protocol.h`, its specification): a type byte and a payload, sent
+/// behind a 32-bit little-endian length.
 struct Frame {
-    enum Kind: UInt8 {
+    /// A frame type; the values are the header's.
+    struct Kind: Equatable, CustomStringConvertible {
+        let rawValue: UInt8
+
+        init(_ value: Int) { rawValue = UInt8(value) }
+        init?(rawValue: UInt8) {
+            guard Self.all.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
+        }
+
         // To the helper.
-        case load = 0x4C      // L
-        case request = 0x52   // R
-        case call = 0x43      // C
-        case symbol = 0x53    // S
+        static let load = Kind(ASP_FRAME_LOAD)
+        static let request = Kind(ASP_FRAME_REQUEST)
+        static let call = Kind(ASP_FRAME_CALL)
+        static let answer = Kind(ASP_FRAME_ANSWER)
         // From the helper.
-        case ok = 0x4F        // O
-        case error = 0x45     // E
-        case progress = 0x50  // P
-        case log = 0x47       // G
-        case item = 0x49      // I
-        case setError = 0x58  // X
-        case done = 0x44      // D
+        static let ok = Kind(ASP_FRAME_OK)
+        static let error = Kind(ASP_FRAME_ERROR)
+        static let progress = Kind(ASP_FRAME_PROGRESS)
+        static let log = Kind(ASP_FRAME_LOG)
+        static let item = Kind(ASP_FRAME_ITEM)
+        static let setError = Kind(ASP_FRAME_SET_ERROR)
+        static let done = Kind(ASP_FRAME_DONE)
+
+        static let all: [Kind] = [load, request, call, answer, ok, error, progress, log, item, setError, done]
+
+        var description: String { String(UnicodeScalar(rawValue)) }
     }
 
-    /// The largest frame either side accepts.
-    static let maximumSize = 16 << 20
+    /// The largest frame either side accepts, type byte included.
+    static let maximumSize = Int(ASP_MAX_FRAME)
 
     var kind: Kind
     var payload: [UInt8] = []
@@ -42,25 +57,16 @@ struct Frame {
         append(UInt32(truncatingIfNeeded: value >> 32))
     }
 
-    mutating func append(_ string: String) {
-        append(UInt32(string.utf8.count))
-        payload.append(contentsOf: string.utf8)
-    }
-
-    mutating func append(optional string: String?) {
-        append(UInt8(string == nil ? 0 : 1))
-        if let string { append(string) }
-    }
-
-    /// A path as its bytes (PathName), which need not be UTF-8.
-    mutating func append(optionalPath path: String?) {
-        append(UInt8(path == nil ? 0 : 1))
-        if let path { append(bytes: PathName.bytes(path)) }
-    }
-
+    /// `bytes` or `data`: a length and the bytes.
     mutating func append(bytes: [UInt8]) {
         append(UInt32(bytes.count))
         payload.append(contentsOf: bytes)
+    }
+
+    /// `opt bytes` or `opt data`.
+    mutating func append(optional bytes: [UInt8]?) {
+        append(UInt8(bytes == nil ? 0 : 1))
+        if let bytes { append(bytes: bytes) }
     }
 
     /// The frame as sent: length, type, payload.
@@ -75,23 +81,28 @@ struct Frame {
     }
 }
 
-/// Reads a received frame's payload; any inconsistency is a malformed reply.
+/// Reads a received frame's payload; any inconsistency is a malformed frame.
 struct FrameReader {
     struct Malformed: Error {
         var what: String
     }
 
-    private let bytes: [UInt8]
+    private let payload: [UInt8]
     private var offset = 0
 
     init(_ payload: [UInt8]) {
-        bytes = payload
+        self.payload = payload
     }
 
+    /// Whether every byte was read.
+    var isAtEnd: Bool { offset == payload.count }
+    /// How many bytes were read.
+    var consumed: Int { offset }
+
     mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw Malformed(what: "a reply ended early") }
+        guard offset < payload.count else { throw Malformed(what: "a frame that ended early") }
         defer { offset += 1 }
-        return bytes[offset]
+        return payload[offset]
     }
 
     mutating func uint32() throws -> UInt32 {
@@ -105,29 +116,39 @@ struct FrameReader {
         return low | UInt64(try uint32()) << 32
     }
 
-    /// A string, which must be valid UTF-8.
-    mutating func string() throws -> String {
+    /// `data`: any bytes.
+    mutating func data() throws -> [UInt8] {
         let count = Int(try uint32())
-        guard count <= bytes.count - offset else { throw Malformed(what: "a reply ended early") }
-        let slice = Array(bytes[offset..<offset + count])
-        offset += count
-        guard !slice.contains(0), let text = String(validatingUTF8Bytes: slice) else {
-            throw Malformed(what: "text that is not UTF-8")
+        guard count <= payload.count - offset else { throw Malformed(what: "a frame that ended early") }
+        defer { offset += count }
+        return Array(payload[offset..<offset + count])
+    }
+
+    /// `bytes`: no NUL among them. Whether they are UTF-8 is for the caller to decide.
+    mutating func bytes() throws -> [UInt8] {
+        let value = try data()
+        guard !value.contains(0) else { throw Malformed(what: "a string with a NUL byte") }
+        return value
+    }
+
+    mutating func optionalBytes() throws -> [UInt8]? {
+        switch try byte() {
+        case 0: return nil
+        case 1: return try bytes()
+        default: throw Malformed(what: "an optional field that is neither absent nor present")
         }
-        return text
     }
 
-    /// A file's path: bytes, kept as they are (PathName).
-    mutating func path() throws -> String {
-        let count = Int(try uint32())
-        guard count <= bytes.count - offset else { throw Malformed(what: "a reply ended early") }
-        let slice = bytes[offset..<offset + count]
-        offset += count
-        guard !slice.contains(0) else { throw Malformed(what: "a path with a NUL byte") }
-        return PathName.decode(slice)
+    mutating func optionalData() throws -> [UInt8]? {
+        switch try byte() {
+        case 0: return nil
+        case 1: return try data()
+        default: throw Malformed(what: "an optional field that is neither absent nor present")
+        }
     }
 
-    mutating func optionalString() throws -> String? {
-        try byte() == 0 ? nil : try string()
+    /// An ERROR frame's payload: its kind (`ASP_ERROR_*`) and message.
+    mutating func error() throws -> (kind: Int32, message: [UInt8]) {
+        (Int32(try byte()), try bytes())
     }
 }

@@ -37,6 +37,11 @@ final class ProviderLibrary {
         return address
     }
 
+    /// Whether the library has `symbol`.
+    func has(_ symbol: String) -> Bool {
+        dlsym(handle, symbol) != nil
+    }
+
     /// dlerror starts with the library's path, which the message already names.
     private static func shorten(_ reason: String, path: String) -> String {
         reason.hasPrefix(path + ": ") ? String(reason.dropFirst(path.count + 2)) : reason

@@ -32,7 +32,7 @@ public struct ManifestDecoder: Sendable {
             throw ActShareError(kind, "the manifest is empty", at: SourceLocation(file: file, line: 1, column: 1))
         }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "activities"], in: "a provider manifest")
+        try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "idle-timeout", "activities"], in: "a provider manifest")
 
         let schemaValue = try top.require("schema", in: "a provider manifest")
         let schema = try schemaValue.string(kind: kind)
@@ -69,6 +69,14 @@ public struct ManifestDecoder: Sendable {
             }
             timeout = milliseconds
         }
+        var idleTimeout = timeout
+        if let value = top["idle-timeout"] {
+            let text = try value.string(kind: kind)
+            guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
+                throw value.error("'idle-timeout' must be a duration from 1ms to 1h such as 30s or 500ms, not '\(text)'", kind: kind)
+            }
+            idleTimeout = milliseconds
+        }
 
         let activitiesValue = try top.require("activities", in: "a provider manifest")
         let activityValues = try activitiesValue.sequence(kind: kind)
@@ -88,7 +96,7 @@ public struct ManifestDecoder: Sendable {
         return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library,
             libraryLocation: libraryValue.location, isolation: isolation, timeoutMilliseconds: timeout,
-            activities: activities)
+            idleTimeoutMilliseconds: idleTimeout, activities: activities)
     }
 
     // MARK: Activities

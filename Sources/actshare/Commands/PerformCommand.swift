@@ -25,7 +25,7 @@ struct PerformCommand: ParsableCommand {
 
     /// Performs `type` on the items: the whole command, also run by the fast path.
     static func perform(_ type: String, items: ItemSelection, options: ActivitySelection) throws {
-        let invocation = try Invocation(configFile: options.config)
+        let invocation = try Invocation(configFile: options.config, trace: options.trace)
         let values = try invocation.readItems(items)
         let runner = ActivityRunner(invocation: invocation, options: options, stdinIsItem: items.readsStandardInput)
         try runner.run(items: values, type: type)

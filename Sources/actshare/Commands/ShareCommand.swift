@@ -16,7 +16,7 @@ struct ShareCommand: ParsableCommand {
     @OptionGroup(title: "Activities") var activity: ActivityOptions
 
     func run() throws {
-        let invocation = try Invocation(configFile: activity.config)
+        let invocation = try Invocation(configFile: activity.config, trace: activity.selection.trace)
         let values = try invocation.readItems(items.selection)
         var runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
         runner.sharing = true

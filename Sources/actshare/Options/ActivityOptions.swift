@@ -29,6 +29,10 @@ struct ActivityOptions: ParsableArguments {
     @Flag(help: "Print machine-readable JSON on standard output.")
     var json = false
 
+    @Flag(help: ArgumentHelp(
+        "Explain on standard error where each provider was found, why each activity was or was not offered, and every hook call (also ACTSHARE_TRACE=1)."))
+    var explain = false
+
     @Option(help: ArgumentHelp(
         "How to ask for the activity and its options: auto (the terminal when there is one, else zenity or kdialog on a display), tty, zenity, kdialog, or none (print the choices and exit).",
         valueName: "picker"))
@@ -41,6 +45,6 @@ struct ActivityOptions: ParsableArguments {
     var selection: ActivitySelection {
         ActivitySelection(
             activity: activity, exclude: exclude, only: only, options: options, subject: subject, json: json,
-            picker: picker, config: config)
+            explain: explain, picker: picker, config: config)
     }
 }

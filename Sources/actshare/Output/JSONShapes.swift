@@ -55,8 +55,9 @@ enum JSONShapes {
         return writer.text
     }
 
-    /// `{"activity","completed","returned_items":[…],"error"}`.
-    static func result(activity: String?, completed: Bool, returnedItems: [Item], error: String?) -> String {
+    /// `{"activity","completed","returned_items":[…],"error"}`, and `"dropped_items":
+    /// [{"kind","value","reason"}]` when the provider returned items actshare refused.
+    static func result(activity: String?, completed: Bool, returnedItems: [Item], droppedItems: [DroppedItem] = [], error: String?) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.member("activity", .string(activity))
@@ -65,6 +66,18 @@ enum JSONShapes {
         writer.beginArray()
         for item in returnedItems { write(item, to: &writer) }
         writer.endArray()
+        if !droppedItems.isEmpty {
+            writer.key("dropped_items")
+            writer.beginArray()
+            for dropped in droppedItems {
+                writer.beginObject()
+                writer.member("kind", .string(dropped.kind))
+                writer.member("value", .string(dropped.value))
+                writer.member("reason", .string(dropped.reason))
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.member("error", .string(error))
         writer.endObject()
         return writer.text

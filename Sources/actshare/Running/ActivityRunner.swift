@@ -173,9 +173,13 @@ struct ActivityRunner {
         if options.json {
             StandardStreams.out(JSONShapes.result(
                 activity: result.activity, completed: result.completed, returnedItems: result.returnedItems,
-                error: result.error) + "\n")
+                droppedItems: result.droppedItems, error: result.error) + "\n")
         } else {
             for item in result.returnedItems { StandardStreams.outsideText(describeReturned(item) + "\n") }
+        }
+        for dropped in result.droppedItems {
+            StandardStreams.err(TerminalText.visible(
+                "actshare: warning: \(result.activity) returned a \(dropped.kind) item that was dropped ('\(dropped.value)'): \(dropped.reason)") + "\n")
         }
         if let error = result.error {
             StandardStreams.error(error)

@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// Which activities a command may offer and with what values, as plain values (see
 /// ``ActivityOptions`` for the flags).
 struct ActivitySelection {
@@ -8,8 +10,13 @@ struct ActivitySelection {
     var options: [String] = []
     var subject: String?
     var json = false
+    /// `--explain`: trace on standard error.
+    var explain = false
     var picker: PickerStyle = .auto
     var config: String?
+
+    /// The trace `--explain` or `ACTSHARE_TRACE=1` asks for, if any.
+    var trace: Trace? { explain ? .standardError : Trace.fromEnvironment }
 
     /// `-o` values split into names and values, or a usage failure naming the bad one.
     func optionPairs() throws -> [(name: String, value: String)] {

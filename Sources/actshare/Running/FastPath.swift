@@ -5,7 +5,7 @@
 ///
 /// argument-parser builds its command tree by reflection, which costs about 1 ms at
 /// start-up here: as much as the rest of `list` together. Only plain paths and URLs,
-/// `--text VALUE`, `-o`/`--option VALUE`, one `--subject VALUE` and `--json` are
+/// `--text VALUE`, `-o`/`--option VALUE`, one `--subject VALUE`, `--json` and `--explain` are
 /// recognised (values are checked later, as on the other path); anything else (another flag, `-`,
 /// `--help`, a path starting with `-`) returns nil and goes through argument-parser as
 /// usual, so behaviour and messages are defined there. The end-to-end tests run both paths.
@@ -30,6 +30,8 @@ enum FastPath {
         while let argument = rest.popFirst() {
             if argument == "--json" {
                 options.json = true
+            } else if argument == "--explain" {
+                options.explain = true
             } else if argument == "--text" {
                 guard let text = rest.popFirst() else { return nil }
                 items.texts.append(text)

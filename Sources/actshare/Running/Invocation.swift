@@ -9,7 +9,7 @@ final class Invocation {
     let host: ActivityHost
 
     /// Loads the config and every provider, printing what is wrong with any of them.
-    init(configFile: String?, reportDiagnostics: Bool = true) throws {
+    init(configFile: String?, reportDiagnostics: Bool = true, trace: Trace? = nil) throws {
         paths = SearchPaths.fromEnvironment(configFile: configFile)
         if let configFile, !FileSystem.exists(configFile) {
             throw CommandFailure(.badInput, "\(configFile): no such config file")
@@ -23,8 +23,36 @@ final class Invocation {
         }
         registry = ProviderRegistry(manifests: contents.manifests, hasNoConflicts: contents.hasNoConflicts)
         host = ActivityHost(registry: registry, config: config, providerHost: paths.providerHost)
+        host.trace = trace
         if reportDiagnostics {
+            // A directory actshare may not read is said, not skipped in silence.
+            for directory in paths.providerDirectories {
+                if let problem = FileSystem.unreadableDirectory(directory) {
+                    StandardStreams.err("actshare: warning: cannot read provider directory \(PathName.display(directory)): \(problem)\n")
+                }
+            }
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }
+        }
+        if let trace { Self.explain(paths: paths, contents: contents, trace: trace) }
+    }
+
+    /// Where the config, the provider directories, the manifests and their libraries
+    /// were found, for `--explain`.
+    private static func explain(paths: SearchPaths, contents: ManifestIndex.Contents, trace: Trace) {
+        trace("config: \(contents.config?.file ?? "none (\(paths.configFiles.joined(separator: ", ")) do not exist)")")
+        for directory in paths.providerDirectories {
+            let count = ProviderRegistry.scan([directory]).files.count
+            let problem = FileSystem.exists(directory) ? FileSystem.unreadableDirectory(directory) : "does not exist"
+            trace("provider directory \(directory): \(problem ?? "\(count) manifest\(count == 1 ? "" : "s")")")
+        }
+        for entry in contents.manifests {
+            switch entry.manifest() {
+            case .success(let manifest):
+                let library = FileSystem.exists(manifest.library) ? manifest.library : "\(manifest.library) (missing)"
+                trace("manifest \(entry.file): provider \(manifest.id), \(manifest.activities.count) activities, library \(library)")
+            case .failure(let error):
+                trace("manifest \(entry.file): not usable: \(error.description)")
+            }
         }
     }
 

@@ -6,7 +6,7 @@ struct ListRunner {
     let options: ActivitySelection
 
     func run() throws {
-        let invocation = try Invocation(configFile: options.config)
+        let invocation = try Invocation(configFile: options.config, trace: options.trace)
         // The process ends after listing: freeing every manifest one by one would only
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)

@@ -190,3 +190,60 @@ int32_t hostile_close_requests(const actshare_request *request) {
     }
     return 1;
 }
+
+/* Returns one good item and one of each kind actshare must refuse; says on standard
+ * output what return_item answered for each, so the tests see the same answers in both
+ * isolation modes. */
+int32_t hostile_bad_items(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    int answers[7];
+    answers[0] = session->return_item(session, ACTSHARE_ITEM_TEXT, "kept", NULL);
+    answers[1] = session->return_item(session, ACTSHARE_ITEM_FILE, "/nonexistent/actshare-hostile", NULL);
+    answers[2] = session->return_item(session, ACTSHARE_ITEM_URL, "no scheme here", NULL);
+    answers[3] = session->return_item(session, ACTSHARE_ITEM_TEXT, "typed", "not a type");
+    answers[4] = session->return_item(session, 9, "what kind", NULL);
+    answers[5] = session->return_item(session, ACTSHARE_ITEM_TEXT, "caf\xe9", NULL);
+    answers[6] = session->return_item(session, ACTSHARE_ITEM_URL, "https://example.org/kept", NULL);
+    char line[64];
+    snprintf(line, sizeof line, "answers %d %d %d %d %d %d %d", answers[0], answers[1], answers[2], answers[3], answers[4],
+             answers[5], answers[6]);
+    session->log(session, ACTSHARE_LOG_WARNING, line);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* A status no hook may return. */
+int32_t hostile_status_42(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    (void)session;
+    return 42;
+}
+
+/* A log line and an error message that are not UTF-8, the error over 64 KiB. */
+int32_t hostile_bad_messages(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    session->log(session, ACTSHARE_LOG_WARNING, "caf\xe9 \xff log");
+    static char message[100 * 1024];
+    memset(message, 'e', sizeof message - 1);
+    memcpy(message, "caf\xe9 error ", 11);
+    session->set_error(session, message);
+    return ACTSHARE_STATUS_FAILED;
+}
+
+/* Reports progress every 100 ms for 2.5 s: longer than a 1s time limit, never idle. */
+int32_t hostile_slow_progress(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    for (int i = 1; i <= 25; i++) {
+        usleep(100000);
+        session->progress(session, i / 25.0);
+    }
+    session->return_item(session, ACTSHARE_ITEM_TEXT, "finished", NULL);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Reports once, then says nothing for 2.5 s: past a 1s idle limit. */
+int32_t hostile_slow_silence(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    session->progress(session, 0.1);
+    usleep(2500000);
+    return ACTSHARE_STATUS_DONE;
+}

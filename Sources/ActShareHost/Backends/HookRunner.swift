@@ -1,0 +1,159 @@
+import ActShareCore
+
+/// The hook sequence of ``ProviderBackend``, written once over either transport.
+///
+/// Everything that decides an outcome lives here, so a provider behaves the same in
+/// process and in its helper: which calls are made (once, or once per item), how
+/// per-item answers combine, prepare → perform, which returned items are kept (and why
+/// one is dropped), what a return value means (and that `42` is not a status), and how
+/// text that is not UTF-8 is treated (log and error messages keep their bytes, shown
+/// `\xE9`; a returned text that is not UTF-8 is dropped).
+final class HookRunner: ProviderBackend {
+    let manifest: ProviderManifest
+    private let transport: any HookTransport
+    private let cancelled: UnsafeMutablePointer<Int32>
+    /// Where calls and dropped items are explained, if asked.
+    var trace: Trace?
+    /// Whether calls go to a helper process (and may run on a thread of their own).
+    var runsInHelper: Bool { transport is HelperTransport }
+    /// The symbols the library lacks, once it is loaded.
+    private var missing: Set<String>?
+
+    init(manifest: ProviderManifest, transport: any HookTransport, cancelled: UnsafeMutablePointer<Int32>, trace: Trace?) {
+        self.manifest = manifest
+        self.transport = transport
+        self.cancelled = cancelled
+        self.trace = trace
+    }
+
+    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool {
+        guard let hook = activity.hooks.canPerform else { return true }
+        try ready(activity)
+        try transport.begin(request)
+        var answers: [Bool] = []
+        for index in indices(hook, request) {
+            let value = try transport.call(hook, item: index) { _ in false }
+            let answer = HookResult.verdict(value.raw, returns: hook.returns)
+            trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))")
+            answers.append(answer)
+        }
+        return activity.accepts.match.combine(answers)
+    }
+
+    func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {
+        try ready(activity)
+        var outcome = PerformOutcome(status: .done)
+        do {
+            try transport.begin(request)
+            hooks: for hook in [activity.hooks.prepare, activity.hooks.perform].compactMap({ $0 }) {
+                for index in indices(hook, request) {
+                    let value = try transport.call(hook, item: index) { event in
+                        handle(event, activity: activity, outcome: &outcome, observer: observer)
+                    }
+                    var (status, problem) = HookResult.status(value.raw, returns: hook.returns, returnedString: value.string != nil)
+                    if let bytes = value.string {
+                        if let text = String(validatingUTF8Bytes: bytes) {
+                            outcome.returnedItems.append(.text(text))
+                        } else {
+                            (status, problem) = (.failed, "returned text that is not UTF-8")
+                        }
+                    }
+                    trace?("\(activity.type): \(hook.role.rawValue) \(hook.symbol)\(Self.naming(index, request)) returned \(problem == nil ? HookResult.describe(value.raw, returns: hook.returns, role: hook.role) : problem!)")
+                    if let problem {
+                        let said = outcome.errorMessage.map { " (it said: \($0))" } ?? ""
+                        outcome.errorMessage = "the \(hook.role.rawValue) hook \(problem)\(said)"
+                    }
+                    outcome.status = status
+                    if status != .done { break hooks }
+                }
+            }
+        } catch is HookCancelled {
+            outcome.status = .cancelled
+        }
+        if outcome.status == .done && cancelled.pointee != 0 { outcome.status = .cancelled }
+        return outcome
+    }
+
+    func check() throws {
+        let missing = try loaded()
+        for activity in manifest.activities {
+            for hook in activity.hooks.all where missing.contains(hook.symbol) { throw symbolMissing(hook) }
+        }
+    }
+
+    func missingHook(_ activity: ActivityDeclaration) -> ActShareError? {
+        guard let missing else { return nil }
+        return activity.hooks.all.first { missing.contains($0.symbol) }.map(symbolMissing)
+    }
+
+    // MARK: Steps
+
+    /// Loads the library (once, resolving every hook of every activity) and throws if
+    /// one of `activity`'s hooks is missing: such an activity is never offered.
+    private func ready(_ activity: ActivityDeclaration) throws {
+        let missing = try loaded()
+        if let hook = activity.hooks.all.first(where: { missing.contains($0.symbol) }) { throw symbolMissing(hook) }
+    }
+
+    private func loaded() throws -> Set<String> {
+        if let missing { return missing }
+        var symbols: [String] = []
+        for activity in manifest.activities {
+            for hook in activity.hooks.all where !symbols.contains(hook.symbol) { symbols.append(hook.symbol) }
+        }
+        let found = try transport.load(symbols: symbols)
+        trace?("provider \(manifest.id): loaded \(manifest.library)\(found.isEmpty ? "" : "; missing: \(found.sorted().joined(separator: ", "))")")
+        missing = found
+        return found
+    }
+
+    private func indices(_ hook: HookDeclaration, _ request: ActivityRequest) -> [Int] {
+        hook.isPerItem ? Array(request.items.indices) : [-1]
+    }
+
+    /// A session callback, decided the same way in both modes.
+    private func handle(_ event: SessionEvent, activity: ActivityDeclaration, outcome: inout PerformOutcome,
+                        observer: (any SessionObserver)?) -> Bool {
+        switch event {
+        case .progress(let fraction):
+            if fraction.isFinite { observer?.progress(min(max(fraction, 0), 1), activity: activity.type) }
+            return true
+        case .log(let level, let message):
+            observer?.log(LogLevel(rawValue: level) ?? .info, Self.text(message), provider: manifest.id)
+            return true
+        case .item(let kind, let value, let contentType):
+            switch ReturnedItem.make(kind: kind, value: value, contentType: contentType) {
+            case .success(let item):
+                outcome.returnedItems.append(item)
+                return true
+            case .failure(let dropped):
+                outcome.droppedItems.append(dropped)
+                trace?("\(activity.type): dropped a returned \(dropped.kind) item '\(dropped.value)': \(dropped.reason)")
+                return false
+            }
+        case .setError(let message):
+            outcome.errorMessage = Self.text(message)
+            return true
+        }
+    }
+
+    // MARK: Messages
+
+    /// A log or error message: cut at `ASP_MAX_MESSAGE` bytes, and bytes that are not
+    /// UTF-8 shown as `\xE9` (messages often name files, whose names need not be UTF-8).
+    private static func text(_ message: [UInt8]) -> String {
+        PathName.display(PathName.decode(message.prefix(HookReturnValue.maximumMessage)))
+    }
+
+    private static func naming(_ index: Int, _ request: ActivityRequest) -> String {
+        guard index >= 0 else { return "" }
+        return " for item \(index + 1) (\(request.items[index].displayName))"
+    }
+
+    private func symbolMissing(_ hook: HookDeclaration) -> ActShareError {
+        ActShareError(
+            .providerFailed,
+            "provider \(manifest.id): \(hook.role.rawValue) hook symbol '\(hook.symbol)' is not in \(FileSystem.baseName(manifest.library))",
+            at: hook.location)
+    }
+}

@@ -1,0 +1,213 @@
+import ActShareCore
+import CActShareProtocol
+
+/// Calls a provider's hooks in `actshare-provider-host`, a helper process of its own.
+///
+/// The helper starts on the first call that needs the library. A call that reports
+/// nothing must end within the provider's time limit; once it reports (progress, a log
+/// line, an item), it must report again or end within the idle limit, so a perform that
+/// keeps reporting runs as long as it needs. A crash, an exit, a hang, a broken or
+/// garbled pipe ends the helper and makes every later call fail with the same message,
+/// so the provider is left out and the host goes on. Cancellation reaches the provider
+/// as `is_cancelled` (SIGUSR1), and one that does not stop within the grace period is
+/// killed.
+final class HelperTransport: HookTransport {
+    private let manifest: ProviderManifest
+    private let helper: String
+    private let limits: HookLimits
+    private let cancelled: UnsafeMutablePointer<Int32>
+    private var process: ProviderProcess?
+    private var fault: ActShareError?
+
+    /// How long a cancelled provider may take to stop before it is killed.
+    static let cancellationGrace: UInt64 = 2_000_000_000
+
+    init(manifest: ProviderManifest, helper: String, limits: HookLimits, cancelled: UnsafeMutablePointer<Int32>) {
+        self.manifest = manifest
+        self.helper = helper
+        self.limits = limits
+        self.cancelled = cancelled
+    }
+
+    func load(symbols: [String]) throws -> Set<String> {
+        if let fault { throw fault }
+        precondition(process == nil, "load twice")
+        do {
+            process = try ProviderProcess(helper: helper, provider: manifest.id)
+        } catch let error as ProviderProcess.Fault {
+            throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
+        }
+        let frame = Frame.load(library: manifest.library, symbols: symbols)
+        var missing: Set<String> = []
+        try exchange(frame, hook: nil, event: nil) { reply in
+            var reader = FrameReader(reply.payload)
+            switch reply.kind {
+            case .ok:
+                for _ in 0..<(try reader.uint32()) {
+                    let index = Int(try reader.uint32())
+                    guard index < symbols.count else { throw FrameReader.Malformed(what: "a symbol index out of range") }
+                    missing.insert(symbols[index])
+                }
+            case .error:
+                let (kind, message) = try reader.error()
+                guard Int(kind) == ASP_ERROR_LOAD else { throw self.unexpected(kind, message, hook: nil) }
+                let reason = LibraryFile.problem(self.manifest.library) ?? PathName.decode(message)
+                throw self.record(ActShareError(
+                    .providerFailed, "provider \(self.manifest.id): cannot load library \(self.manifest.library): \(reason)",
+                    at: self.manifest.libraryLocation))
+            default:
+                throw FrameReader.Malformed(what: "an unexpected reply")
+            }
+        }
+        return missing
+    }
+
+    func begin(_ request: ActivityRequest) throws {
+        // Not awaited here: the reply is read before the next call's (see `exchange`).
+        try post(.request(request)) { reply in
+            var reader = FrameReader(reply.payload)
+            switch reply.kind {
+            case .ok: return
+            case .error:
+                let (kind, message) = try reader.error()
+                throw self.unexpected(kind, message, hook: nil)
+            default: throw FrameReader.Malformed(what: "an unexpected reply")
+            }
+        }
+    }
+
+    func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue {
+        let frame = Frame.call(hook, item: item)
+        var result = HookReturnValue(raw: 0, string: nil)
+        try withoutActuallyEscaping(event) { event in try exchange(frame, hook: hook, event: event) { reply in
+            var reader = FrameReader(reply.payload)
+            switch reply.kind {
+            case .done:
+                result = HookReturnValue(raw: try reader.uint64(), string: try reader.optionalBytes())
+            case .error:
+                let (kind, message) = try reader.error()
+                throw self.unexpected(kind, message, hook: hook)
+            default:
+                throw FrameReader.Malformed(what: "an unexpected reply")
+            }
+        } }
+        return result
+    }
+
+    // MARK: Frames
+
+    /// Frames sent whose replies are still to be read, in order, with their handlers.
+    /// REQUEST is sent without waiting, so a call costs one round trip, not two.
+    private var unanswered: [(Frame) throws -> Void] = []
+
+    private func post(_ frame: Frame, handle: @escaping (Frame) throws -> Void) throws {
+        if let fault { throw fault }
+        guard let process else { preconditionFailure("a frame before load") }
+        do {
+            try process.send(frame)
+        } catch let fault as ProviderProcess.Fault {
+            throw record(failure(nil, fault.description))
+        }
+        unanswered.append(handle)
+    }
+
+    /// Sends `frame` and hands replies to `handle` until it has taken one (earlier
+    /// posted frames' replies first), passing callbacks to `event` on the way. Faults end
+    /// the helper and are remembered.
+    private func exchange(_ frame: Frame, hook: HookDeclaration?, event: ((SessionEvent) -> Bool)?,
+                          handle: (Frame) throws -> Void) throws {
+        if let fault { throw fault }
+        guard let process else { preconditionFailure("a frame before load") }
+        let limit = limits.timeoutMilliseconds
+        var deadline = ProviderProcess.now() + UInt64(limit) * 1_000_000
+        var waited = HookLimits.words(limit)
+        var cancelling = false
+        do {
+            try process.send(frame)
+            // Replies come in order: first those of frames posted earlier, then this one's.
+            try withoutActuallyEscaping(handle) { handle in
+                var handlers = unanswered + [handle]
+                unanswered = []
+                while !handlers.isEmpty {
+                    let reply = try process.receive(deadline: {
+                        if !cancelling && cancelled.pointee != 0 {
+                            // The user cancelled: tell the provider, and give it a grace period.
+                            cancelling = true
+                            process.requestCancel()
+                            deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
+                        }
+                        return deadline
+                    }, timeout: waited)
+                    var reader = FrameReader(reply.payload)
+                    let callback: SessionEvent?
+                    switch reply.kind {
+                    case .progress: callback = .progress(Double(bitPattern: try reader.uint64()))
+                    case .log: callback = .log(level: Int32(try reader.byte()), message: try reader.bytes())
+                    case .item:
+                        callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
+                    case .setError: callback = .setError(try reader.bytes())
+                    default: callback = nil
+                    }
+                    guard let callback else {
+                        try handlers[0](reply)
+                        handlers.removeFirst()
+                        continue
+                    }
+                    guard let event, handlers.count == 1 else { throw FrameReader.Malformed(what: "a callback outside a call") }
+                    let accepted = event(callback)
+                    if case .item = callback {
+                        try process.send(.answer(accepted: accepted))
+                    }
+                    // A sign of life: from now on the idle limit applies.
+                    if !cancelling {
+                        deadline = ProviderProcess.now() + UInt64(limits.idleMilliseconds) * 1_000_000
+                        waited = HookLimits.words(limits.idleMilliseconds) + " since its last report"
+                    }
+                }
+            }
+        } catch let fault as ProviderProcess.Fault {
+            if cancelling { throw HookCancelled() }
+            throw record(failure(hook, fault.description))
+        } catch let malformed as FrameReader.Malformed {
+            process.stop()
+            throw record(failure(hook, "sent \(malformed.what) (the pipe is corrupt), and was stopped"))
+        }
+    }
+
+    // MARK: Messages
+
+    /// An ERROR frame that is not the provider's doing: the helper and actshare disagree.
+    private func unexpected(_ kind: Int32, _ message: [UInt8], hook: HookDeclaration?) -> ActShareError {
+        let text = PathName.decode(message)
+        switch Int(kind) {
+        case ASP_ERROR_SYMBOL:
+            return symbolMissing(hook, text)
+        case ASP_ERROR_TOO_LARGE:
+            return ActShareError(.providerFailed, "provider \(manifest.id): \(hook?.role.rawValue ?? "a") hook \(HookReturnValue.tooLarge(text))", at: hook?.location ?? manifest.libraryLocation)
+        case ASP_ERROR_CALL:
+            return ActShareError(.providerFailed, "provider \(manifest.id): \(hook?.role.rawValue ?? "a") hook could not be called: \(text)", at: hook?.location ?? manifest.libraryLocation)
+        default:
+            return record(failure(hook, "refused a frame (error \(kind): \(text)); actshare and \(helper) do not match"))
+        }
+    }
+
+    private func failure(_ hook: HookDeclaration?, _ what: String) -> ActShareError {
+        let subject = hook.map { "\($0.role.rawValue) hook" } ?? "provider host"
+        return ActShareError(.providerFailed, "provider \(manifest.id): \(subject) \(what)", at: hook?.location ?? manifest.libraryLocation)
+    }
+
+    private func symbolMissing(_ hook: HookDeclaration?, _ symbol: String) -> ActShareError {
+        ActShareError(
+            .providerFailed,
+            "provider \(manifest.id): \(hook?.role.rawValue ?? "a") hook symbol '\(symbol)' is not in \(FileSystem.baseName(manifest.library))",
+            at: hook?.location ?? manifest.libraryLocation)
+    }
+
+    /// Remembers a fault that ended the helper (or kept it from starting): every later
+    /// call fails with the same message.
+    private func record(_ error: ActShareError) -> ActShareError {
+        fault = error
+        process?.stop()
+        return error
+    }
+}

@@ -1,0 +1,60 @@
+import ActShareCore
+import CActShareProtocol
+
+/// How a hook call reaches a provider's code: the one thing the two isolation modes do
+/// differently.
+///
+/// ``HookRunner`` runs the hook sequence (per-item calls, combining answers, prepare →
+/// perform, returned items, statuses) once, over either transport:
+/// ``InProcessTransport`` calls through libffi in this process, ``HelperTransport``
+/// sends frames to `actshare-provider-host`, which makes the same libffi call there.
+///
+/// A transport passes what the provider hands it as raw bytes (``SessionEvent``) and
+/// decides nothing about them: what is kept, dropped or repaired is the runner's
+/// decision, so it is the same in both modes.
+protocol HookTransport: AnyObject {
+    /// Loads the provider's library, once, and returns those of `symbols` it lacks.
+    /// A library that cannot be loaded throws (``ActShareError``, `providerFailed`).
+    func load(symbols: [String]) throws -> Set<String>
+
+    /// Makes `request` the one the following calls see.
+    func begin(_ request: ActivityRequest) throws
+
+    /// Calls `hook` once, for item `item` (-1: not per item), passing each session
+    /// callback to `event` as it happens; `event` answers an ``SessionEvent/item`` with
+    /// whether the item was accepted. Throws a fault, or ``HookCancelled`` when the user
+    /// cancelled and the provider had to be stopped.
+    func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue
+}
+
+/// A session callback, as the provider made it.
+enum SessionEvent {
+    /// `progress`: the fraction as given (not yet clamped).
+    case progress(Double)
+    /// `log`: the raw level and the message's bytes.
+    case log(level: Int32, message: [UInt8])
+    /// `return_item`: the raw kind, the value's bytes and the content type's.
+    case item(kind: Int32, value: [UInt8], contentType: [UInt8]?)
+    /// `set_error`: the message's bytes.
+    case setError([UInt8])
+}
+
+/// What a hook call returned: the raw result (integers widened to 64 bits, a pointer's
+/// address) and, for a `string` hook, the string's bytes, copied when it returned.
+struct HookReturnValue {
+    var raw: UInt64
+    var string: [UInt8]?
+
+    /// The longest string a `string` hook may return (`ASP_MAX_STRING`), in bytes.
+    static let maximumString = Int(ASP_MAX_STRING)
+    /// The longest log or error message kept (`ASP_MAX_MESSAGE`), in bytes.
+    static let maximumMessage = Int(ASP_MAX_MESSAGE)
+
+    /// What is said of a string over ``maximumString``: `length` in decimal.
+    static func tooLarge(_ length: String) -> String {
+        "returned \(length) bytes of text, more than the \(Int(ASP_MAX_FRAME) >> 20) MiB a reply may hold"
+    }
+}
+
+/// Thrown when the user cancelled and the provider did not stop in time.
+struct HookCancelled: Error {}
