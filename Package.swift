@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
         // For apps: publish user activities the NSUserActivity way.
         .library(name: "ActShareKit", targets: ["ActShareKit"]),
+        // For providers written in Swift: the C interface with safe wrappers.
+        .library(name: "ActShareProvider", targets: ["ActShareProvider"]),
         // The Swift example provider, loaded by the tests as a third-party one would be.
         .library(name: "reverse", type: .dynamic, targets: ["ExampleReverse"]),
     ],
@@ -107,9 +109,10 @@ let package = Package(
         // The app-facing API over the control socket, in the shape of NSUserActivity.
         .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),
 
-        // MARK: Example providers
+        // MARK: Providers in Swift
+        .target(name: "ActShareProvider", dependencies: ["CActShare"]),
         .target(
-            name: "ExampleReverse", dependencies: ["CActShare"],
+            name: "ExampleReverse", dependencies: ["ActShareProvider"],
             path: "Plugins/Examples/Reverse", exclude: ["provider.yaml"]),
 
         // MARK: Benchmarks (Benchmarks/mail-vs-python)

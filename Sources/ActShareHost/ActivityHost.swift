@@ -144,8 +144,9 @@ public final class ActivityHost {
         }
     }
 
-    /// Loads `manifest`'s library and resolves every hook; throws what is wrong.
-    public func check(_ manifest: ProviderManifest) throws {
+    /// Loads `manifest`'s library and resolves every hook: throws if it does not load,
+    /// and returns an error for each hook whose symbol it lacks.
+    public func check(_ manifest: ProviderManifest) throws -> [ActShareError] {
         try backend(for: manifest).check()
     }
 

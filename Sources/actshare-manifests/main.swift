@@ -3,11 +3,13 @@
 //
 //   actshare-manifests --library-dirs DIR:DIR [--builtin-dir DIR] --index FILE [--config FILE] --directory DIR...
 //   actshare-manifests --library-dirs DIR:DIR [--builtin-dir DIR] -- MANIFEST...
+//   actshare-manifests --library-dirs DIR:DIR [--builtin-dir DIR] --check MANIFEST
 //
 // The first form scans the provider directories, in order, and refreshes the index;
 // the second decodes the given manifests only, and no index is read or saved (as for `actshare providers check`). Exit status 0
 // means standard output holds an index in the format of ActShareCore's ManifestIndex;
-// problems in the files are part of it, as errors with their FILE:LINE:COLUMN.
+// problems in the files are part of it, as errors with their FILE:LINE:COLUMN. The third
+// prints every error and warning of one manifest, a line each (for `providers check`).
 import ActShareCore
 import ActShareManifests
 #if canImport(Glibc)
@@ -25,6 +27,7 @@ var configFile: String?
 var files: [String] = []
 var directories: [String] = []
 var builtinDirectories: [String] = []
+var checkFile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -43,6 +46,9 @@ while let argument = arguments.popFirst() {
     case "--directory":
         guard let value = arguments.popFirst() else { usage("--directory needs a value") }
         directories.append(value)
+    case "--check":
+        guard let value = arguments.popFirst() else { usage("--check needs a value") }
+        checkFile = value
     case "--":
         files = Array(arguments)
         arguments = []
@@ -52,6 +58,11 @@ while let argument = arguments.popFirst() {
 }
 
 let decoder = ManifestDecoder(libraryDirectories: libraryDirectories, builtinDirectories: builtinDirectories)
+if let checkFile {
+    let lines = decoder.problems(file: checkFile).map { "\($0)\n" }.joined()
+    guard FileSystem.writeAll(Array(lines.utf8), to: 1) else { exit(1) }
+    exit(0)
+}
 var index = ManifestIndex(directory: "", libraryDirectories: libraryDirectories)
 let decodeManifest = { (file: String) in Result { try decoder.decode(file: file) }.mapError(ActShareError.wrapping) }
 let decodeConfig = { (file: String) in Result { try ConfigDecoder().decode(file: file) }.mapError(ActShareError.wrapping) }

@@ -230,6 +230,24 @@ import Testing
         let pkgConfig = ["PKG_CONFIG_PATH": "\(prefix)/lib/pkgconfig", "PKG_CONFIG_ALLOW_SYSTEM_CFLAGS": "1", "PATH": "/usr/bin:/bin"]
         #expect(try Self.tool("/usr/bin/pkg-config", ["--cflags", "actshare"], environment: pkgConfig).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "-I/usr/include")
         #expect(try Self.tool("/usr/bin/pkg-config", ["--variable=providersdir", "actshare"], environment: pkgConfig).stdout == "/usr/share/actshare/providers\n")
+        // The SDK, relocated to the staging directory by --define-prefix: the header builds
+        // a C provider, the module map and the Swift wrappers type-check, the crate is there.
+        func variable(_ name: String) throws -> String {
+            try Self.tool("/usr/bin/pkg-config", ["--define-prefix", "--variable=\(name)", "actshare"], environment: pkgConfig).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try variable("modulemapdir") == "\(prefix)/include/actshare")
+        #expect(FileManager.default.fileExists(atPath: "\(try variable("rustcrate"))/src/lib.rs"))
+        let cflags = try Self.tool("/usr/bin/pkg-config", ["--define-prefix", "--cflags", "actshare"], environment: pkgConfig).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let hello = "\(Sandbox.repository)/Plugins/Examples/Hello"
+        let compiled = try Self.tool("/usr/bin/cc", ["-shared", "-fPIC", cflags, "\(hello)/hello.c", "-I\(hello)/include", "-o", "\(sandbox.root)/libhello.so"], environment: pkgConfig)
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let swiftSources = try FileManager.default.contentsOfDirectory(atPath: try variable("swiftsources")).map { "\(try variable("swiftsources"))/\($0)" }
+        let typechecked = try Sandbox.execute(
+            Sandbox.swiftc, ["-typecheck", "-parse-as-library", "-I", try variable("modulemapdir")] + swiftSources,
+            environment: ProcessInfo.processInfo.environment, stdin: nil, timeout: 120)
+        #expect(typechecked.status == 0, "\(typechecked.stderr)")
 
         // Run from outside the repository, with the built-ins on: they come from the prefix.
         var installedEnvironment = sandbox.environment

@@ -178,3 +178,98 @@ extension ProvidersTests {
         #expect(config.stderr == "actshare: \(sandbox.root)/config/actshare/config.yaml:1:1: error: the file is a FIFO, not a regular file\n")
     }
 }
+
+/// `providers check` in one pass: every error, every provider of a directory, quoted
+/// numbers explained, a library found in the wrong place, a directory it may not read.
+@Suite struct ProvidersCheckTests {
+    @Test func everyErrorOfAManifestIsPrintedAtOnce() throws {
+        let sandbox = try Sandbox()
+        let file = "\(sandbox.root)/three/provider.yaml"
+        try Sandbox.write("""
+            schema: actshare/provider@1
+            id: org.example.three
+            name: Three
+            version: 1.0.0
+            colour: blue
+            library: \(Sandbox.cProviders)/libhello.so
+            activities:
+              - type: org.example.three.go
+                title: Go
+                accepts:
+                  kinds: [file, folder]
+                  max-items: "3"
+                hooks:
+                  perform: hello_greet
+            """, to: file)
+        let run = try sandbox.run("providers", "check", "\(sandbox.root)/three")
+        #expect(run.status == 2)
+        #expect(run.stderr == """
+            \(file):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, schema, timeout, version)
+            \(file):11:14: error: 'activities[0].accepts.kinds' lists 'folder'; the kinds are file, url, text and data
+            \(file):12:18: error: 'activities[0].accepts.max-items' must be a whole number, not the quoted string "3"; write 3 without quotes
+
+            """)
+        #expect(run.stdout == "")
+    }
+
+    @Test func aDirectoryOfProvidersIsCheckedWhole() throws {
+        let sandbox = try Sandbox()
+        let directory = "\(sandbox.root)/many"
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.good", type: "org.example.good.go"), to: "\(directory)/good.yaml")
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.lacking", type: "org.example.lacking.go", perform: "no_such_symbol", canPerform: "nor_this"), to: "\(directory)/lacking.yaml")
+        let run = try sandbox.run("providers", "check", directory)
+        #expect(run.status == 2)
+        #expect(run.stdout == "\(directory)/good.yaml: ok: org.example.good 1.0.0, 1 activity, library \(Sandbox.cProviders)/libhello.so\n")
+        // Both missing symbols, not only the first.
+        #expect(run.stderr == """
+            \(directory)/lacking.yaml:10:20: error: provider org.example.lacking: can-perform hook symbol 'nor_this' is not in libhello.so
+            \(directory)/lacking.yaml:11:16: error: provider org.example.lacking: perform hook symbol 'no_such_symbol' is not in libhello.so
+
+            """)
+        // An activity whose perform symbol is missing is never offered, even with a can-perform that says yes.
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.lacking", type: "org.example.lacking.go", perform: "no_such_symbol", canPerform: "hello_can_perform"), to: "\(directory)/lacking.yaml")
+        sandbox.providerPath.insert(directory, at: 0)
+        let text = try sandbox.file("a.txt", "words\n")
+        let list = try sandbox.run("list", "--json", text)
+        #expect(!(try list.listedTypes().contains("org.example.lacking.go")))
+        #expect(list.stderr == "\(directory)/lacking.yaml:11:16: error: provider org.example.lacking: perform hook symbol 'no_such_symbol' is not in libhello.so\n")
+    }
+
+    @Test func aBareLibraryNameFoundOutsideTheManifestsDirectoryIsAWarning() throws {
+        let sandbox = try Sandbox()
+        let run = try sandbox.run("providers", "check", "\(Sandbox.examples)/Hello")
+        #expect(run.status == 0)
+        #expect(run.stderr == "\(Sandbox.examples)/Hello/provider.yaml:6:10: warning: 'library: libhello.so' is not beside the manifest: it resolved to \(Sandbox.cProviders)/libhello.so, among actshare's own libraries; put the provider's library beside its manifest\n")
+    }
+
+    /// As a user who may not read them (root reads everything: the run drops to nobody).
+    @Test func unreadableDirectoriesSayPermissionDenied() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.root)
+        let locked = "\(sandbox.root)/locked"
+        let open = "\(sandbox.root)/open"
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.inside", type: "org.example.inside.go"), to: "\(locked)/inside.yaml")
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.shut", type: "org.example.shut.go"), to: "\(open)/shut/provider.yaml")
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: "\(open)/shut")
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: "\(sandbox.root)/cache")
+        var environment = sandbox.environment
+        environment["ACTSHARE_PROVIDER_PATH"] = "\(locked):\(open)"
+        func asNobody(_ arguments: String...) throws -> Run {
+            try Sandbox.execute("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Sandbox.binary] + arguments,
+                                environment: environment, stdin: nil)
+        }
+        let check = try asNobody("providers", "check", locked)
+        #expect(check.status == 2)
+        #expect(check.stderr == "actshare: \(locked): cannot read: Permission denied\n")
+        let inside = try asNobody("providers", "check", "\(locked)/inside.yaml")
+        #expect(inside.stderr == "actshare: \(locked)/inside.yaml: cannot read: Permission denied\n")
+        let list = try asNobody("list", "--text", "hi")
+        #expect(list.stderr.contains("actshare: warning: cannot read provider directory \(locked): Permission denied\n"))
+        #expect(list.stderr.contains("\(open)/shut/provider.yaml:1:1: error: cannot read \(open)/shut/provider.yaml: Permission denied\n"))
+        let providers = try asNobody("providers")
+        #expect(providers.stderr.contains("actshare: warning: cannot read provider directory \(locked): Permission denied\n"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(open)/shut")
+    }
+}

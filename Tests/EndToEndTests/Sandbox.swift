@@ -36,6 +36,17 @@ final class Sandbox {
         return directory
     }()
     static let binary = "\(buildDirectory)/actshare"
+
+    /// A program on this process's PATH (swiftc, cargo), or its bare name.
+    static func onPath(_ name: String) -> String {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return name
+    }
+
+    static let swiftc = onPath("swiftc")
     /// Where scripts/build-plugins puts the C providers.
     static let cProviders = "\(repository)/.build/providers"
 

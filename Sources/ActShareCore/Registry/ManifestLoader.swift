@@ -41,6 +41,19 @@ public struct ManifestLoader: Sendable {
         return entry
     }
 
+    /// Every error and warning of one manifest, as lines `FILE:LINE:COLUMN: error: …`,
+    /// for `providers check` (decoding for use stops at the first).
+    public func problems(manifest file: String) throws -> [String] {
+        let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
+        let outcome = try ChildProcess.run(
+            paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + ["--check", file],
+            timeLimit: Self.helperTimeLimit)
+        guard !outcome.timedOut, outcome.status == 0 else {
+            throw ActShareError(.io, "cannot read manifests: \(paths.manifestHelper) failed (status \(outcome.status))")
+        }
+        return PathName.decode(outcome.output).split(separator: "\n").map(String.init)
+    }
+
     private func runHelper(_ arguments: [String], index: ManifestIndex) throws -> ManifestIndex.Contents {
         let helper = paths.manifestHelper
         let outcome: ChildProcess.Outcome

@@ -94,7 +94,13 @@ public struct ProviderRegistry: Sendable {
                     scan.files.append(path)
                 } else if FileSystem.isDirectory(path) {
                     let nested = FileSystem.join(path, "provider.yaml")
-                    if FileSystem.exists(nested) { scan.files.append(nested) } else { scan.emptySubdirectories.append(path) }
+                    // A provider directory actshare may not search is reported (reading its
+                    // manifest fails with "Permission denied"), not taken for an empty one.
+                    if FileSystem.exists(nested) || FileSystem.unreadableDirectory(path) != nil {
+                        scan.files.append(nested)
+                    } else {
+                        scan.emptySubdirectories.append(path)
+                    }
                 }
             }
         }

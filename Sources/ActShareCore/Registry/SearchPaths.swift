@@ -17,6 +17,9 @@ public struct SearchPaths: Sendable {
     public var providerHost: String
     /// Where the built-in providers' manifests are (whether or not they are searched).
     public var builtinDirectories: [String] = []
+    /// Where `actshare.pc` is, the plugin author's pkg-config file: `.build/pkgconfig` in
+    /// a build tree, `PREFIX/lib/pkgconfig` when installed.
+    public var pkgConfigDirectory: String?
 
     public init(providerDirectories: [String], libraryDirectories: [String], configFiles: [String],
                 stateDirectory: String, cacheDirectory: String, manifestHelper: String, providerHost: String) {
@@ -47,6 +50,7 @@ public struct SearchPaths: Sendable {
         var helper = "actshare-manifests"
         var providerHost = "actshare-provider-host"
         var builtinDirectories: [String] = []
+        var pkgConfigDirectory: String?
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
             helper = FileSystem.join(binDirectory, "actshare-manifests")
@@ -57,12 +61,14 @@ public struct SearchPaths: Sendable {
                 if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
+                pkgConfigDirectory = FileSystem.join(repository, ".build/pkgconfig")
             } else {
                 let prefix = FileSystem.directoryName(binDirectory)
                 builtinDirectories.append(FileSystem.join(prefix, "share/actshare/manifests"))
                 if builtins { providers.append(FileSystem.join(prefix, "share/actshare/manifests")) }
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
+                pkgConfigDirectory = FileSystem.join(prefix, "lib/pkgconfig")
             }
         }
 
@@ -73,6 +79,7 @@ public struct SearchPaths: Sendable {
             stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
             cacheDirectory: FileSystem.join(xdg.cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
         paths.builtinDirectories = builtinDirectories
+        paths.pkgConfigDirectory = pkgConfigDirectory
         return paths
     }
 

@@ -60,6 +60,7 @@ public enum FileSystem {
     /// Why the directory at `path` cannot be searched and read ("Permission denied"), or
     /// nil if it can, or does not exist.
     public static func unreadableDirectory(_ path: String) -> String? {
+        guard isDirectory(path) else { return nil }
         let result = PathName.withCString(path) { access($0, R_OK | X_OK) }
         guard result != 0, errno != ENOENT, errno != ENOTDIR else { return nil }
         return String(cString: strerror(errno))

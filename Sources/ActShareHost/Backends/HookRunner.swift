@@ -58,7 +58,7 @@ final class HookRunner: ProviderBackend {
                             (status, problem) = (.failed, "returned text that is not UTF-8")
                         }
                     }
-                    trace?("\(activity.type): \(hook.role.rawValue) \(hook.symbol)\(Self.naming(index, request)) returned \(problem == nil ? HookResult.describe(value.raw, returns: hook.returns, role: hook.role) : problem!)")
+                    trace?("\(activity.type): \(hook.role.rawValue) \(hook.symbol)\(Self.naming(index, request)) \(problem ?? "returned " + HookResult.describe(value.raw, returns: hook.returns, role: hook.role))")
                     if let problem {
                         let said = outcome.errorMessage.map { " (it said: \($0))" } ?? ""
                         outcome.errorMessage = "the \(hook.role.rawValue) hook \(problem)\(said)"
@@ -74,10 +74,10 @@ final class HookRunner: ProviderBackend {
         return outcome
     }
 
-    func check() throws {
+    func check() throws -> [ActShareError] {
         let missing = try loaded()
-        for activity in manifest.activities {
-            for hook in activity.hooks.all where missing.contains(hook.symbol) { throw symbolMissing(hook) }
+        return manifest.activities.flatMap { activity in
+            activity.hooks.all.filter { missing.contains($0.symbol) }.map(symbolMissing)
         }
     }
 

@@ -37,8 +37,9 @@ public protocol ProviderBackend: AnyObject {
     /// Runs the activity's `prepare` and `perform` hooks.
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome
 
-    /// Loads the library and resolves every declared hook, for `providers check`.
-    func check() throws
+    /// Loads the library and resolves every declared hook, for `providers check`: throws
+    /// if the library does not load, and returns one error per hook whose symbol it lacks.
+    func check() throws -> [ActShareError]
 
     /// The fault of an activity one of whose hooks the library lacks, if the library is
     /// loaded already (it is not loaded for this).

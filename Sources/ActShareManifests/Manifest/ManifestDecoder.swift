@@ -20,122 +20,165 @@ public struct ManifestDecoder: Sendable {
 
     private static let kind = ActShareError.Code.badManifest
 
-    /// Reads and decodes the manifest at `path`.
+    /// Reads and decodes the manifest at `path`; throws its first error.
     public func decode(file path: String) throws -> ProviderManifest {
         try decode(try YAMLValue.readFile(path, kind: Self.kind), file: path)
     }
 
     /// Decodes manifest text; `file` names it in errors and anchors relative paths.
+    /// Throws the first error.
     public func decode(_ text: String, file: String) throws -> ProviderManifest {
+        try decode(text, file: file, problems: ManifestProblems(collecting: false))
+    }
+
+    /// Every error and warning of the manifest at `path`, in file order (none if it is
+    /// usable and likely right): each key is checked even after another failed, for
+    /// `actshare providers check`.
+    public func problems(file path: String) -> [Diagnostic] {
+        let problems = ManifestProblems(collecting: true)
+        do {
+            _ = try decode(try YAMLValue.readFile(path, kind: Self.kind), file: path, problems: problems)
+        } catch {
+            problems.record(error)
+        }
+        return problems.diagnostics
+    }
+
+    private func decode(_ text: String, file: String, problems: ManifestProblems) throws -> ProviderManifest {
         let kind = Self.kind
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else {
             throw ActShareError(kind, "the manifest is empty", at: SourceLocation(file: file, line: 1, column: 1))
         }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "idle-timeout", "activities"], in: "a provider manifest")
-
-        let schemaValue = try top.require("schema", in: "a provider manifest")
-        let schema = try schemaValue.string(kind: kind)
-        guard schema == ProviderManifest.schema else {
-            throw schemaValue.error("'schema' must be \(ProviderManifest.schema), not '\(schema)'", kind: kind)
+        try problems.attempt {
+            try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "idle-timeout", "activities"], in: "a provider manifest")
         }
-        let idValue = try top.require("id", in: "a provider manifest")
-        let id = try idValue.string(kind: kind)
-        guard ReverseDNS.isValid(id) else {
-            throw idValue.error("'id' must be a reverse-DNS name such as org.example.hello, not '\(id)'", kind: kind)
+        try problems.attempt {
+            let schemaValue = try top.require("schema", in: "a provider manifest")
+            let schema = try schemaValue.string(kind: kind)
+            guard schema == ProviderManifest.schema else {
+                throw schemaValue.error("'schema' must be \(ProviderManifest.schema), not '\(schema)'", kind: kind)
+            }
         }
-        let name = try nonEmpty(try top.require("name", in: "a provider manifest"))
-        let version = try nonEmpty(try top.require("version", in: "a provider manifest"))
+        let id = try problems.attempt {
+            let idValue = try top.require("id", in: "a provider manifest")
+            let id = try idValue.string(kind: kind)
+            guard ReverseDNS.isValid(id) else {
+                throw idValue.error("'id' must be a reverse-DNS name such as org.example.hello, not '\(id)'", kind: kind)
+            }
+            return id
+        }
+        let name = try problems.attempt { try nonEmpty(try top.require("name", in: "a provider manifest")) }
+        let version = try problems.attempt { try nonEmpty(try top.require("version", in: "a provider manifest")) }
 
         let directory = FileSystem.directoryName(FileSystem.absolute(file))
-        let libraryValue = try top.require("library", in: "a provider manifest")
-        let library = try resolveLibrary(try nonEmpty(libraryValue), in: directory, value: libraryValue)
-
-        let isolation = try top["isolation"]?.word(Isolation.self, kind: kind) ?? .process
-        if isolation == .inProcess, let value = top["isolation"],
-           !builtinDirectories.contains(where: { FileSystem.absolute(file).hasPrefix(FileSystem.absolute($0) + "/") }) {
-            // A crash in-process is a crash of actshare, and a hang ignores `timeout:`:
-            // a provider cannot grant itself that trust.
-            throw value.error(
-                "'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names \(id)",
-                kind: kind)
-        }
-
-        var timeout = 5000
-        if let value = top["timeout"] {
-            let text = try value.string(kind: kind)
-            guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
-                throw value.error("'timeout' must be a duration from 1ms to 1h such as 5s or 500ms, not '\(text)'", kind: kind)
+        let library = try problems.attempt {
+            let libraryValue = try top.require("library", in: "a provider manifest")
+            let name = try nonEmpty(libraryValue)
+            let path = try resolveLibrary(name, in: directory, value: libraryValue)
+            if !name.contains("/") && FileSystem.directoryName(path) != directory {
+                problems.warnings.append(Diagnostic(
+                    .warning,
+                    "'library: \(name)' is not beside the manifest: it resolved to \(path), among actshare's own libraries; put the provider's library beside its manifest",
+                    at: libraryValue.location))
             }
-            timeout = milliseconds
-        }
-        var idleTimeout = timeout
-        if let value = top["idle-timeout"] {
-            let text = try value.string(kind: kind)
-            guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
-                throw value.error("'idle-timeout' must be a duration from 1ms to 1h such as 30s or 500ms, not '\(text)'", kind: kind)
-            }
-            idleTimeout = milliseconds
+            return (path, libraryValue.location)
         }
 
-        let activitiesValue = try top.require("activities", in: "a provider manifest")
-        let activityValues = try activitiesValue.sequence(kind: kind)
-        guard !activityValues.isEmpty else {
-            throw activitiesValue.error("'activities' must list at least one activity", kind: kind)
+        let isolation = try problems.attempt {
+            let isolation = try top["isolation"]?.word(Isolation.self, kind: kind) ?? .process
+            if isolation == .inProcess, let value = top["isolation"],
+               !builtinDirectories.contains(where: { FileSystem.absolute(file).hasPrefix(FileSystem.absolute($0) + "/") }) {
+                // A crash in-process is a crash of actshare, and a hang ignores `timeout:`:
+                // a provider cannot grant itself that trust.
+                throw value.error(
+                    "'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names \(id ?? "its id")",
+                    kind: kind)
+            }
+            return isolation
         }
+
+        let timeout = try problems.attempt { try duration(top["timeout"], key: "timeout", example: "5s") } ?? nil
+        let idleTimeout = try problems.attempt { try duration(top["idle-timeout"], key: "idle-timeout", example: "30s") } ?? nil
+
         var activities: [ActivityDeclaration] = []
-        var seen: Set<String> = []
-        for value in activityValues {
-            let activity = try decodeActivity(value, directory: directory)
-            guard seen.insert(activity.type).inserted else {
-                throw value.error("activity type '\(activity.type)' is declared twice in this manifest", kind: kind)
+        try problems.attempt {
+            let activitiesValue = try top.require("activities", in: "a provider manifest")
+            let activityValues = try activitiesValue.sequence(kind: kind)
+            guard !activityValues.isEmpty else {
+                throw activitiesValue.error("'activities' must list at least one activity", kind: kind)
             }
-            activities.append(activity)
+            var seen: Set<String> = []
+            for value in activityValues {
+                guard let activity = try problems.attempt({ try decodeActivity(value, directory: directory, problems: problems) }) ?? nil else { continue }
+                guard seen.insert(activity.type).inserted else {
+                    throw value.error("activity type '\(activity.type)' is declared twice in this manifest", kind: kind)
+                }
+                activities.append(activity)
+            }
         }
 
+        guard let id, let name, let version, let library, let isolation, problems.errors.isEmpty else {
+            throw problems.errors.first ?? ActShareError(kind, "the manifest is not usable", at: root.location)
+        }
         return ProviderManifest(
-            file: file, id: id, name: name, version: version, library: library,
-            libraryLocation: libraryValue.location, isolation: isolation, timeoutMilliseconds: timeout,
-            idleTimeoutMilliseconds: idleTimeout, activities: activities)
+            file: file, id: id, name: name, version: version, library: library.0,
+            libraryLocation: library.1, isolation: isolation, timeoutMilliseconds: timeout ?? 5000,
+            idleTimeoutMilliseconds: idleTimeout ?? timeout ?? 5000, activities: activities)
+    }
+
+    /// A duration key from 1ms to 1h, in milliseconds, or nil when absent.
+    private func duration(_ value: YAMLValue?, key: String, example: String) throws -> Int? {
+        guard let value else { return nil }
+        let text = try value.string(kind: Self.kind)
+        guard let milliseconds = Units.milliseconds(text), milliseconds > 0, milliseconds <= 3_600_000 else {
+            throw value.error("'\(key)' must be a duration from 1ms to 1h such as \(example) or 500ms, not '\(text)'", kind: Self.kind)
+        }
+        return milliseconds
     }
 
     // MARK: Activities
 
-    private func decodeActivity(_ value: YAMLValue, directory: String) throws -> ActivityDeclaration {
+    /// An activity, or nil when some of its keys had errors (recorded in `problems`).
+    private func decodeActivity(_ value: YAMLValue, directory: String, problems: ManifestProblems) throws -> ActivityDeclaration? {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
-        try map.checkKeys(["type", "title", "image", "category", "accepts", "options", "hooks"], in: "an activity")
+        try problems.attempt { try map.checkKeys(["type", "title", "image", "category", "accepts", "options", "hooks"], in: "an activity") }
 
-        let typeValue = try map.require("type", in: "an activity")
-        let type = try typeValue.string(kind: kind)
-        guard ReverseDNS.isValid(type) else {
-            throw typeValue.error("'\(typeValue.path)' must be a reverse-DNS type such as org.example.hello.greet, not '\(type)'", kind: kind)
+        let type = try problems.attempt {
+            let typeValue = try map.require("type", in: "an activity")
+            let type = try typeValue.string(kind: kind)
+            guard ReverseDNS.isValid(type) else {
+                throw typeValue.error("'\(typeValue.path)' must be a reverse-DNS type such as org.example.hello.greet, not '\(type)'", kind: kind)
+            }
+            return type
         }
-        let title = try nonEmpty(try map.require("title", in: "an activity"))
-
-        let category = try map["category"]?.word(ActivityCategory.self, kind: kind) ?? .action
-
-        var image = category == .share ? "document-send" : "system-run"
-        if let imageValue = map["image"] {
-            image = try resolveImage(try nonEmpty(imageValue), in: directory, value: imageValue)
+        let title = try problems.attempt { try nonEmpty(try map.require("title", in: "an activity")) }
+        let category = try problems.attempt { try map["category"]?.word(ActivityCategory.self, kind: kind) ?? .action }
+        let image = try problems.attempt {
+            guard let imageValue = map["image"] else { return category == .share ? "document-send" : "system-run" }
+            return try resolveImage(try nonEmpty(imageValue), in: directory, value: imageValue)
         }
+        let accepts = try problems.attempt { try map["accepts"].map { try decodeAccepts($0, problems: problems) } ?? AcceptRules() }
+        let options = try problems.attempt { try map["options"].map(decodeOptions) ?? [] }
+        let hooks = try problems.attempt { try decodeHooks(try map.require("hooks", in: "an activity"), options: options ?? []) }
 
-        let accepts = try map["accepts"].map(decodeAccepts) ?? AcceptRules()
-        let options = try map["options"].map(decodeOptions) ?? []
-        let hooks = try decodeHooks(try map.require("hooks", in: "an activity"), options: options)
-
+        guard let type, let title, let category, let image, let accepts, let options, let hooks else { return nil }
         return ActivityDeclaration(
             type: type, title: title, image: image, category: category, accepts: accepts,
             options: options, hooks: hooks, location: value.location)
     }
 
-    private func decodeAccepts(_ value: YAMLValue) throws -> AcceptRules {
+    private func decodeAccepts(_ value: YAMLValue, problems: ManifestProblems) throws -> AcceptRules {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
-        try map.checkKeys(["kinds", "content-types", "url-schemes", "min-items", "max-items", "max-total-size", "match"], in: "'accepts'")
+        try problems.attempt {
+            try map.checkKeys(["kinds", "content-types", "url-schemes", "min-items", "max-items", "max-total-size", "match"], in: "'accepts'")
+        }
         var rules = AcceptRules()
 
-        if let kindsValue = map["kinds"] {
+        try problems.attempt {
+            guard let kindsValue = map["kinds"] else { return }
             var kinds: ItemKinds = []
             for word in try kindsValue.stringList(kind: kind) {
                 guard let itemKind = ItemKind(rawValue: word) else {
@@ -145,27 +188,31 @@ public struct ManifestDecoder: Sendable {
             }
             rules.kinds = kinds
         }
-        if let typesValue = map["content-types"] {
+        try problems.attempt {
+            guard let typesValue = map["content-types"] else { return }
             let types = try typesValue.stringList(kind: kind)
             for type in types where !ContentType.isValidPattern(type) {
                 throw typesValue.error("'\(typesValue.path)' lists '\(type)', which is not a MIME type or pattern like text/* or image/png", kind: kind)
             }
             rules.contentTypes = types
         }
-        if let schemesValue = map["url-schemes"] {
+        try problems.attempt {
+            guard let schemesValue = map["url-schemes"] else { return }
             let schemes = try schemesValue.stringList(kind: kind)
             for scheme in schemes where !URLScheme.isValid(scheme) {
                 throw schemesValue.error("'\(schemesValue.path)' lists '\(scheme)', which is not a URL scheme", kind: kind)
             }
             rules.urlSchemes = schemes.map { $0.lowercased() }
         }
-        if let minValue = map["min-items"] {
+        try problems.attempt {
+            guard let minValue = map["min-items"] else { return }
             rules.minItems = try minValue.int(kind: kind)
             guard rules.minItems >= 0 else {
                 throw minValue.error("'\(minValue.path)' must not be negative", kind: kind)
             }
         }
-        if let maxValue = map["max-items"] {
+        try problems.attempt {
+            guard let maxValue = map["max-items"] else { return }
             let maxItems = try maxValue.int(kind: kind)
             guard maxItems >= 1 else {
                 throw maxValue.error("'\(maxValue.path)' must be at least 1", kind: kind)
@@ -175,14 +222,16 @@ public struct ManifestDecoder: Sendable {
             }
             rules.maxItems = maxItems
         }
-        if let sizeValue = map["max-total-size"] {
+        try problems.attempt {
+            guard let sizeValue = map["max-total-size"] else { return }
             let text = try sizeValue.string(kind: kind)
             guard let bytes = Units.bytes(text) else {
                 throw sizeValue.error("'\(sizeValue.path)' must be a size such as 50MiB, 10MB or 4096, not '\(text)'", kind: kind)
             }
             rules.maxTotalSize = bytes
         }
-        if let matchValue = map["match"] {
+        try problems.attempt {
+            guard let matchValue = map["match"] else { return }
             rules.match = try matchValue.word(MatchMode.self, kind: kind)
         }
         return rules

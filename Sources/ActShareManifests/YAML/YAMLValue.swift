@@ -76,6 +76,10 @@ struct YAMLValue {
 
     func int(kind: ActShareError.Code) throws -> Int {
         guard case .scalar(let scalar) = resolved, scalar.style == .plain, let value = Int(scalar.string) else {
+            // `max-items: "3"` is a string in YAML: say so, and how to write the number.
+            if case .scalar(let scalar) = resolved, scalar.style != .plain, let number = Int(scalar.string) {
+                throw error("\(name) must be a whole number, not the quoted string \"\(scalar.string)\"; write \(number) without quotes", kind: kind)
+            }
             throw error("\(name) must be a whole number, not \(shapeName)", kind: kind)
         }
         return value
@@ -83,6 +87,9 @@ struct YAMLValue {
 
     func bool(kind: ActShareError.Code) throws -> Bool {
         guard case .scalar(let scalar) = resolved, scalar.style == .plain else {
+            if case .scalar(let scalar) = resolved, ["true", "false"].contains(scalar.string) {
+                throw error("\(name) must be true or false, not the quoted string \"\(scalar.string)\"; write \(scalar.string) without quotes", kind: kind)
+            }
             throw error("\(name) must be true or false, not \(shapeName)", kind: kind)
         }
         switch scalar.string {

@@ -4,7 +4,7 @@ import ArgumentParser
 struct ProvidersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "providers",
-        abstract: "Show every provider found, or check one (for plugin authors).",
-        subcommands: [ProvidersListCommand.self, ProvidersCheckCommand.self],
+        abstract: "Show every provider found; check one, or start one (for plugin authors).",
+        subcommands: [ProvidersListCommand.self, ProvidersCheckCommand.self, ProvidersNewCommand.self],
         defaultSubcommand: ProvidersListCommand.self)
 }

@@ -26,7 +26,10 @@ struct ProvidersListCommand: ParsableCommand {
                 row.status = "disabled"
             } else {
                 do {
-                    try invocation.host.check(provider)
+                    if let missing = try invocation.host.check(provider).first {
+                        row.status = "error"
+                        row.error = missing.description
+                    }
                 } catch let error as ActShareError {
                     row.status = "error"
                     row.error = error.description

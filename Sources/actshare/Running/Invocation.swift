@@ -24,13 +24,13 @@ final class Invocation {
         registry = ProviderRegistry(manifests: contents.manifests, hasNoConflicts: contents.hasNoConflicts)
         host = ActivityHost(registry: registry, config: config, providerHost: paths.providerHost)
         host.trace = trace
-        if reportDiagnostics {
-            // A directory actshare may not read is said, not skipped in silence.
-            for directory in paths.providerDirectories {
-                if let problem = FileSystem.unreadableDirectory(directory) {
-                    StandardStreams.err("actshare: warning: cannot read provider directory \(PathName.display(directory)): \(problem)\n")
-                }
+        // A directory actshare may not read is said, not skipped in silence.
+        for directory in paths.providerDirectories {
+            if let problem = FileSystem.unreadableDirectory(directory) {
+                StandardStreams.err("actshare: warning: cannot read provider directory \(PathName.display(directory)): \(problem)\n")
             }
+        }
+        if reportDiagnostics {
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }
         }
         if let trace { Self.explain(paths: paths, contents: contents, trace: trace) }
@@ -49,7 +49,8 @@ final class Invocation {
             switch entry.manifest() {
             case .success(let manifest):
                 let library = FileSystem.exists(manifest.library) ? manifest.library : "\(manifest.library) (missing)"
-                trace("manifest \(entry.file): provider \(manifest.id), \(manifest.activities.count) activities, library \(library)")
+                let count = manifest.activities.count
+                trace("manifest \(entry.file): provider \(manifest.id), \(count) activit\(count == 1 ? "y" : "ies"), library \(library)")
             case .failure(let error):
                 trace("manifest \(entry.file): not usable: \(error.description)")
             }

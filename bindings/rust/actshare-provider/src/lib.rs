@@ -1,0 +1,445 @@
+//! Write actshare providers in Rust.
+//!
+//! [`ffi`] mirrors `actshare/provider.h` (`#[repr(C)]`, same layout); the rest wraps it:
+//! a hook body receives a [`Request`] (the items and options) and a [`Session`] (the
+//! host's callbacks) and returns a [`Status`]. The `export_*` macros define the exported
+//! C functions of the standard signatures and catch panics at the boundary: a panic
+//! becomes a failure whose message names it (or, in `can-perform`, a "no").
+//!
+//! Everything borrowed from the host lives only while the hook runs; the borrows in the
+//! wrappers say so.
+
+use std::ffi::{c_char, CStr, CString};
+use std::marker::PhantomData;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The C interface, as `actshare/provider.h` declares it.
+pub mod ffi {
+    use std::ffi::{c_char, c_void};
+
+    /// `ACTSHARE_ABI_VERSION`.
+    pub const ABI_VERSION: u32 = 1;
+
+    pub const STATUS_DONE: i32 = 0;
+    pub const STATUS_FAILED: i32 = 1;
+    pub const STATUS_CANCELLED: i32 = 2;
+    pub const STATUS_BAD_INPUT: i32 = 3;
+
+    pub const ITEM_FILE: i32 = 0;
+    pub const ITEM_URL: i32 = 1;
+    pub const ITEM_TEXT: i32 = 2;
+    pub const ITEM_DATA: i32 = 3;
+
+    pub const LOG_DEBUG: i32 = 0;
+    pub const LOG_INFO: i32 = 1;
+    pub const LOG_WARNING: i32 = 2;
+    pub const LOG_ERROR: i32 = 3;
+
+    /// `actshare_item`.
+    #[repr(C)]
+    pub struct actshare_item {
+        pub kind: i32,
+        pub path: *const c_char,
+        pub uri: *const c_char,
+        pub text: *const c_char,
+        pub content_type: *const c_char,
+        pub size: u64,
+        pub data: *const c_void,
+        pub data_length: usize,
+    }
+
+    /// `actshare_option`.
+    #[repr(C)]
+    pub struct actshare_option {
+        pub name: *const c_char,
+        pub value: *const c_char,
+    }
+
+    /// `actshare_request`.
+    #[repr(C)]
+    pub struct actshare_request {
+        pub abi_version: u32,
+        pub struct_size: u32,
+        pub activity_type: *const c_char,
+        pub subject: *const c_char,
+        pub item_count: usize,
+        pub items: *const actshare_item,
+        pub option_count: usize,
+        pub options: *const actshare_option,
+    }
+
+    /// `actshare_session`: call its functions with the session itself as the first argument.
+    #[repr(C)]
+    pub struct actshare_session {
+        pub abi_version: u32,
+        pub struct_size: u32,
+        pub host_context: *mut c_void,
+        pub progress: unsafe extern "C" fn(*mut actshare_session, f64),
+        pub log: unsafe extern "C" fn(*mut actshare_session, i32, *const c_char),
+        pub return_item: unsafe extern "C" fn(*mut actshare_session, i32, *const c_char, *const c_char) -> i32,
+        pub option: unsafe extern "C" fn(*mut actshare_session, *const c_char) -> *const c_char,
+        pub set_error: unsafe extern "C" fn(*mut actshare_session, *const c_char),
+        pub is_cancelled: unsafe extern "C" fn(*mut actshare_session) -> i32,
+    }
+}
+
+/// How a prepare or perform hook ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Completed.
+    Done,
+    /// Failed: say why with [`Session::set_error`] (or return `Err`).
+    Failed,
+    /// The user cancelled: a normal outcome.
+    Cancelled,
+    /// The items or options cannot be used as given; nothing was done.
+    BadInput,
+}
+
+impl Status {
+    fn raw(self) -> i32 {
+        match self {
+            Status::Done => ffi::STATUS_DONE,
+            Status::Failed => ffi::STATUS_FAILED,
+            Status::Cancelled => ffi::STATUS_CANCELLED,
+            Status::BadInput => ffi::STATUS_BAD_INPUT,
+        }
+    }
+}
+
+/// The kind of an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    File,
+    Url,
+    Text,
+    Data,
+}
+
+impl ItemKind {
+    fn raw(self) -> i32 {
+        match self {
+            ItemKind::File => ffi::ITEM_FILE,
+            ItemKind::Url => ffi::ITEM_URL,
+            ItemKind::Text => ffi::ITEM_TEXT,
+            ItemKind::Data => ffi::ITEM_DATA,
+        }
+    }
+
+    fn from_raw(raw: i32) -> Option<ItemKind> {
+        match raw {
+            ffi::ITEM_FILE => Some(ItemKind::File),
+            ffi::ITEM_URL => Some(ItemKind::Url),
+            ffi::ITEM_TEXT => Some(ItemKind::Text),
+            ffi::ITEM_DATA => Some(ItemKind::Data),
+            _ => None,
+        }
+    }
+}
+
+/// Log levels: `Debug` and `Info` are shown with `ACTSHARE_DEBUG=1`, the others always.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Debug,
+    Info,
+    Warning,
+    Error,
+}
+
+/// Why a hook failed, as the message the user sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(error: E) -> Self {
+        Failure(error.to_string())
+    }
+}
+
+/// The host refused a returned item (a file that does not exist, a URL without a
+/// scheme, a malformed content type, text with a NUL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("actshare refused the returned item")
+    }
+}
+
+fn string<'a>(pointer: *const c_char) -> Option<&'a str> {
+    if pointer.is_null() {
+        return None;
+    }
+    // SAFETY: the host passes NUL-terminated strings that live while the hook runs.
+    unsafe { CStr::from_ptr(pointer) }.to_str().ok()
+}
+
+fn bytes<'a>(pointer: *const c_char) -> Option<&'a [u8]> {
+    if pointer.is_null() {
+        return None;
+    }
+    // SAFETY: as above.
+    Some(unsafe { CStr::from_ptr(pointer) }.to_bytes())
+}
+
+/// What the host asks: one activity on some items, with option values.
+pub struct Request<'a> {
+    raw: &'a ffi::actshare_request,
+}
+
+impl<'a> Request<'a> {
+    /// # Safety
+    /// `raw` must be the request the host passed to the running hook.
+    pub unsafe fn from_raw(raw: *const ffi::actshare_request) -> Option<Request<'a>> {
+        raw.as_ref().map(|raw| Request { raw })
+    }
+
+    /// The activity type, reverse-DNS.
+    pub fn activity_type(&self) -> &'a str {
+        string(self.raw.activity_type).unwrap_or("")
+    }
+
+    /// `--subject`, if given.
+    pub fn subject(&self) -> Option<&'a str> {
+        string(self.raw.subject)
+    }
+
+    /// The items, in the order the user gave them.
+    pub fn items(&self) -> impl Iterator<Item = Item<'a>> + 'a {
+        let slice: &'a [ffi::actshare_item] = if self.raw.items.is_null() || self.raw.item_count == 0 {
+            &[]
+        } else {
+            // SAFETY: the host's array of item_count items lives while the hook runs.
+            unsafe { std::slice::from_raw_parts(self.raw.items, self.raw.item_count) }
+        };
+        slice.iter().map(|raw| Item { raw })
+    }
+
+    /// The value of a declared option, if it has one.
+    pub fn option(&self, name: &str) -> Option<&'a str> {
+        if self.raw.options.is_null() {
+            return None;
+        }
+        // SAFETY: as for items.
+        let options = unsafe { std::slice::from_raw_parts(self.raw.options, self.raw.option_count) };
+        options.iter().find(|option| string(option.name) == Some(name)).and_then(|option| string(option.value))
+    }
+}
+
+/// One thing the user shares.
+pub struct Item<'a> {
+    raw: &'a ffi::actshare_item,
+}
+
+impl<'a> Item<'a> {
+    /// The kind, or `None` for a kind this crate does not know.
+    pub fn kind(&self) -> Option<ItemKind> {
+        ItemKind::from_raw(self.raw.kind)
+    }
+
+    /// A file's path, as bytes: file names need not be UTF-8.
+    pub fn path(&self) -> Option<&'a std::path::Path> {
+        use std::os::unix::ffi::OsStrExt;
+        bytes(self.raw.path).map(|bytes| std::path::Path::new(std::ffi::OsStr::from_bytes(bytes)))
+    }
+
+    /// A file's `file://` URI, or a URL item's URL.
+    pub fn uri(&self) -> Option<&'a str> {
+        string(self.raw.uri)
+    }
+
+    /// A text item's text.
+    pub fn text(&self) -> Option<&'a str> {
+        string(self.raw.text)
+    }
+
+    /// The freedesktop MIME type.
+    pub fn content_type(&self) -> &'a str {
+        string(self.raw.content_type).unwrap_or("application/octet-stream")
+    }
+
+    /// The size in bytes.
+    pub fn size(&self) -> u64 {
+        self.raw.size
+    }
+
+    /// A text or data item's bytes (files: read them from [`Item::path`]).
+    pub fn data(&self) -> &'a [u8] {
+        if self.raw.data.is_null() {
+            return &[];
+        }
+        // SAFETY: data_length bytes that live while the hook runs.
+        unsafe { std::slice::from_raw_parts(self.raw.data as *const u8, self.raw.data_length) }
+    }
+}
+
+/// The host's callbacks during prepare and perform. It may be used from threads the
+/// hook starts, while the hook runs.
+pub struct Session<'a> {
+    raw: *mut ffi::actshare_session,
+    _borrow: PhantomData<&'a mut ffi::actshare_session>,
+}
+
+// The host serialises callbacks; the pointer stays valid while the hook runs.
+unsafe impl Send for Session<'_> {}
+unsafe impl Sync for Session<'_> {}
+
+impl<'a> Session<'a> {
+    /// # Safety
+    /// `raw` must be the session the host passed to the running hook.
+    pub unsafe fn from_raw(raw: *mut ffi::actshare_session) -> Option<Session<'a>> {
+        if raw.is_null() {
+            None
+        } else {
+            Some(Session { raw, _borrow: PhantomData })
+        }
+    }
+
+    fn c(text: &str) -> CString {
+        // A NUL cannot cross a C string: it ends the text there.
+        CString::new(text.split('\0').next().unwrap_or("")).unwrap_or_default()
+    }
+
+    /// Reports progress from 0.0 to 1.0.
+    pub fn progress(&self, fraction: f64) {
+        // SAFETY: a live session (from_raw's contract).
+        unsafe { ((*self.raw).progress)(self.raw, fraction) }
+    }
+
+    /// Writes a line to the host's log.
+    pub fn log(&self, level: Level, message: &str) {
+        let level = match level {
+            Level::Debug => ffi::LOG_DEBUG,
+            Level::Info => ffi::LOG_INFO,
+            Level::Warning => ffi::LOG_WARNING,
+            Level::Error => ffi::LOG_ERROR,
+        };
+        let message = Self::c(message);
+        unsafe { ((*self.raw).log)(self.raw, level, message.as_ptr()) }
+    }
+
+    /// Hands an item back: a file's path, a URL or text; `content_type` `None` lets the
+    /// host detect it.
+    pub fn return_item(&self, kind: ItemKind, value: &str, content_type: Option<&str>) -> Result<(), Refused> {
+        if value.contains('\0') {
+            return Err(Refused);
+        }
+        let value = Self::c(value);
+        let content_type = content_type.map(Self::c);
+        let answer = unsafe {
+            ((*self.raw).return_item)(
+                self.raw,
+                kind.raw(),
+                value.as_ptr(),
+                content_type.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+            )
+        };
+        if answer == 0 {
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Hands back a text item.
+    pub fn return_text(&self, text: &str, content_type: Option<&str>) -> Result<(), Refused> {
+        self.return_item(ItemKind::Text, text, content_type)
+    }
+
+    /// The value of a declared option, copied.
+    pub fn option(&self, name: &str) -> Option<String> {
+        let name = Self::c(name);
+        let value = unsafe { ((*self.raw).option)(self.raw, name.as_ptr()) };
+        string(value).map(str::to_owned)
+    }
+
+    /// Sets the message shown when the hook fails.
+    pub fn set_error(&self, message: &str) {
+        let message = Self::c(message);
+        unsafe { ((*self.raw).set_error)(self.raw, message.as_ptr()) }
+    }
+
+    /// Whether the user has asked to cancel: stop, clean up, return [`Status::Cancelled`].
+    pub fn is_cancelled(&self) -> bool {
+        unsafe { ((*self.raw).is_cancelled)(self.raw) != 0 }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic".to_owned()
+    }
+}
+
+/// Runs a can-perform body: true is 1, false 0; a panic is 0.
+///
+/// # Safety
+/// `request` must be the host's.
+pub unsafe fn run_can_perform(request: *const ffi::actshare_request, body: impl FnOnce(&Request) -> bool) -> i32 {
+    let Some(request) = Request::from_raw(request) else { return 0 };
+    match catch_unwind(AssertUnwindSafe(|| body(&request))) {
+        Ok(true) => 1,
+        _ => 0,
+    }
+}
+
+/// Runs a prepare or perform body: `Ok(status)`, or `Err(failure)` which sets the error
+/// message and fails; a panic fails with "panicked: MESSAGE".
+///
+/// # Safety
+/// `request` and `session` must be the host's.
+pub unsafe fn run_hook(
+    request: *const ffi::actshare_request,
+    session: *mut ffi::actshare_session,
+    body: impl FnOnce(&Request, &Session) -> Result<Status, Failure>,
+) -> i32 {
+    let (Some(request), Some(session)) = (Request::from_raw(request), Session::from_raw(session)) else {
+        return ffi::STATUS_FAILED;
+    };
+    match catch_unwind(AssertUnwindSafe(|| body(&request, &session))) {
+        Ok(Ok(status)) => status.raw(),
+        Ok(Err(Failure(message))) => {
+            session.set_error(&message);
+            ffi::STATUS_FAILED
+        }
+        Err(payload) => {
+            session.set_error(&format!("panicked: {}", panic_message(payload.as_ref())));
+            ffi::STATUS_FAILED
+        }
+    }
+}
+
+/// Defines an exported `can-perform` hook of the standard signature.
+#[macro_export]
+macro_rules! export_can_perform {
+    ($name:ident, $body:expr) => {
+        #[no_mangle]
+        pub extern "C" fn $name(request: *const $crate::ffi::actshare_request) -> i32 {
+            unsafe { $crate::run_can_perform(request, $body) }
+        }
+    };
+}
+
+/// Defines an exported `perform` (or `prepare`) hook of the standard signature.
+#[macro_export]
+macro_rules! export_perform {
+    ($name:ident, $body:expr) => {
+        #[no_mangle]
+        pub extern "C" fn $name(
+            request: *const $crate::ffi::actshare_request,
+            session: *mut $crate::ffi::actshare_session,
+        ) -> i32 {
+            unsafe { $crate::run_hook(request, session, $body) }
+        }
+    };
+}
+
+// The layout must be the C header's: checked at compile time for 64-bit Linux.
+const _: () = assert!(std::mem::size_of::<ffi::actshare_item>() == 64);
+const _: () = assert!(std::mem::size_of::<ffi::actshare_request>() == 56);
+const _: () = assert!(std::mem::size_of::<ffi::actshare_session>() == 64);
