@@ -87,6 +87,40 @@ import Testing
         #expect(error.description == "\(file):\(expected)")
     }
 
+    /// `providers check` gets every error, in file order; decoding for use stops at the first.
+    @Test func problemsCollectsEveryErrorInFileOrder() throws {
+        let directory = NSTemporaryDirectory() + "actshare-problems-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: "\(directory)/libx.so", contents: Data()))
+        let file = "\(directory)/provider.yaml"
+        try """
+            schema: actshare/provider@1
+            id: Not-DNS
+            name: X
+            version: 1
+            library: libx.so
+            timeout: forever
+            activities:
+              - type: org.example.x.go
+                title: ""
+                accepts: {kinds: [folder], min-items: "2"}
+                options: [{name: Bad Name}]
+                hooks: {perform: "not a symbol"}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let problems = ManifestDecoder().problems(file: file).map(\.description)
+        #expect(problems == [
+            "\(file):2:5: error: 'id' must be a reverse-DNS name such as org.example.hello, not 'Not-DNS'",
+            "\(file):6:10: error: 'timeout' must be a duration from 1ms to 1h such as 5s or 500ms, not 'forever'",
+            "\(file):9:12: error: 'activities[0].title' must not be empty",
+            "\(file):10:22: error: 'activities[0].accepts.kinds' lists 'folder'; the kinds are file, url, text and data",
+            "\(file):10:43: error: 'activities[0].accepts.min-items' must be a whole number, not the quoted string \"2\"; write 2 without quotes",
+            "\(file):11:22: error: 'activities[0].options[0].name' must be lowercase letters, digits and '-' starting with a letter, not 'Bad Name'",
+            "\(file):12:22: error: 'activities[0].hooks.perform' must be a C symbol name, not 'not a symbol'",
+        ])
+        #expect(throws: ActShareError.self) { try ManifestDecoder().decode(file: file) }
+    }
+
     @Test func findsABareLibraryNameInTheLibraryDirectories() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { Fixtures.cleanUp(directory) }

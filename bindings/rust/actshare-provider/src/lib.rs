@@ -1,4 +1,4 @@
-//! Write actshare providers in Rust.
+//! Write actshare providers in Rust (Rust 1.63 or later, std only).
 //!
 //! [`ffi`] mirrors `actshare/provider.h` (`#[repr(C)]`, same layout); the rest wraps it:
 //! a hook body receives a [`Request`] (the items and options) and a [`Session`] (the
@@ -9,13 +9,14 @@
 //! Everything borrowed from the host lives only while the hook runs; the borrows in the
 //! wrappers say so.
 
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
 use std::marker::PhantomData;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The C interface, as `actshare/provider.h` declares it.
 pub mod ffi {
-    use std::ffi::{c_char, c_void};
+    use std::os::raw::{c_char, c_void};
 
     /// `ACTSHARE_ABI_VERSION`.
     pub const ABI_VERSION: u32 = 1;
@@ -381,7 +382,10 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// # Safety
 /// `request` must be the host's.
 pub unsafe fn run_can_perform(request: *const ffi::actshare_request, body: impl FnOnce(&Request) -> bool) -> i32 {
-    let Some(request) = Request::from_raw(request) else { return 0 };
+    let request = match Request::from_raw(request) {
+        Some(request) => request,
+        None => return 0,
+    };
     match catch_unwind(AssertUnwindSafe(|| body(&request))) {
         Ok(true) => 1,
         _ => 0,
@@ -398,8 +402,9 @@ pub unsafe fn run_hook(
     session: *mut ffi::actshare_session,
     body: impl FnOnce(&Request, &Session) -> Result<Status, Failure>,
 ) -> i32 {
-    let (Some(request), Some(session)) = (Request::from_raw(request), Session::from_raw(session)) else {
-        return ffi::STATUS_FAILED;
+    let (request, session) = match (Request::from_raw(request), Session::from_raw(session)) {
+        (Some(request), Some(session)) => (request, session),
+        _ => return ffi::STATUS_FAILED,
     };
     match catch_unwind(AssertUnwindSafe(|| body(&request, &session))) {
         Ok(Ok(status)) => status.raw(),
