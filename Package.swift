@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),
+        .testTarget(name: "ActShareProviderTests", dependencies: ["ActShareProvider"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),

@@ -69,6 +69,22 @@ import Testing
         }
     }
 
+    /// The crate's unit tests (`cargo test`, offline): its wrappers against a session of
+    /// the tests' own, panics caught, a NUL kept from the host.
+    @Test func theRustCratesUnitTestsPass() throws {
+        var environment = Self.buildEnvironment
+        environment["CARGO_TARGET_DIR"] = "\(Sandbox.repository)/.build/rust"
+        let run = try Sandbox.execute(
+            Sandbox.onPath("cargo"),
+            ["test", "--offline", "--quiet", "--manifest-path", "\(Sandbox.repository)/bindings/rust/actshare-provider/Cargo.toml"],
+            environment: environment, stdin: nil, timeout: 300)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        // The unit tests' line comes first (then the doc tests'): they ran, and passed.
+        let summary = run.stdout.split(separator: "\n").first { $0.hasPrefix("test result: ok. ") }
+        let passed = summary.flatMap { Int($0.split(separator: " ")[3]) } ?? 0
+        #expect(passed >= 4, "\(run.stdout)")
+    }
+
     /// PLUGINS.md's build line, from the build tree: pkg-config, not a path into Sources/.
     @Test func theBuildTreesPkgConfigFileBuildsAProvider() throws {
         let environment = ["PKG_CONFIG_PATH": "\(Sandbox.repository)/.build/pkgconfig", "PATH": "/usr/bin:/bin"]

@@ -448,3 +448,179 @@ macro_rules! export_perform {
 const _: () = assert!(std::mem::size_of::<ffi::actshare_item>() == 64);
 const _: () = assert!(std::mem::size_of::<ffi::actshare_request>() == 56);
 const _: () = assert!(std::mem::size_of::<ffi::actshare_session>() == 64);
+
+#[cfg(test)]
+mod tests {
+    //! The wrappers against a session of the test's own: what a hook body does reaches
+    //! the C callbacks as the host would see it.
+    use super::*;
+    use std::cell::RefCell;
+    use std::os::raw::c_void;
+
+    /// What the session's callbacks received, and what they answer.
+    #[derive(Default)]
+    struct Host {
+        calls: RefCell<Vec<String>>,
+        refuse_items: bool,
+        cancelled: bool,
+    }
+
+    unsafe fn host<'a>(session: *mut ffi::actshare_session) -> &'a Host {
+        &*((*session).host_context as *const Host)
+    }
+
+    fn text(pointer: *const c_char) -> String {
+        if pointer.is_null() {
+            "NULL".to_owned()
+        } else {
+            unsafe { CStr::from_ptr(pointer) }.to_string_lossy().into_owned()
+        }
+    }
+
+    unsafe extern "C" fn progress(session: *mut ffi::actshare_session, fraction: f64) {
+        host(session).calls.borrow_mut().push(format!("progress {}", fraction));
+    }
+    unsafe extern "C" fn log(session: *mut ffi::actshare_session, level: i32, message: *const c_char) {
+        host(session).calls.borrow_mut().push(format!("log {} {}", level, text(message)));
+    }
+    unsafe extern "C" fn return_item(
+        session: *mut ffi::actshare_session, kind: i32, value: *const c_char, content_type: *const c_char,
+    ) -> i32 {
+        let host = host(session);
+        host.calls.borrow_mut().push(format!("item {} {} {}", kind, text(value), text(content_type)));
+        if host.refuse_items { -1 } else { 0 }
+    }
+    unsafe extern "C" fn option(_: *mut ffi::actshare_session, name: *const c_char) -> *const c_char {
+        if text(name) == "greeting" { b"Hi\0".as_ptr() as *const c_char } else { std::ptr::null() }
+    }
+    unsafe extern "C" fn set_error(session: *mut ffi::actshare_session, message: *const c_char) {
+        host(session).calls.borrow_mut().push(format!("error {}", text(message)));
+    }
+    unsafe extern "C" fn is_cancelled(session: *mut ffi::actshare_session) -> i32 {
+        host(session).cancelled as i32
+    }
+
+    fn session(host: &Host) -> ffi::actshare_session {
+        ffi::actshare_session {
+            abi_version: ffi::ABI_VERSION,
+            struct_size: std::mem::size_of::<ffi::actshare_session>() as u32,
+            host_context: host as *const Host as *mut c_void,
+            progress,
+            log,
+            return_item,
+            option,
+            set_error,
+            is_cancelled,
+        }
+    }
+
+    /// A request of one file whose name is not UTF-8 and one text item, with an option.
+    fn with_request<T>(body: impl FnOnce(*const ffi::actshare_request) -> T) -> T {
+        let path = b"/tmp/caf\xe9.txt\0";
+        let words = b"some words\0";
+        let items = [
+            ffi::actshare_item {
+                kind: ffi::ITEM_FILE,
+                path: path.as_ptr() as *const c_char,
+                uri: b"file:///tmp/caf%E9.txt\0".as_ptr() as *const c_char,
+                text: std::ptr::null(),
+                content_type: b"text/plain\0".as_ptr() as *const c_char,
+                size: 11,
+                data: std::ptr::null(),
+                data_length: 0,
+            },
+            ffi::actshare_item {
+                kind: ffi::ITEM_TEXT,
+                path: std::ptr::null(),
+                uri: std::ptr::null(),
+                text: words.as_ptr() as *const c_char,
+                content_type: std::ptr::null(),
+                size: 10,
+                data: words.as_ptr() as *const c_void,
+                data_length: 10,
+            },
+        ];
+        let options = [ffi::actshare_option {
+            name: b"greeting\0".as_ptr() as *const c_char,
+            value: b"Hello\0".as_ptr() as *const c_char,
+        }];
+        let request = ffi::actshare_request {
+            abi_version: ffi::ABI_VERSION,
+            struct_size: std::mem::size_of::<ffi::actshare_request>() as u32,
+            activity_type: b"org.example.test.go\0".as_ptr() as *const c_char,
+            subject: std::ptr::null(),
+            item_count: items.len(),
+            items: items.as_ptr(),
+            option_count: options.len(),
+            options: options.as_ptr(),
+        };
+        body(&request)
+    }
+
+    #[test]
+    fn a_request_reads_as_the_host_wrote_it() {
+        with_request(|raw| {
+            let request = unsafe { Request::from_raw(raw) }.unwrap();
+            assert_eq!(request.activity_type(), "org.example.test.go");
+            assert_eq!(request.subject(), None);
+            assert_eq!(request.option("greeting"), Some("Hello"));
+            assert_eq!(request.option("other"), None);
+            let items: Vec<Item> = request.items().collect();
+            assert_eq!(items.len(), 2);
+            use std::os::unix::ffi::OsStrExt;
+            assert_eq!(items[0].kind(), Some(ItemKind::File));
+            assert_eq!(items[0].path().unwrap().as_os_str().as_bytes(), b"/tmp/caf\xe9.txt");
+            assert_eq!(items[0].content_type(), "text/plain");
+            assert_eq!(items[1].text(), Some("some words"));
+            assert_eq!(items[1].data(), b"some words");
+            assert_eq!(items[1].content_type(), "application/octet-stream");
+        });
+    }
+
+    #[test]
+    fn a_body_reaches_every_callback() {
+        let host = Host::default();
+        let mut raw = session(&host);
+        let status = with_request(|request| unsafe {
+            run_hook(request, &mut raw, |_, session| {
+                session.progress(0.5);
+                session.log(Level::Warning, "careful");
+                session.return_text("out", Some("text/plain"))?;
+                assert_eq!(session.option("greeting"), Some("Hi".to_owned()));
+                assert!(!session.is_cancelled());
+                Ok(Status::Done)
+            })
+        });
+        assert_eq!(status, ffi::STATUS_DONE);
+        assert_eq!(*host.calls.borrow(), ["progress 0.5", "log 2 careful", "item 2 out text/plain"]);
+    }
+
+    #[test]
+    fn an_error_or_a_panic_fails_with_its_message() {
+        let host = Host::default();
+        let mut raw = session(&host);
+        let failed = with_request(|request| unsafe {
+            run_hook(request, &mut raw, |_, _| Err(Failure::from("no printer")))
+        });
+        let panicked = with_request(|request| unsafe {
+            run_hook(request, &mut raw, |_, _| -> Result<Status, Failure> { panic!("boom") })
+        });
+        assert_eq!((failed, panicked), (ffi::STATUS_FAILED, ffi::STATUS_FAILED));
+        assert_eq!(*host.calls.borrow(), ["error no printer", "error panicked: boom"]);
+        let answer = with_request(|request| unsafe { run_can_perform(request, |_| panic!("boom")) });
+        assert_eq!(answer, 0);
+        assert_eq!(unsafe { run_hook(std::ptr::null(), &mut raw, |_, _| Ok(Status::Done)) }, ffi::STATUS_FAILED);
+    }
+
+    #[test]
+    fn a_refused_item_is_an_error_and_a_nul_never_reaches_the_host() {
+        let host = Host { refuse_items: true, cancelled: true, ..Host::default() };
+        let mut raw = session(&host);
+        let session = unsafe { Session::from_raw(&mut raw) }.unwrap();
+        assert_eq!(session.return_item(ItemKind::Url, "no scheme", None), Err(Refused));
+        assert_eq!(session.return_text("a\0b", None), Err(Refused));
+        session.set_error("cut\0here");
+        assert!(session.is_cancelled());
+        assert_eq!(*host.calls.borrow(), ["item 1 no scheme NULL", "error cut"]);
+    }
+}
