@@ -24,10 +24,18 @@ import Testing
         try process.run()
         let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
         let xdotool = { (arguments: [String]) in try Sandbox.execute("/usr/bin/xdotool", arguments, environment: environment, stdin: nil, timeout: 20) }
-        // The window named `name`, waited for.
+        // The window named `name`, waited for (at most 20 s). `search --sync` can return
+        // empty-handed when another window vanishes during its search: searched again.
         func windowID(_ name: String) throws -> String {
-            let found = try xdotool(["search", "--sync", "--name", "^\(name)$"])
-            return try #require(found.stdout.split(separator: "\n").first.map(String.init), "no window \(name)")
+            let deadline = Date().addingTimeInterval(20)
+            var found: Run
+            repeat {
+                found = try xdotool(["search", "--sync", "--name", "^\(name)$"])
+                if let id = found.stdout.split(separator: "\n").first { return String(id) }
+                Thread.sleep(forTimeInterval: 0.2)
+            } while Date() < deadline
+            let none: String? = nil
+            return try #require(none, "no window \(name): \(found.stderr)")
         }
         // Focuses window `id`, types `text`, presses `keys`.
         func answer(_ id: String, typing text: String?, keys: [String]) throws {
