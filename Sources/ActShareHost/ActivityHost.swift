@@ -144,6 +144,22 @@ public final class ActivityHost {
         }
     }
 
+    /// Whether `manifest`'s provider runs in this process, unsandboxed: a built-in that
+    /// asks for it (the decoder refuses it in other manifests), a provider the user named
+    /// in config `in-process`, or any provider when ACTSHARE_ISOLATION=in-process asks
+    /// (to run one under gdb or valgrind). ACTSHARE_ISOLATION=process runs every
+    /// provider, built-ins too, in its sandboxed helper.
+    public func runsInProcess(_ manifest: ProviderManifest) -> Bool {
+        switch Environment.value("ACTSHARE_ISOLATION") {
+        case "in-process": return true
+        case "process": return false
+        default: return manifest.isolation == .inProcess || config.inProcess.contains(manifest.id)
+        }
+    }
+
+    /// The Landlock ABI this kernel offers to sandbox providers (0: none).
+    public static var landlockABI: Int { Int(cactshare_landlock_abi()) }
+
     /// Loads `manifest`'s library and resolves every hook: throws if it does not load,
     /// and returns an error for each hook whose symbol it lacks.
     public func check(_ manifest: ProviderManifest) throws -> [ActShareError] {
@@ -181,11 +197,8 @@ public final class ActivityHost {
     private func backend(for manifest: ProviderManifest) -> any ProviderBackend {
         if let backend = backends[manifest.id] { return backend }
         let transport: any HookTransport
-        // In-process only for a built-in (the decoder refuses it in other manifests), a
-        // provider the user named in config `in-process`, or any provider when
-        // ACTSHARE_ISOLATION=in-process asks (to run one under gdb or valgrind).
-        let trusted = config.inProcess.contains(manifest.id) || Environment.value("ACTSHARE_ISOLATION") == "in-process"
-        switch trusted ? .inProcess : manifest.isolation {
+        let inProcess = runsInProcess(manifest)
+        switch inProcess ? Isolation.inProcess : .process {
         case .inProcess:
             transport = InProcessTransport(manifest: manifest, libraries: libraries, cancelled: cancellationFlag)
         case .process:
@@ -193,9 +206,9 @@ public final class ActivityHost {
             let idle = config.providerTimeouts[manifest.id] ?? manifest.idleTimeoutMilliseconds
             transport = HelperTransport(
                 manifest: manifest, helper: providerHost, limits: HookLimits(timeoutMilliseconds: timeout, idleMilliseconds: idle),
-                cancelled: cancellationFlag)
+                sandbox: SandboxSettings(required: config.sandboxRequired, limits: config.limits), cancelled: cancellationFlag)
         }
-        trace?("provider \(manifest.id): \(manifest.file), library \(manifest.library), \(trusted || manifest.isolation == .inProcess ? "in this process" : "in \(providerHost)")")
+        trace?("provider \(manifest.id): \(manifest.file), library \(manifest.library), \(inProcess ? "in this process, not sandboxed" : "in \(providerHost), sandboxed: \(manifest.permissions.summary)")")
         let backend = HookRunner(manifest: manifest, transport: transport, cancelled: cancellationFlag, trace: trace)
         backends[manifest.id] = backend
         return backend

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -47,4 +48,13 @@ void cactshare_catch_cancel_signals(void) {
 
 int cactshare_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int cactshare_landlock_abi(void) {
+#ifdef SYS_landlock_create_ruleset
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
+    return abi > 0 ? (int)abi : 0;
+#else
+    return 0;
+#endif
 }

@@ -1,6 +1,8 @@
 /* See containment.h. */
 #include "containment.h"
 
+#include <CActShareSystem.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -101,12 +103,16 @@ static void forward(int signal_number) {
     if (worker > 0) kill(worker, signal_number);
 }
 
-/* The guard, on SIGTERM: everything goes, the worker first. */
+/* The provider's private temporary directory (its TMPDIR, made by actshare), which the
+ * guard removes when the worker is gone, however it ended. */
+static char private_directory[4096];
+static volatile sig_atomic_t terminating = 0;
+
+/* The guard, on SIGTERM: everything goes, the worker first (the loop below finishes). */
 static void guard_terminate(int signal_number) {
     (void)signal_number;
+    terminating = 1;
     if (worker > 0) kill(worker, SIGKILL);
-    containment_kill_descendants();
-    _exit(0);
 }
 
 /* The guard's life: reap, and when the worker ends, kill what is left and end as it did. */
@@ -118,6 +124,8 @@ static void guard(void) {
         if (ended < 0) _exit(70);
         if (ended != worker) continue;
         containment_kill_descendants();
+        if (private_directory[0]) cactshare_remove_tree(private_directory);
+        if (terminating) _exit(0);
         if (WIFSIGNALED(status)) {
             int signal_number = WTERMSIG(status);
             signal(signal_number, SIG_DFL);
@@ -143,8 +151,24 @@ static long threads_running(void) {
     return slash ? strtol(slash + 1, NULL, 10) : -1;
 }
 
+void containment_limit_processes(unsigned extra) {
+    struct rlimit current;
+    long running = threads_running();
+    if (running > 0 && getrlimit(RLIMIT_NPROC, &current) == 0) {
+        rlim_t limit = (rlim_t)running + extra;
+        if (current.rlim_max == RLIM_INFINITY || current.rlim_max > limit) {
+            struct rlimit processes = {limit, limit};
+            setrlimit(RLIMIT_NPROC, &processes);
+        }
+    }
+}
+
 void containment_start(int protocol_in, int protocol_out) {
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    const char *temporary = getenv("TMPDIR");
+    if (temporary && temporary[0] == '/' && strstr(temporary, "/actshare-provider-") && strlen(temporary) < sizeof private_directory) {
+        strcpy(private_directory, temporary);
+    }
     worker = fork();
     if (worker > 0) {
         close(protocol_in);
@@ -165,14 +189,7 @@ void containment_start(int protocol_in, int protocol_out) {
     if (getrlimit(RLIMIT_AS, &current) == 0 && (current.rlim_max == RLIM_INFINITY || current.rlim_max > memory.rlim_max)) {
         setrlimit(RLIMIT_AS, &memory);
     }
-    long running = threads_running();
-    if (running > 0 && getrlimit(RLIMIT_NPROC, &current) == 0) {
-        rlim_t limit = (rlim_t)running + CONTAINMENT_EXTRA_PROCESSES;
-        if (current.rlim_max == RLIM_INFINITY || current.rlim_max > limit) {
-            struct rlimit processes = {limit, limit};
-            setrlimit(RLIMIT_NPROC, &processes);
-        }
-    }
+    containment_limit_processes(CONTAINMENT_EXTRA_PROCESSES);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_terminate;

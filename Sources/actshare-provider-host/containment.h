@@ -22,6 +22,9 @@
  * `protocol_in` and `protocol_out` are closed in the guard (only the worker talks). */
 void containment_start(int protocol_in, int protocol_out);
 
+/* Lets the user start at most `extra` processes beyond those running now. */
+void containment_limit_processes(unsigned extra);
+
 /* Kills every descendant and reaps it; returns how many were killed. */
 int containment_kill_descendants(void);
 

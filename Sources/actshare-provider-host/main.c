@@ -13,6 +13,7 @@
  * provider starts ends with the call that started it (containment.c).
  */
 #include "containment.h"
+#include "sandbox.h"
 
 #include <CActShareCall.h>
 #include <actshare/provider.h>
@@ -215,6 +216,36 @@ static int32_t session_is_cancelled(actshare_session *session) {
 
 static void *library;
 
+/* REFUSED: something the sandbox refused during a call. */
+static void send_refused(unsigned what, const char *subject) {
+    asp_buffer payload = {0};
+    asp_put_u8(&payload, what);
+    asp_put_string(&payload, subject);
+    send_frame(ASP_FRAME_REFUSED, &payload);
+    asp_free(&payload);
+}
+
+/* SANDBOX: once, before LOAD; answered with the Landlock ABI enforced. */
+static void handle_sandbox(asp_buffer *b) {
+    static int applied;
+    char error[512];
+    uint32_t abi = 0;
+    if (applied || library) {
+        send_error(ASP_ERROR_MALFORMED, "SANDBOX after SANDBOX or LOAD");
+        return;
+    }
+    applied = 1;
+    if (sandbox_apply(b, &abi, error, sizeof error) != 0) {
+        send_error(ASP_ERROR_SANDBOX, error);
+        /* Half a sandbox is no sandbox: nothing more runs here. */
+        _exit(ASP_EXIT_SANDBOX);
+    }
+    asp_buffer payload = {0};
+    asp_put_u32(&payload, abi);
+    send_frame(ASP_FRAME_OK, &payload);
+    asp_free(&payload);
+}
+
 /* LOAD: opens the library and names the symbols it lacks. */
 static void handle_load(asp_buffer *b) {
     char *path = NULL;
@@ -303,6 +334,8 @@ static void handle_call(asp_buffer *b, actshare_session *session) {
                             error, sizeof error);
     /* No process a hook started outlives its call. */
     containment_kill_descendants();
+    /* What the sandbox refused during the call, before its result. */
+    sandbox_take_notes(send_refused);
     if (failed != 0) {
         send_error(ASP_ERROR_CALL, error);
         goto done;
@@ -364,6 +397,9 @@ int main(void) {
     unsigned type;
     while (asp_read_frame(protocol_in, &frame, &type) == 0) {
         switch (type) {
+        case ASP_FRAME_SANDBOX:
+            handle_sandbox(&frame);
+            break;
         case ASP_FRAME_LOAD:
             handle_load(&frame);
             break;

@@ -6,7 +6,8 @@ import Testing
 @Suite struct IsolationTests {
     /// A provider around one hostile hook, in a directory of its own.
     static func hostile(_ name: String, canPerform: String? = nil, perform: String = "hostile_yes",
-                        library: String = "\(Sandbox.cProviders)/libhostile.so", timeout: String = "1s") -> String {
+                        library: String = "\(Sandbox.cProviders)/libhostile.so", timeout: String = "1s",
+                        permissions: String? = nil) -> String {
         """
         schema: actshare/provider@1
         id: org.test.\(name)
@@ -14,7 +15,7 @@ import Testing
         version: 1.0.0
         library: \(library)
         timeout: \(timeout)
-        activities:
+        \(permissions.map { "permissions: \($0)\n" } ?? "")activities:
           - type: org.test.\(name).go
             title: Hostile \(name)
             accepts: {kinds: [file, text]}
@@ -42,7 +43,7 @@ import Testing
         ("bus", "hostile_bus", "crashed during the call (SIGBUS, a bad memory access)"),
         ("exit", "hostile_exit", "exited with status 3 during the call"),
         ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
-        ("garbage", "hostile_garbage", "sent a reply of unknown type 90 (the pipe is corrupt), and was stopped"),
+        ("garbage", "hostile_garbage", "sent a reply of unknown type 81 (the pipe is corrupt), and was stopped"),
         ("close", "hostile_close", "broke its pipe to actshare during the call"),
     ])
     func aFaultyCanPerformHookIsLeftOut(_ name: String, _ symbol: String, _ what: String) throws {
@@ -221,7 +222,7 @@ extension IsolationTests {
     /// library is loaded there (the helper is not started).
     @Test func theConfigMayTrustAProviderInProcess() throws {
         let sandbox = try Sandbox(providerPath: [Sandbox.examples, Sandbox.fixtureProviders])
-        let canary = "\(sandbox.root)/canary.log"
+        let canary = "\(sandbox.root)/state/canary.log"
         sandbox.extraEnvironment["ACTSHARE_CANARY_FILE"] = canary
         sandbox.extraEnvironment["ACTSHARE_CANARY_PID"] = "1"
         let png = try sandbox.data("a.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]))
@@ -250,8 +251,9 @@ extension IsolationTests {
         ("many", "hostile_fork_many", "901.2"),
     ])
     func childrenDoNotOutliveTheCall(_ name: String, _ symbol: String, _ marker: String) throws {
-        let (sandbox, _) = try Self.sandbox(name, Self.hostile(name, canPerform: symbol, perform: "hostile_done_after"))
-        sandbox.extraEnvironment["HOSTILE_MARKER"] = marker
+        // Allowed to start processes, so that what contains them is what is tested.
+        let (sandbox, _) = try Self.sandbox(name, Self.hostile(name, canPerform: symbol, perform: "hostile_done_after", permissions: "{exec: true}"))
+        sandbox.extraEnvironment["ACTSHARE_HOSTILE_MARKER"] = marker
         let text = try sandbox.file("a.txt", "some words\n")
         // The harness waits for actshare's output to close, as `$(actshare list)` does: a
         // child holding it would hold the test (60 s).
@@ -268,13 +270,13 @@ extension IsolationTests {
     /// A helper that forks and exits while a child keeps its pipe open: said at once, as an
     /// exit, not after the time limit; and nothing it started is left.
     @Test func aForkThenExitIsSaidAsAnExit() throws {
-        let (sandbox, file) = try Self.sandbox("forkexit", Self.hostile("forkexit", canPerform: "hostile_fork_exit", timeout: "20s"))
-        sandbox.extraEnvironment["HOSTILE_MARKER"] = "901.3"
+        let (sandbox, file) = try Self.sandbox("forkexit", Self.hostile("forkexit", canPerform: "hostile_fork_exit", timeout: "20s", permissions: "{exec: true}"))
+        sandbox.extraEnvironment["ACTSHARE_HOSTILE_MARKER"] = "901.3"
         let text = try sandbox.file("a.txt", "some words\n")
         let started = Date()
         let run = try sandbox.run("list", "--json", text)
         #expect(Date().timeIntervalSince(started) < 5, "reported within the 20 s time limit")
-        #expect(run.stderr == "\(file):12:20: error: provider org.test.forkexit: can-perform hook exited with status 7 during the call\n")
+        #expect(run.stderr == "\(file):13:20: error: provider org.test.forkexit: can-perform hook exited with status 7 during the call\n")
         #expect(try run.listedTypes() == Self.goodTypes)
         #expect(Self.sleepers("901.3") == 0)
     }

@@ -119,7 +119,7 @@ import Testing
 
     @Test func noLibraryIsLoadedForActivitiesRemovedBeforeCanPerform() throws {
         let sandbox = try Sandbox(providerPath: [Sandbox.examples, Sandbox.fixtureProviders])
-        let canary = "\(sandbox.root)/canary.log"
+        let canary = "\(sandbox.root)/state/canary.log"
         sandbox.extraEnvironment["ACTSHARE_CANARY_FILE"] = canary
         let text = try sandbox.file("a.txt", "words\n")
         let png = try sandbox.data("a.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]))

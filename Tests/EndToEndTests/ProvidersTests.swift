@@ -86,7 +86,7 @@ import Testing
         try Sandbox.write(Self.manifest(id: "org.example.copycat", type: "org.example.hello.greet", perform: "hello_sign"), to: file)
         let text = try sandbox.file("a.txt", "words\n")
         let run = try sandbox.run("list", "--json", text)
-        #expect(run.stderr == "\(Sandbox.examples)/Hello/provider.yaml:9:5: warning: activity type 'org.example.hello.greet' is also declared in \(file), which wins\n")
+        #expect(run.stderr == "\(Sandbox.examples)/Hello/provider.yaml:15:5: warning: activity type 'org.example.hello.greet' is also declared in \(file), which wins\n")
         let providers = try #require(try run.json()["activities"] as? [[String: Any]])
         #expect(providers.first { $0["type"] as? String == "org.example.hello.greet" }?["provider"] as? String == "org.example.copycat")
     }
@@ -106,7 +106,7 @@ import Testing
         let broken = "\(Sandbox.repository)/Tests/ActShareCoreTests/Fixtures/manifests/broken/03-unknown-top-key.yaml"
         let bad = try sandbox.run("providers", "check", broken)
         #expect(bad.status == 2)
-        #expect(bad.stderr == "\(broken):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, schema, timeout, version)\n")
+        #expect(bad.stderr == "\(broken):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, permissions, schema, timeout, version)\n")
         let none = try sandbox.run("providers", "check", "\(sandbox.root)/nothing")
         #expect(none.status == 2)
     }
@@ -204,7 +204,7 @@ extension ProvidersTests {
         let run = try sandbox.run("providers", "check", "\(sandbox.root)/three")
         #expect(run.status == 2)
         #expect(run.stderr == """
-            \(file):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, schema, timeout, version)
+            \(file):5:1: error: unknown key 'colour' in a provider manifest (allowed: activities, id, idle-timeout, isolation, library, name, permissions, schema, timeout, version)
             \(file):11:14: error: 'activities[0].accepts.kinds' lists 'folder'; the kinds are file, url, text and data
             \(file):12:18: error: 'activities[0].accepts.max-items' must be a whole number, not the quoted string "3"; write 3 without quotes
 

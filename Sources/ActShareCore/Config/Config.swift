@@ -14,6 +14,11 @@ public struct Config: Sendable {
     /// Provider ids the user trusts to run inside actshare (`in-process: [ID]`), whatever
     /// their manifests say; only the built-in providers may ask for it themselves.
     public var inProcess: [String] = []
+    /// Whether a provider may run unsandboxed on a kernel without Landlock (`sandbox:
+    /// auto`, the default) or must not run at all (`sandbox: required`).
+    public var sandboxRequired = false
+    /// The resource limits of providers' helper processes (`limits:`).
+    public var limits = SandboxLimits()
     /// Handoff settings, kept as given for the handoff daemon.
     public var handoff: [String: ConfigValue] = [:]
     /// The file this config was read from, if any.

@@ -22,12 +22,14 @@ public final class ProviderManifest: Sendable {
     /// The longest a prepare or perform that has reported may go without reporting again,
     /// in milliseconds (`idle-timeout:`, by default the same as `timeout:`).
     public let idleTimeoutMilliseconds: Int
+    /// What the provider may do in its helper process (`permissions:`).
+    public let permissions: ProviderPermissions
     public let activities: [ActivityDeclaration]
 
     public init(
         file: String, id: String, name: String, version: String, library: String,
         libraryLocation: SourceLocation, isolation: Isolation, timeoutMilliseconds: Int,
-        idleTimeoutMilliseconds: Int? = nil, activities: [ActivityDeclaration]
+        idleTimeoutMilliseconds: Int? = nil, permissions: ProviderPermissions = .standard, activities: [ActivityDeclaration]
     ) {
         self.file = file
         self.id = id
@@ -38,6 +40,7 @@ public final class ProviderManifest: Sendable {
         self.isolation = isolation
         self.timeoutMilliseconds = timeoutMilliseconds
         self.idleTimeoutMilliseconds = idleTimeoutMilliseconds ?? timeoutMilliseconds
+        self.permissions = permissions
         self.activities = activities
     }
 
@@ -46,6 +49,6 @@ public final class ProviderManifest: Sendable {
         ProviderManifest(
             file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
             isolation: isolation, timeoutMilliseconds: timeoutMilliseconds,
-            idleTimeoutMilliseconds: idleTimeoutMilliseconds, activities: activities)
+            idleTimeoutMilliseconds: idleTimeoutMilliseconds, permissions: permissions, activities: activities)
     }
 }

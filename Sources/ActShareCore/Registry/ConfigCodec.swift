@@ -24,6 +24,11 @@ enum ConfigCodec {
                 writer.write(milliseconds)
             }
             write(config.handoff, to: &writer)
+            writer.write(config.sandboxRequired)
+            writer.write(config.limits.memory)
+            writer.write(config.limits.fileSize)
+            writer.write(Int(config.limits.openFiles))
+            writer.write(Int(config.limits.processes))
         }
     }
 
@@ -49,6 +54,14 @@ enum ConfigCodec {
             config.providerTimeouts[id] = try reader.readInt()
         }
         config.handoff = try readValues(file: file, from: &reader)
+        config.sandboxRequired = try reader.readBool()
+        config.limits.memory = try reader.readUInt64()
+        config.limits.fileSize = try reader.readUInt64()
+        guard let openFiles = UInt32(exactly: try reader.readInt()), let processes = UInt32(exactly: try reader.readInt()) else {
+            throw ByteReader.Malformed()
+        }
+        config.limits.openFiles = openFiles
+        config.limits.processes = processes
         return .success(config)
     }
 

@@ -29,6 +29,7 @@ enum ManifestCodec {
             full.write(manifest.isolation.rawValue)
             full.write(manifest.timeoutMilliseconds)
             full.write(manifest.idleTimeoutMilliseconds)
+            write(manifest.permissions, to: &full)
             full.write(manifest.activities.count)
             for activity in manifest.activities { write(activity, to: &full) }
             writer.write(full.bytes.count)
@@ -86,11 +87,34 @@ enum ManifestCodec {
         else { throw ByteReader.Malformed() }
         let timeout = try reader.readInt()
         let idleTimeout = try reader.readInt()
+        let permissions = try readPermissions(from: &reader)
         let activities = try (0..<(try reader.readCount())).map { _ in try readActivity(file: file, from: &reader) }
         return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library, libraryLocation: libraryLocation,
             isolation: isolation, timeoutMilliseconds: timeout, idleTimeoutMilliseconds: idleTimeout,
-            activities: activities)
+            permissions: permissions, activities: activities)
+    }
+
+    // MARK: Permissions
+
+    private static func write(_ permissions: ProviderPermissions, to writer: inout ByteWriter) {
+        writer.write(permissions.read.map(\.text))
+        writer.write(permissions.write.map(\.text))
+        writer.write(permissions.outputOptions)
+        writer.write(permissions.network)
+        writer.write(permissions.exec)
+    }
+
+    private static func readPermissions(from reader: inout ByteReader) throws -> ProviderPermissions {
+        func places(_ texts: [String]) throws -> [PermissionPlace] {
+            try texts.map { text in
+                guard let place = PermissionPlace(text) else { throw ByteReader.Malformed() }
+                return place
+            }
+        }
+        return ProviderPermissions(
+            read: try places(try reader.readStrings()), write: try places(try reader.readStrings()),
+            outputOptions: try reader.readStrings(), network: try reader.readBool(), exec: try reader.readBool())
     }
 
     // MARK: Activities

@@ -28,7 +28,7 @@ final class HookRunner: ProviderBackend {
 
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool {
         guard let hook = activity.hooks.canPerform else { return true }
-        try ready(activity)
+        try ready(activity, request)
         try transport.begin(request)
         var answers: [Bool] = []
         for index in indices(hook, request) {
@@ -41,7 +41,7 @@ final class HookRunner: ProviderBackend {
     }
 
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {
-        try ready(activity)
+        try ready(activity, request)
         var outcome = PerformOutcome(status: .done)
         do {
             try transport.begin(request)
@@ -70,12 +70,20 @@ final class HookRunner: ProviderBackend {
         } catch is HookCancelled {
             outcome.status = .cancelled
         }
+        // What the sandbox refused is the likely reason of a failure: said first, with
+        // what the provider said after it; after a success, it is a warning.
+        if let refusal = outcome.refusals.first, outcome.status == .failed || outcome.status == .badInput {
+            let said = outcome.errorMessage.map { " (it said: \($0))" } ?? ""
+            outcome.errorMessage = refusal + said
+        } else {
+            for refusal in outcome.refusals { observer?.log(.warning, refusal, provider: manifest.id) }
+        }
         if outcome.status == .done && cancelled.pointee != 0 { outcome.status = .cancelled }
         return outcome
     }
 
     func check() throws -> [ActShareError] {
-        let missing = try loaded()
+        let missing = try loaded(ActivityRequest(activityType: "", items: []))
         return manifest.activities.flatMap { activity in
             activity.hooks.all.filter { missing.contains($0.symbol) }.map(symbolMissing)
         }
@@ -90,18 +98,18 @@ final class HookRunner: ProviderBackend {
 
     /// Loads the library (once, resolving every hook of every activity) and throws if
     /// one of `activity`'s hooks is missing: such an activity is never offered.
-    private func ready(_ activity: ActivityDeclaration) throws {
-        let missing = try loaded()
+    private func ready(_ activity: ActivityDeclaration, _ request: ActivityRequest) throws {
+        let missing = try loaded(request)
         if let hook = activity.hooks.all.first(where: { missing.contains($0.symbol) }) { throw symbolMissing(hook) }
     }
 
-    private func loaded() throws -> Set<String> {
+    private func loaded(_ request: ActivityRequest) throws -> Set<String> {
         if let missing { return missing }
         var symbols: [String] = []
         for activity in manifest.activities {
             for hook in activity.hooks.all where !symbols.contains(hook.symbol) { symbols.append(hook.symbol) }
         }
-        let found = try transport.load(symbols: symbols)
+        let found = try transport.load(symbols: symbols, request: request)
         trace?("provider \(manifest.id): loaded \(manifest.library)\(found.isEmpty ? "" : "; missing: \(found.sorted().joined(separator: ", "))")")
         missing = found
         return found
@@ -133,6 +141,11 @@ final class HookRunner: ProviderBackend {
             }
         case .setError(let message):
             outcome.errorMessage = Self.text(message)
+            return true
+        case .refused(let what, let subject):
+            let refusal = SandboxRefusal(what: what, subject: PathName.decode(subject)).description(provider: manifest.id)
+            outcome.refusals.append(refusal)
+            trace?("\(activity.type): \(refusal)")
             return true
         }
     }

@@ -62,6 +62,8 @@ public struct PerformOutcome: Sendable {
     public var droppedItems: [DroppedItem] = []
     /// The provider's `set_error` message, if it set one.
     public var errorMessage: String?
+    /// What the sandbox refused the provider, in words.
+    public var refusals: [String] = []
 
     public init(status: Status, returnedItems: [Item] = [], errorMessage: String? = nil) {
         self.status = status

@@ -16,6 +16,7 @@ struct Frame {
         }
 
         // To the helper.
+        static let sandbox = Kind(ASP_FRAME_SANDBOX)
         static let load = Kind(ASP_FRAME_LOAD)
         static let request = Kind(ASP_FRAME_REQUEST)
         static let call = Kind(ASP_FRAME_CALL)
@@ -28,8 +29,9 @@ struct Frame {
         static let item = Kind(ASP_FRAME_ITEM)
         static let setError = Kind(ASP_FRAME_SET_ERROR)
         static let done = Kind(ASP_FRAME_DONE)
+        static let refused = Kind(ASP_FRAME_REFUSED)
 
-        static let all: [Kind] = [load, request, call, answer, ok, error, progress, log, item, setError, done]
+        static let all: [Kind] = [sandbox, load, request, call, answer, ok, error, progress, log, item, setError, done, refused]
 
         var description: String { String(UnicodeScalar(rawValue)) }
     }

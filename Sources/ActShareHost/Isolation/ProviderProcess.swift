@@ -34,7 +34,8 @@ final class ProviderProcess {
     /// and its standard output and error on a pipe that actshare reads: a provider cannot
     /// flood the terminal, write control sequences to it, or (through children left
     /// behind) hold the caller's own output open.
-    init(helper: String, provider: String) throws {
+    /// `environment` (`NAME=value` entries) replaces actshare's own when given.
+    init(helper: String, provider: String, environment: [String]? = nil) throws {
         self.provider = provider
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
@@ -75,7 +76,11 @@ final class ProviderProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(helper), nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, helper, &actions, &attributes, argv, cactshare_environ())
+        let entries: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { entries?.forEach { free($0) } }
+        let spawned = entries.map { entries in
+            entries.withUnsafeBufferPointer { posix_spawn(&pid, helper, &actions, &attributes, argv, UnsafeMutablePointer(mutating: $0.baseAddress)) }
+        } ?? posix_spawn(&pid, helper, &actions, &attributes, argv, cactshare_environ())
         close(toHelper[0])
         close(fromHelper[1])
         close(errors[1])

@@ -15,25 +15,47 @@ final class HelperTransport: HookTransport {
     private let manifest: ProviderManifest
     private let helper: String
     private let limits: HookLimits
+    private let sandbox: SandboxSettings
     private let cancelled: UnsafeMutablePointer<Int32>
     private var process: ProviderProcess?
     private var fault: ActShareError?
+    /// The symbols LOAD resolves, kept to load again in a helper with another sandbox.
+    private var symbols: [String] = []
+    /// What the running helper's sandbox allows, and its private temporary directory.
+    private var policy: SandboxPolicy?
+    private var privateDirectory: PrivateDirectory?
+    /// The Landlock ABI the running helper enforces (0: none; nil: not started).
+    private(set) var landlockABI: UInt32?
 
     /// How long a cancelled provider may take to stop before it is killed.
     static let cancellationGrace: UInt64 = 2_000_000_000
 
-    init(manifest: ProviderManifest, helper: String, limits: HookLimits, cancelled: UnsafeMutablePointer<Int32>) {
+    init(manifest: ProviderManifest, helper: String, limits: HookLimits, sandbox: SandboxSettings,
+         cancelled: UnsafeMutablePointer<Int32>) {
         self.manifest = manifest
         self.helper = helper
         self.limits = limits
+        self.sandbox = sandbox
         self.cancelled = cancelled
     }
 
-    func load(symbols: [String]) throws -> Set<String> {
+    func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
         if let fault { throw fault }
         precondition(process == nil, "load twice")
+        self.symbols = symbols
+        return try start(for: request)
+    }
+
+    /// Starts a helper whose sandbox fits `request`, and loads the library in it.
+    private func start(for request: ActivityRequest) throws -> Set<String> {
         do {
-            process = try ProviderProcess(helper: helper, provider: manifest.id)
+            let directory = try PrivateDirectory()
+            privateDirectory = directory
+            process = try ProviderProcess(
+                helper: helper, provider: manifest.id, environment: SandboxSettings.environment(privateDirectory: directory.path))
+            let policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
+            self.policy = policy
+            try enter(policy)
         } catch let error as ProviderProcess.Fault {
             throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
         }
@@ -62,7 +84,45 @@ final class HelperTransport: HookTransport {
         return missing
     }
 
+    /// Sends SANDBOX and reads which Landlock ABI the helper enforces.
+    private func enter(_ policy: SandboxPolicy) throws {
+        var abi: UInt32 = 0
+        try exchange(policy.frame, hook: nil, event: nil) { reply in
+            var reader = FrameReader(reply.payload)
+            switch reply.kind {
+            case .ok:
+                abi = try reader.uint32()
+            case .error:
+                let (kind, message) = try reader.error()
+                guard Int(kind) == ASP_ERROR_SANDBOX else { throw self.unexpected(kind, message, hook: nil) }
+                throw self.record(ActShareError(
+                    .providerFailed, "provider \(self.manifest.id): its sandbox could not be set up: \(PathName.decode(message))",
+                    at: self.manifest.libraryLocation))
+            default:
+                throw FrameReader.Malformed(what: "an unexpected reply")
+            }
+        }
+        landlockABI = abi
+        if abi == 0 {
+            if sandbox.required {
+                throw record(ActShareError(
+                    .providerFailed, "provider \(manifest.id): not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'",
+                    at: manifest.libraryLocation))
+            }
+            SandboxSettings.warnUnsandboxedOnce()
+        }
+    }
+
     func begin(_ request: ActivityRequest) throws {
+        // Options can change what the sandbox allows (the output directory): a request
+        // that needs another sandbox gets a new helper, as a sandbox only ever narrows.
+        if fault == nil, let policy, let directory = privateDirectory,
+           SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits) != policy {
+            process?.stop()
+            process = nil
+            unanswered = []
+            _ = try start(for: request)
+        }
         // Not awaited here: the reply is read before the next call's (see `exchange`).
         try post(.request(request)) { reply in
             var reader = FrameReader(reply.payload)
@@ -146,6 +206,7 @@ final class HelperTransport: HookTransport {
                     case .item:
                         callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
                     case .setError: callback = .setError(try reader.bytes())
+                    case .refused: callback = .refused(what: Int32(try reader.byte()), subject: try reader.bytes())
                     default: callback = nil
                     }
                     guard let callback else {

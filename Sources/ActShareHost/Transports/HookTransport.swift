@@ -14,8 +14,10 @@ import CActShareProtocol
 /// decision, so it is the same in both modes.
 protocol HookTransport: AnyObject {
     /// Loads the provider's library, once, and returns those of `symbols` it lacks.
-    /// A library that cannot be loaded throws (``ActShareError``, `providerFailed`).
-    func load(symbols: [String]) throws -> Set<String>
+    /// `request` is the first the provider will see: its items and options decide what
+    /// an isolated provider's sandbox allows. A library that cannot be loaded throws
+    /// (``ActShareError``, `providerFailed`).
+    func load(symbols: [String], request: ActivityRequest) throws -> Set<String>
 
     /// Makes `request` the one the following calls see.
     func begin(_ request: ActivityRequest) throws
@@ -37,6 +39,8 @@ enum SessionEvent {
     case item(kind: Int32, value: [UInt8], contentType: [UInt8]?)
     /// `set_error`: the message's bytes.
     case setError([UInt8])
+    /// The sandbox refused the provider something (`ASP_REFUSED_*`), and its subject.
+    case refused(what: Int32, subject: [UInt8])
 }
 
 /// What a hook call returned: the raw result (integers widened to 64 bits, a pointer's

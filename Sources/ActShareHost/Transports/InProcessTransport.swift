@@ -20,7 +20,7 @@ final class InProcessTransport: HookTransport {
         self.cancelled = cancelled
     }
 
-    func load(symbols: [String]) throws -> Set<String> {
+    func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
         let library = try libraries.library(for: manifest)
         return Set(symbols.filter { !library.has($0) })
     }

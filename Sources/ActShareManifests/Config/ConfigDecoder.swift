@@ -22,7 +22,7 @@ public struct ConfigDecoder: Sendable {
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
         if case .scalar(let scalar) = root.node, scalar.string.isEmpty || scalar.string == "~" { return config }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "handoff"], in: "the config")
+        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff"], in: "the config")
 
         config.exclude = try typeList(top["exclude"])
         config.pin = try typeList(top["pin"])
@@ -55,6 +55,40 @@ public struct ConfigDecoder: Sendable {
                     throw value.error("'\(value.path)' must be a duration from 1ms to 1h such as 5s or 500ms, not '\(text)'", kind: kind)
                 }
                 config.providerTimeouts[id] = milliseconds
+            }
+        }
+
+        if let sandbox = top["sandbox"] {
+            let mode = try sandbox.string(kind: kind)
+            guard mode == "auto" || mode == "required" else {
+                throw sandbox.error("'sandbox' must be auto (run providers unsandboxed on a kernel without Landlock, with a warning) or required (do not run them), not '\(mode)'", kind: kind)
+            }
+            config.sandboxRequired = mode == "required"
+        }
+
+        if let limits = top["limits"] {
+            let map = try limits.mapping(kind: kind)
+            try map.checkKeys(["memory", "file-size", "open-files", "processes"], in: "'limits'")
+            for (key, _, value) in map.entries {
+                switch key {
+                case "memory", "file-size":
+                    let text = try value.string(kind: kind)
+                    guard let bytes = Units.bytes(text), bytes >= 64 << 20 else {
+                        throw value.error("'limits.\(key)' must be a size of at least 64MiB such as 4GiB, not '\(text)'", kind: kind)
+                    }
+                    if key == "memory" { config.limits.memory = bytes } else { config.limits.fileSize = bytes }
+                default:
+                    let number = try value.int(kind: kind)
+                    guard (1...1_000_000).contains(number) else {
+                        throw value.error("'limits.\(key)' must be a whole number from 1 to 1000000, not \(number)", kind: kind)
+                    }
+                    if key == "open-files" {
+                        guard number >= 16 else { throw value.error("'limits.open-files' must be at least 16, not \(number)", kind: kind) }
+                        config.limits.openFiles = UInt32(number)
+                    } else {
+                        config.limits.processes = UInt32(number)
+                    }
+                }
             }
         }
 

@@ -51,7 +51,7 @@ public struct ManifestDecoder: Sendable {
         }
         let top = try root.mapping(kind: kind)
         try problems.attempt {
-            try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "idle-timeout", "activities"], in: "a provider manifest")
+            try top.checkKeys(["schema", "id", "name", "version", "library", "isolation", "timeout", "idle-timeout", "permissions", "activities"], in: "a provider manifest")
         }
         try problems.attempt {
             let schemaValue = try top.require("schema", in: "a provider manifest")
@@ -118,13 +118,72 @@ public struct ManifestDecoder: Sendable {
             }
         }
 
-        guard let id, let name, let version, let library, let isolation, problems.errors.isEmpty else {
+        let permissions = try problems.attempt {
+            try top["permissions"].map { try decodePermissions($0, activities: activities, problems: problems) } ?? .standard
+        }
+
+        guard let id, let name, let version, let library, let isolation, let permissions, problems.errors.isEmpty else {
             throw problems.errors.first ?? ActShareError(kind, "the manifest is not usable", at: root.location)
         }
         return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library.0,
             libraryLocation: library.1, isolation: isolation, timeoutMilliseconds: timeout ?? 5000,
-            idleTimeoutMilliseconds: idleTimeout ?? timeout ?? 5000, activities: activities)
+            idleTimeoutMilliseconds: idleTimeout ?? timeout ?? 5000, permissions: permissions, activities: activities)
+    }
+
+    // MARK: Permissions
+
+    private func decodePermissions(_ value: YAMLValue, activities: [ActivityDeclaration],
+                                   problems: ManifestProblems) throws -> ProviderPermissions {
+        let kind = Self.kind
+        let map = try value.mapping(kind: kind)
+        try problems.attempt { try map.checkKeys(["read", "write", "output-option", "network", "exec"], in: "'permissions'") }
+        func places(_ key: String) throws -> [PermissionPlace]? {
+            guard let listValue = map[key] else { return nil }
+            let elements = listValue.isBareTilde ? [listValue] : (try? listValue.sequence(kind: kind)) ?? []
+            if let tilde = elements.first(where: \.isBareTilde) {
+                throw tilde.error("'\(tilde.path)' is a bare ~, which YAML reads as nothing; write \"~\" in quotes for the home folder", kind: kind)
+            }
+            return try listValue.stringList(kind: kind).map { text in
+                guard let place = PermissionPlace(text) else {
+                    throw listValue.error(
+                        "'\(listValue.path)' lists '\(text)'; write items, output, or a path that is absolute or starts with ~ or $HOME, $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME, $XDG_CACHE_HOME or $XDG_RUNTIME_DIR (no '..')",
+                        kind: kind)
+                }
+                return place
+            }
+        }
+        var permissions = ProviderPermissions()
+        try problems.attempt { if let read = try places("read") { permissions.read = read } }
+        try problems.attempt { if let write = try places("write") { permissions.write = write } }
+        try problems.attempt {
+            if let networkValue = map["network"] { permissions.network = try networkValue.bool(kind: kind) }
+        }
+        try problems.attempt {
+            if let execValue = map["exec"] { permissions.exec = try execValue.bool(kind: kind) }
+        }
+        try problems.attempt {
+            let optionValue = map["output-option"]
+            if let optionValue {
+                for name in try optionValue.stringList(kind: kind) {
+                    guard activities.contains(where: { $0.options.contains { $0.name == name } }) else {
+                        throw optionValue.error("'permissions.output-option' names '\(name)', which no activity declares in 'options'", kind: kind)
+                    }
+                    permissions.outputOptions.append(name)
+                }
+            }
+            if permissions.write.contains(.output) && permissions.outputOptions.isEmpty {
+                throw (map["write"] ?? value).error(
+                    "'permissions.write' lists 'output'; name the option that holds the output directory with 'output-option'", kind: kind)
+            }
+        }
+        for (key, place) in permissions.broadPlaces {
+            let rights = key == "read" ? "read every file" : "change every file"
+            problems.warnings.append(Diagnostic(
+                .warning, "'permissions.\(key)' lists '\(place)', which lets the provider \(rights) there; list only the folders it needs",
+                at: (map[key] ?? value).location))
+        }
+        return permissions
     }
 
     /// A duration key from 1ms to 1h, in milliseconds, or nil when absent.

@@ -118,6 +118,12 @@ struct YAMLValue {
         return try sequence(kind: kind).map { try $0.string(kind: kind) }
     }
 
+    /// Whether this is a bare `~`: YAML's null, though a user meant the home folder.
+    var isBareTilde: Bool {
+        if case .scalar(let scalar) = resolved { return scalar.style == .plain && scalar.string == "~" }
+        return false
+    }
+
     // MARK: Helpers
 
     /// Yams resolves aliases while composing, so a node is always its own value.

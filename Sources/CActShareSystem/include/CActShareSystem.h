@@ -27,4 +27,11 @@ void cactshare_catch_cancel_signals(void);
 /// `to` (EEXIST otherwise), atomically, for files and folders alike.
 int cactshare_rename_noreplace(const char *from, const char *to);
 
+/// The Landlock ABI this kernel offers, or 0 when it has none (or it is disabled).
+int cactshare_landlock_abi(void);
+
+/// Removes `path` and everything beneath it, depth first and without following symbolic
+/// links; returns 0, or -1 if something could not be removed.
+int cactshare_remove_tree(const char *path);
+
 #endif

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareHost
 import ArgumentParser
 
 /// `actshare providers [--json]`: every provider on the search path, ok or what is wrong.
@@ -20,8 +21,11 @@ struct ProvidersListCommand: ParsableCommand {
         var rows: [Row] = invocation.registry.failures.map { file, error in
             Row(file: file, status: "error", error: error.description)
         }
+        let landlock = ActivityHost.landlockABI
         for provider in invocation.registry.providers {
             var row = Row(file: provider.file, status: "ok", provider: provider)
+            row.sandbox = invocation.host.runsInProcess(provider) ? "in actshare's process: not sandboxed"
+                : landlock == 0 ? "not sandboxed: this kernel has no Landlock" : "sandboxed: \(provider.permissions.summary)"
             if disabled.contains(provider.id) {
                 row.status = "disabled"
             } else {
@@ -67,6 +71,8 @@ struct ProvidersListCommand: ParsableCommand {
         var status: String
         var error: String?
         var provider: ProviderManifest?
+        /// How it runs and what it may do, in words.
+        var sandbox: String?
 
         init(file: String, status: String, error: String? = nil, provider: ProviderManifest? = nil) {
             self.file = file
@@ -84,6 +90,22 @@ struct ProvidersListCommand: ParsableCommand {
                 writer.member("version", .string(provider.version))
                 writer.member("library", .string(provider.library))
                 writer.member("isolation", .string(provider.isolation.rawValue))
+                writer.key("permissions")
+                writer.beginObject()
+                for (key, places) in [("read", provider.permissions.read), ("write", provider.permissions.write)] {
+                    writer.key(key)
+                    writer.beginArray()
+                    for place in places { writer.value(.string(place.text)) }
+                    writer.endArray()
+                }
+                writer.key("output-option")
+                writer.beginArray()
+                for option in provider.permissions.outputOptions { writer.value(.string(option)) }
+                writer.endArray()
+                writer.member("network", .bool(provider.permissions.network))
+                writer.member("exec", .bool(provider.permissions.exec))
+                writer.endObject()
+                writer.member("sandbox", .string(sandbox))
             }
             writer.member("status", .string(status))
             writer.member("error", .string(error))
@@ -102,6 +124,7 @@ struct ProvidersListCommand: ParsableCommand {
             guard let provider else { return "error     \(file)\n          \(error ?? "")\n" }
             return "\(status.padding(9)) \(provider.id) \(provider.version) (\(provider.name)) \(file)\n"
                 + (error.map { "          \($0)\n" } ?? "")
+                + (sandbox.map { "          \($0)\n" } ?? "")
                 + provider.activities.map { "          - \($0.type)\n" }.joined()
         }
     }

@@ -21,7 +21,7 @@
  * provider passed is usable is actshare's decision, the same whichever way the provider
  * runs (docs/PLUGINS.md, "Text that is not UTF-8").
  *
- * A conversation: LOAD once, then for each request REQUEST and one CALL per hook call.
+ * A conversation: SANDBOX (for a sandboxed provider), LOAD once, then for each request REQUEST and one CALL per hook call.
  * actshare may send LOAD, REQUEST and a CALL without waiting; the helper answers every
  * frame in order. While a CALL runs, the helper sends the session's callbacks as
  * PROGRESS, LOG, ITEM and SET_ERROR frames; after each ITEM it waits for ANSWER. The
@@ -43,6 +43,14 @@ extern "C" {
 /** Frame types. */
 enum {
     /* actshare → helper */
+    ASP_FRAME_SANDBOX = 'S', /**< Before LOAD: what the provider may do (docs/PLUGINS.md,
+                                  Permissions). u8 flags (ASP_SANDBOX_*); u32 n; n × (u8
+                                  rights (ASP_RIGHT_*), bytes path): the paths it may use;
+                                  u64 address-space limit, u64 file-size limit, u32
+                                  open-files limit, u32 extra processes (0: no limit set).
+                                  A path that does not exist is skipped. Answer: OK with
+                                  u32 the Landlock ABI enforced (0: none, this kernel has no
+                                  Landlock; the rest still applies), or ERROR. */
     ASP_FRAME_LOAD = 'L',    /**< bytes library path; u32 n; n × bytes symbol.
                                   Answer: OK with u32 m; m × u32 index of a symbol the
                                   library lacks (in LOAD's order); or ERROR. */
@@ -68,6 +76,32 @@ enum {
     ASP_FRAME_DONE = 'D',      /**< u64 raw result (integers widened to 64 bits, a
                                     pointer's address); opt bytes: the string a `string`
                                     hook returned, copied */
+    ASP_FRAME_REFUSED = 'Z',   /**< During a call: the sandbox refused the provider
+                                    something. u8 what (ASP_REFUSED_*); bytes subject (a
+                                    path, an address, a call's name). */
+};
+
+/** SANDBOX flags. */
+enum {
+    ASP_SANDBOX_NETWORK = 1, /**< may open network sockets and use TCP */
+    ASP_SANDBOX_EXEC = 2,    /**< may start processes and run programs */
+};
+
+/** The rights a SANDBOX path grants (to it, and beneath it for a directory). */
+enum {
+    ASP_RIGHT_READ = 1,  /**< read files, list directories */
+    ASP_RIGHT_WRITE = 2, /**< create, write, rename and remove */
+    ASP_RIGHT_EXEC = 4,  /**< run programs (with ASP_SANDBOX_EXEC) */
+};
+
+/** What a REFUSED frame reports. */
+enum {
+    ASP_REFUSED_OPEN = 1,    /**< opening, listing or creating the path */
+    ASP_REFUSED_CONNECT = 2, /**< a network connection to the address */
+    ASP_REFUSED_SOCKET = 3,  /**< a network socket */
+    ASP_REFUSED_EXEC = 4,    /**< running the program */
+    ASP_REFUSED_PROCESS = 5, /**< starting a process */
+    ASP_REFUSED_CALL = 6,    /**< a system call no provider needs (its name) */
 };
 
 /** What an ERROR frame reports. actshare words its message by the kind, never by text. */
@@ -81,6 +115,7 @@ enum {
     ASP_ERROR_UNKNOWN_FRAME = 6, /**< a frame type the helper does not know */
     ASP_ERROR_TOO_LARGE = 7,     /**< a `string` hook returned more than a DONE frame may
                                       hold; the message is its length in decimal */
+    ASP_ERROR_SANDBOX = 8,       /**< the sandbox could not be set up (the reason) */
 };
 
 /** The longest log or error message a provider may pass, in bytes: longer ones are cut
@@ -91,6 +126,8 @@ enum {
 
 /** The exit status of a helper whose reply pipe is gone (a provider closed it). */
 #define ASP_EXIT_PIPE_GONE 75
+/** The exit status of a helper whose sandbox could not be set up (after its ERROR). */
+#define ASP_EXIT_SANDBOX 78
 /** The exit status of a helper started without the protocol on descriptors 3 and 4. */
 #define ASP_EXIT_USAGE 64
 

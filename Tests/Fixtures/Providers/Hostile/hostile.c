@@ -29,7 +29,8 @@ int32_t hostile_abort(const actshare_request *request) {
 /* A real bus error: touch a mapping of a file that was truncated under it. */
 int32_t hostile_bus(const actshare_request *request) {
     (void)request;
-    char path[] = "/tmp/actshare-hostile-XXXXXX";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/actshare-hostile-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0 || ftruncate(fd, 4096) != 0) raise(SIGBUS);
     volatile char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -53,7 +54,7 @@ int32_t hostile_hang(const actshare_request *request) {
 /* Writes nonsense on every descriptor that might be the host's pipe. */
 int32_t hostile_garbage(const actshare_request *request) {
     (void)request;
-    static const char junk[] = "\x10\x00\x00\x00ZZZZ garbage, not a frame";
+    static const char junk[] = "\x10\x00\x00\x00QQQQ garbage, not a frame";
     for (int fd = 3; fd < 1024; fd++) {
         if (write(fd, junk, sizeof junk) < 0) continue;
     }
@@ -112,7 +113,7 @@ int32_t hostile_yes(const actshare_request *request) {
  * look for that in the process table): one plain, one in a session of its own, one daemonised
  * (its parent exits, so it is orphaned). All keep standard output and error open. */
 static void sleeper(void) {
-    const char *marker = getenv("HOSTILE_MARKER");
+    const char *marker = getenv("ACTSHARE_HOSTILE_MARKER");
     execl("/bin/sleep", "sleep", marker ? marker : "987.654", (char *)NULL);
     _exit(127);
 }

@@ -1,0 +1,14 @@
+/// The resource limits of a provider's helper process (config `limits:`).
+public struct SandboxLimits: Sendable, Equatable {
+    /// The address space it may map, in bytes: its heap, libraries and thread stacks.
+    public var memory: UInt64 = 4 << 30
+    /// The largest file it may write, in bytes.
+    public var fileSize: UInt64 = 16 << 30
+    /// How many files it may have open at once.
+    public var openFiles: UInt32 = 1024
+    /// How many processes it may start beyond those running (with `exec: true`; without,
+    /// it may start none).
+    public var processes: UInt32 = 64
+
+    public init() {}
+}

@@ -1,0 +1,103 @@
+import ActShareCore
+import CActShareProtocol
+
+/// What one helper process's sandbox allows: each path with its rights, the network,
+/// programs, and the resource limits.
+///
+/// Made from the provider's `permissions:`, the request's items and options, and this
+/// user's directories; the helper only enforces it (`sandbox.c`). A path that does not
+/// exist grants nothing.
+struct SandboxPolicy: Equatable {
+    struct Rule: Equatable {
+        var path: String
+        var rights: UInt8
+    }
+
+    var rules: [Rule] = []
+    var network: Bool
+    var exec: Bool
+    var limits: SandboxLimits
+
+    /// What every provider may read: the system's libraries, data and configuration
+    /// that libraries read on their own (the dynamic loader, fonts, time zones, locale,
+    /// certificates), and the process's own information.
+    static let systemReadable = [
+        "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/opt",
+        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/timezone", "/etc/fonts",
+        "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/mime.types", "/etc/ssl", "/etc/ca-certificates",
+        "/etc/xdg", "/etc/locale.alias", "/etc/locale.conf", "/etc/default/locale", "/etc/hosts", "/etc/host.conf",
+        "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols", "/etc/mailname", "/etc/papersize",
+        "/etc/alternatives", "/var/cache/fontconfig",
+        "/proc", "/sys/devices/system/cpu", "/sys/fs/cgroup",
+        "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full",
+    ]
+    /// What every provider may write besides its private directory.
+    static let systemWritable = ["/dev/null"]
+
+    init(manifest: ProviderManifest, request: ActivityRequest, privateDirectory: String, limits: SandboxLimits,
+         home: String = FileSystem.homeDirectory, xdg: XDGDirectories = .fromEnvironment()) {
+        let permissions = manifest.permissions
+        network = permissions.network
+        exec = permissions.exec
+        self.limits = limits
+        let execute = permissions.exec ? UInt8(ASP_RIGHT_EXEC) : 0
+        let read = UInt8(ASP_RIGHT_READ), write = UInt8(ASP_RIGHT_WRITE)
+        for path in Self.systemReadable { add(path, read | execute) }
+        add(FileSystem.directoryName(manifest.file), read | execute)
+        add(FileSystem.directoryName(manifest.library), read | execute)
+        for path in Self.systemWritable { add(path, read | write) }
+        add(privateDirectory, read | write)
+        for (places, rights) in [(permissions.read, read | execute), (permissions.write, read | write)] {
+            for place in places {
+                switch place {
+                case .items:
+                    for item in request.items { if let path = item.path { add(path, rights) } }
+                case .output:
+                    for option in permissions.outputOptions {
+                        if let value = request.option(option), let folder = Self.outputFolder(value, home: home) { add(folder, rights) }
+                    }
+                case .path:
+                    if let path = place.expanded(home: home, xdg: xdg) { add(path, rights) }
+                }
+            }
+        }
+    }
+
+    /// The folder an output option's value names: the value itself when it is a folder,
+    /// else the folder of the file it names. `~/` is the user's, as a shell would have it,
+    /// and a `kind:` before the path (`maildir:~/Mail`) is left aside.
+    static func outputFolder(_ value: String, home: String) -> String? {
+        var path = value
+        if !path.hasPrefix("/") && !path.hasPrefix("~"), let colon = path.firstIndex(of: ":") {
+            path = String(path[path.index(after: colon)...])
+        }
+        if path == "~" { path = home } else if path.hasPrefix("~/") { path = FileSystem.join(home, String(path.dropFirst(2))) }
+        guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return nil }
+        return FileSystem.isDirectory(path) ? path : FileSystem.directoryName(path)
+    }
+
+    private mutating func add(_ path: String, _ rights: UInt8) {
+        guard path.hasPrefix("/") else { return }
+        if let index = rules.firstIndex(where: { $0.path == path }) {
+            rules[index].rights |= rights
+        } else {
+            rules.append(Rule(path: path, rights: rights))
+        }
+    }
+
+    /// The SANDBOX frame that asks the helper to enforce this.
+    var frame: Frame {
+        var frame = Frame(.sandbox)
+        frame.append(UInt8((network ? ASP_SANDBOX_NETWORK : 0) | (exec ? ASP_SANDBOX_EXEC : 0)))
+        frame.append(UInt32(rules.count))
+        for rule in rules {
+            frame.append(rule.rights)
+            frame.append(bytes: PathName.bytes(rule.path))
+        }
+        frame.append(limits.memory)
+        frame.append(limits.fileSize)
+        frame.append(limits.openFiles)
+        frame.append(exec ? limits.processes : 0)
+        return frame
+    }
+}

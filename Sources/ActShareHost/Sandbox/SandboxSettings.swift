@@ -1,0 +1,60 @@
+import ActShareCore
+import CActShareSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The user's sandbox settings (config `sandbox:` and `limits:`), and what every
+/// sandboxed helper gets: a clean environment and one warning on a kernel without
+/// Landlock.
+public struct SandboxSettings: Sendable {
+    /// Whether a provider must not run unsandboxed (config `sandbox: required`).
+    public var required: Bool
+    public var limits: SandboxLimits
+
+    public init(required: Bool = false, limits: SandboxLimits = SandboxLimits()) {
+        self.required = required
+        self.limits = limits
+    }
+
+    /// The variables a provider keeps: who and where the user is, the language, the
+    /// display, and actshare's own. Tokens, agents' sockets and the rest stay behind.
+    static let keptVariables: Set<String> = [
+        "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "PATH", "EMAIL", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY",
+        "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_DIRS",
+        "XDG_DATA_DIRS", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP",
+    ]
+
+    /// The helper's environment: the kept variables, `LC_*` and `ACTSHARE_*`, and
+    /// `TMPDIR` pointing at its private directory.
+    static func environment(privateDirectory: String) -> [String] {
+        var entries: [String] = []
+        var pointer = cactshare_environ()
+        while let entry = pointer?.pointee {
+            let text = String(cString: entry)
+            let name = text.prefix { $0 != "=" }
+            if keptVariables.contains(String(name)) || name.hasPrefix("LC_") || (name.hasPrefix("ACTSHARE_") && name != "ACTSHARE_ISOLATION") {
+                entries.append(text)
+            }
+            pointer = pointer?.advanced(by: 1)
+        }
+        entries.append("TMPDIR=\(privateDirectory)")
+        return entries
+    }
+
+    private static let warning = Lock()
+    nonisolated(unsafe) private static var warned = false
+
+    /// Says once per run, on standard error, that providers run unsandboxed here.
+    static func warnUnsandboxedOnce() {
+        let first = warning.withLock {
+            defer { warned = true }
+            return !warned
+        }
+        if first { FileSystem.writeAll(Array((unsandboxedWarning + "\n").utf8), to: 2) }
+    }
+
+    /// What `providers` and the warning say on a kernel without Landlock.
+    public static let unsandboxedWarning =
+        "actshare: warning: not sandboxed: this kernel has no Landlock, so providers run with all of your rights (config 'sandbox: required' refuses to run them)"
+}

@@ -1,0 +1,387 @@
+/* The sandbox (sandbox.h): Landlock, seccomp, no new privileges and resource limits. */
+#include "sandbox.h"
+
+#include "containment.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* ---- Landlock, declared here: Debian 12's kernel headers predate its network rules ---- */
+
+struct ruleset_attr {
+    uint64_t handled_access_fs, handled_access_net, scoped;
+};
+struct path_beneath_attr {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+} __attribute__((packed));
+
+enum {
+    LL_RULE_PATH_BENEATH = 1,
+    LL_CREATE_RULESET_VERSION = 1,
+};
+enum {
+    FS_EXECUTE = 1ull << 0, FS_WRITE_FILE = 1ull << 1, FS_READ_FILE = 1ull << 2, FS_READ_DIR = 1ull << 3,
+    FS_REMOVE_DIR = 1ull << 4, FS_REMOVE_FILE = 1ull << 5, FS_MAKE_CHAR = 1ull << 6, FS_MAKE_DIR = 1ull << 7,
+    FS_MAKE_REG = 1ull << 8, FS_MAKE_SOCK = 1ull << 9, FS_MAKE_FIFO = 1ull << 10, FS_MAKE_BLOCK = 1ull << 11,
+    FS_MAKE_SYM = 1ull << 12, FS_REFER = 1ull << 13, FS_TRUNCATE = 1ull << 14,
+    NET_BIND_TCP = 1ull << 0, NET_CONNECT_TCP = 1ull << 1,
+    SCOPE_SIGNAL = 1ull << 1,
+};
+/* The rights that may be granted on a file rather than a directory. */
+#define FS_FILE_RIGHTS (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE)
+
+/* ---- The policy, kept to judge refusals ------------------------------------------- */
+
+#define MAX_RULES 4096
+static struct rule {
+    char *path;
+    size_t length;
+    unsigned rights;
+} rules[MAX_RULES];
+static size_t rule_count;
+static int active;
+
+int sandbox_active(void) { return active; }
+
+int sandbox_grants(const char *path, unsigned rights) {
+    char absolute[4096];
+    if (path[0] != '/') {
+        if (!getcwd(absolute, sizeof absolute - 2)) return 0;
+        size_t used = strlen(absolute);
+        snprintf(absolute + used, sizeof absolute - used, "/%s", path);
+        path = absolute;
+    }
+    for (size_t i = 0; i < rule_count; i++) {
+        const struct rule *rule = &rules[i];
+        if ((rule->rights & rights) != rights) continue;
+        if (strncmp(path, rule->path, rule->length) == 0
+            && (path[rule->length] == '\0' || path[rule->length] == '/' || rule->path[rule->length - 1] == '/')) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- Notes of refusals: a fixed ring written from anywhere, a signal handler too ---- */
+
+#define MAX_NOTES 16
+static struct note {
+    atomic_int state; /* 0 free, 1 being written, 2 ready */
+    unsigned what;
+    char subject[512];
+} notes[MAX_NOTES];
+
+void sandbox_note(unsigned what, const char *subject) {
+    for (int i = 0; i < MAX_NOTES; i++) {
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&notes[i].state, &expected, 1)) continue;
+        notes[i].what = what;
+        size_t n = 0;
+        for (; subject && subject[n] && n < sizeof notes[i].subject - 1; n++) notes[i].subject[n] = subject[n];
+        notes[i].subject[n] = '\0';
+        atomic_store(&notes[i].state, 2);
+        return;
+    }
+}
+
+void sandbox_take_notes(void (*send)(unsigned what, const char *subject)) {
+    for (int i = 0; i < MAX_NOTES; i++) {
+        if (atomic_load(&notes[i].state) != 2) continue;
+        /* The same refusal noted twice (a provider retrying) is said once. */
+        int repeated = 0;
+        for (int j = 0; j < i; j++) {
+            if (atomic_load(&notes[j].state) == 2 && notes[j].what == notes[i].what
+                && strcmp(notes[j].subject, notes[i].subject) == 0) repeated = 1;
+        }
+        if (!repeated) send(notes[i].what, notes[i].subject);
+    }
+    for (int i = 0; i < MAX_NOTES; i++) {
+        int ready = 2;
+        atomic_compare_exchange_strong(&notes[i].state, &ready, 0);
+    }
+}
+
+/* ---- seccomp ------------------------------------------------------------------------ */
+
+#if defined(__x86_64__)
+#define SANDBOX_ARCH AUDIT_ARCH_X86_64
+#define SANDBOX_CAN_TRAP 1
+#define SYSCALL_RESULT(context) ((context)->uc_mcontext.gregs[REG_RAX])
+#define SYSCALL_ARG0(context) ((context)->uc_mcontext.gregs[REG_RDI])
+#define SYSCALL_ARG1(context) ((context)->uc_mcontext.gregs[REG_RSI])
+#elif defined(__aarch64__)
+#define SANDBOX_ARCH AUDIT_ARCH_AARCH64
+#define SANDBOX_CAN_TRAP 1
+#define SYSCALL_RESULT(context) ((context)->uc_mcontext.regs[0])
+#define SYSCALL_ARG0(context) ((context)->uc_mcontext.regs[0])
+#define SYSCALL_ARG1(context) ((context)->uc_mcontext.regs[1])
+#else
+#define SANDBOX_CAN_TRAP 0
+#endif
+
+/* Calls no provider needs, and their names for the user. */
+static const struct {
+    int number;
+    const char *name;
+} forbidden[] = {
+    {SYS_ptrace, "ptrace"}, {SYS_process_vm_readv, "process_vm_readv"}, {SYS_process_vm_writev, "process_vm_writev"},
+    {SYS_mount, "mount"}, {SYS_umount2, "umount2"}, {SYS_pivot_root, "pivot_root"}, {SYS_chroot, "chroot"},
+    {SYS_init_module, "init_module"}, {SYS_finit_module, "finit_module"}, {SYS_delete_module, "delete_module"},
+    {SYS_kexec_load, "kexec_load"}, {SYS_kexec_file_load, "kexec_file_load"}, {SYS_reboot, "reboot"},
+    {SYS_swapon, "swapon"}, {SYS_swapoff, "swapoff"}, {SYS_bpf, "bpf"}, {SYS_perf_event_open, "perf_event_open"},
+    {SYS_userfaultfd, "userfaultfd"}, {SYS_keyctl, "keyctl"}, {SYS_add_key, "add_key"},
+    {SYS_request_key, "request_key"}, {SYS_setns, "setns"}, {SYS_unshare, "unshare"},
+    {SYS_open_by_handle_at, "open_by_handle_at"}, {SYS_name_to_handle_at, "name_to_handle_at"}, {SYS_acct, "acct"},
+    {SYS_settimeofday, "settimeofday"}, {SYS_clock_settime, "clock_settime"}, {SYS_adjtimex, "adjtimex"},
+    {SYS_clock_adjtime, "clock_adjtime"}, {SYS_sethostname, "sethostname"}, {SYS_setdomainname, "setdomainname"},
+    {SYS_fanotify_init, "fanotify_init"}, {SYS_quotactl, "quotactl"}, {SYS_syslog, "syslog"},
+    {SYS_vhangup, "vhangup"}, {SYS_io_uring_setup, "io_uring_setup"}, {SYS_io_uring_enter, "io_uring_enter"},
+    {SYS_io_uring_register, "io_uring_register"}, {SYS_fsopen, "fsopen"}, {SYS_fsmount, "fsmount"},
+    {SYS_move_mount, "move_mount"}, {SYS_open_tree, "open_tree"}, {SYS_fspick, "fspick"},
+#ifdef SYS_iopl
+    {SYS_iopl, "iopl"}, {SYS_ioperm, "ioperm"},
+#endif
+};
+
+static const char *forbidden_name(long number) {
+    for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++) {
+        if (forbidden[i].number == number) return forbidden[i].name;
+    }
+    return "a system call";
+}
+
+#if SANDBOX_CAN_TRAP
+/* A trapped call: note it, and make it fail as if the kernel had refused it. */
+static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer) {
+    (void)signal_number;
+    ucontext_t *context = context_pointer;
+    long number = info->si_syscall;
+    int error = EPERM;
+    if (number == SYS_execve || number == SYS_execveat) {
+        const char *path = (const char *)SYSCALL_ARG0(context);
+        if (number == SYS_execveat) path = (const char *)SYSCALL_ARG1(context);
+        sandbox_note(ASP_REFUSED_EXEC, path);
+        error = EACCES;
+    } else if (number == SYS_socket) {
+        char family[16];
+        int value = (int)SYSCALL_ARG0(context), n = 0;
+        char digits[12];
+        do { digits[n++] = (char)('0' + value % 10); value /= 10; } while (value > 0 && n < 11);
+        for (int i = 0; i < n; i++) family[i] = digits[n - 1 - i];
+        family[n] = '\0';
+        sandbox_note(ASP_REFUSED_SOCKET, family);
+        error = EACCES;
+    } else if (number == SYS_clone || number == SYS_clone3
+#ifdef SYS_fork
+               || number == SYS_fork || number == SYS_vfork
+#endif
+    ) {
+        sandbox_note(ASP_REFUSED_PROCESS, "");
+        /* clone3 is refused as unknown so that glibc falls back to clone for threads. */
+        if (number == SYS_clone3) error = ENOSYS;
+    } else {
+        sandbox_note(ASP_REFUSED_CALL, forbidden_name(number));
+    }
+    SYSCALL_RESULT(context) = -error;
+}
+#endif
+
+#define ACTION_REFUSE(error) (SANDBOX_CAN_TRAP ? SECCOMP_RET_TRAP : (SECCOMP_RET_ERRNO | (error)))
+#define ARG0_LOW offsetof(struct seccomp_data, args[0])
+
+static int install_seccomp(int network, int exec) {
+    struct sock_filter program[256];
+    size_t n = 0;
+#define EMIT(instruction) program[n++] = (struct sock_filter)instruction
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+#if defined(__x86_64__)
+    /* x32 system calls: none of ours. */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+    for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)forbidden[i].number, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
+    }
+    if (!network) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4));
+        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+    }
+    if (!exec) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+#ifdef SYS_fork
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
+#endif
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+        /* clone: threads only. */
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
+        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
+    }
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+#undef EMIT
+#if SANDBOX_CAN_TRAP
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_sigsys;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSYS, &action, NULL);
+#endif
+    struct sock_fprog filter = {.len = (unsigned short)n, .filter = program};
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+}
+
+/* ---- Landlock ----------------------------------------------------------------------- */
+
+static uint64_t landlock_rights(unsigned rights, uint64_t handled) {
+    uint64_t access = 0;
+    if (rights & ASP_RIGHT_READ) access |= FS_READ_FILE | FS_READ_DIR;
+    if (rights & ASP_RIGHT_WRITE) {
+        access |= FS_READ_FILE | FS_READ_DIR | FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR
+            | FS_MAKE_REG | FS_MAKE_SYM | FS_MAKE_SOCK | FS_MAKE_FIFO | FS_REFER | FS_TRUNCATE;
+    }
+    if (rights & ASP_RIGHT_EXEC) access |= FS_EXECUTE;
+    return access & handled;
+}
+
+/* Returns the ABI enforced (0: none), or -1 with errno. */
+static int install_landlock(int network, char *error, size_t error_size) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+    if (abi < 1) return 0;
+    struct ruleset_attr attributes = {0};
+    size_t attributes_size = sizeof attributes.handled_access_fs;
+    attributes.handled_access_fs = (FS_MAKE_SYM << 1) - 1; /* ABI 1: bits 0-12 */
+    if (abi >= 2) attributes.handled_access_fs |= FS_REFER;
+    if (abi >= 3) attributes.handled_access_fs |= FS_TRUNCATE;
+    if (abi >= 4 && !network) {
+        attributes.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP;
+        attributes_size = 2 * sizeof(uint64_t);
+    }
+    if (abi >= 6) {
+        /* Signals only to its own processes: not to actshare, not to the user's others. */
+        attributes.scoped = SCOPE_SIGNAL;
+        attributes_size = sizeof attributes;
+    }
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, attributes_size, 0);
+    if (ruleset < 0) {
+        snprintf(error, error_size, "landlock_create_ruleset: %s", strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < rule_count; i++) {
+        int fd = open(rules[i].path, O_PATH | O_CLOEXEC);
+        if (fd < 0) continue; /* a path that does not exist grants nothing */
+        struct stat status;
+        uint64_t access = landlock_rights(rules[i].rights, attributes.handled_access_fs);
+        if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) access &= FS_FILE_RIGHTS;
+        struct path_beneath_attr beneath = {.allowed_access = access, .parent_fd = fd};
+        long added = access ? syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &beneath, 0) : 0;
+        int saved = errno;
+        close(fd);
+        if (added != 0) {
+            snprintf(error, error_size, "landlock_add_rule(%s): %s", rules[i].path, strerror(saved));
+            close(ruleset);
+            return -1;
+        }
+    }
+    long restricted = syscall(SYS_landlock_restrict_self, ruleset, 0);
+    int saved = errno;
+    close(ruleset);
+    if (restricted != 0) {
+        snprintf(error, error_size, "landlock_restrict_self: %s", strerror(saved));
+        return -1;
+    }
+    return (int)abi;
+}
+
+/* ---- Limits ------------------------------------------------------------------------- */
+
+static void lower(int resource, uint64_t value) {
+    if (value == 0) return;
+    struct rlimit current;
+    if (getrlimit(resource, &current) != 0) return;
+    rlim_t limit = (rlim_t)value;
+    if (current.rlim_max != RLIM_INFINITY && current.rlim_max < limit) limit = current.rlim_max;
+    struct rlimit lowered = {limit, limit};
+    setrlimit(resource, &lowered);
+}
+
+/* ---- SANDBOX ------------------------------------------------------------------------ */
+
+int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size) {
+    unsigned flags;
+    uint32_t count, open_files, processes;
+    uint64_t memory, file_size;
+    if (asp_get_u8(payload, &flags) != 0 || asp_get_u32(payload, &count) != 0 || count > MAX_RULES) {
+        snprintf(error, error_size, "malformed SANDBOX frame");
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        unsigned rights;
+        char *path = NULL;
+        size_t length = 0;
+        if (asp_get_u8(payload, &rights) != 0 || asp_get_bytes(payload, &path, &length) != 0 || length == 0 || path[0] != '/') {
+            free(path);
+            snprintf(error, error_size, "malformed SANDBOX frame");
+            return -1;
+        }
+        rules[rule_count++] = (struct rule){path, length, rights};
+    }
+    if (asp_get_u64(payload, &memory) != 0 || asp_get_u64(payload, &file_size) != 0
+        || asp_get_u32(payload, &open_files) != 0 || asp_get_u32(payload, &processes) != 0) {
+        snprintf(error, error_size, "malformed SANDBOX frame");
+        return -1;
+    }
+    int network = (flags & ASP_SANDBOX_NETWORK) != 0, exec = (flags & ASP_SANDBOX_EXEC) != 0;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        snprintf(error, error_size, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
+        return -1;
+    }
+    lower(RLIMIT_AS, memory);
+    lower(RLIMIT_FSIZE, file_size);
+    lower(RLIMIT_NOFILE, open_files);
+    if (processes) containment_limit_processes(processes);
+    /* A file grown past its limit fails the write (EFBIG) rather than killing the provider. */
+    signal(SIGXFSZ, SIG_IGN);
+    int enforced = install_landlock(network, error, error_size);
+    if (enforced < 0) return -1;
+    if (install_seccomp(network, exec) != 0) {
+        snprintf(error, error_size, "seccomp: %s", strerror(errno));
+        return -1;
+    }
+    active = 1;
+    *abi = (uint32_t)enforced;
+    return 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * The sandbox: what a provider may do once its library is loaded (docs/PLUGINS.md,
+ * Permissions; docs/SECURITY.md).
+ *
+ * actshare decides the policy (the paths and rights, from the manifest's permissions,
+ * the items and the system's directories) and sends it in a SANDBOX frame; this file
+ * only enforces it, in the worker, before the library is opened and for good:
+ *   - PR_SET_NO_NEW_PRIVS: no setuid program gives the provider more rights;
+ *   - Landlock: the file system (only the paths given, with their rights) and, unless
+ *     the network is allowed, TCP bind and connect;
+ *   - seccomp: system calls no provider needs fail (ptrace, mount, modules, namespaces,
+ *     io_uring…); without network, sockets other than AF_UNIX; without exec, new
+ *     processes and programs. A refused call fails with EPERM or EACCES; it does not
+ *     kill, so the provider can say what failed;
+ *   - resource limits: address space, file size, open files, processes.
+ * What the sandbox refuses is noted (sandbox_note) and sent to actshare with the call's
+ * result, so the user reads which path or call was refused.
+ */
+#ifndef ACTSHARE_PROVIDER_HOST_SANDBOX_H
+#define ACTSHARE_PROVIDER_HOST_SANDBOX_H
+
+#include <actshare/provider_protocol.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Applies the policy of a SANDBOX frame's payload. Returns 0 and the Landlock ABI
+ * enforced (0: this kernel has none), or -1 with a reason in `error`. */
+int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size);
+
+/* Whether a sandbox is in force. */
+int sandbox_active(void);
+
+/* Notes that the sandbox refused something (ASP_REFUSED_*, and its subject). Safe in a
+ * signal handler and from any thread; the notes wait for sandbox_take_notes. */
+void sandbox_note(unsigned what, const char *subject);
+
+/* Calls `send` for each note taken since the last call, then forgets them. */
+void sandbox_take_notes(void (*send)(unsigned what, const char *subject));
+
+/* Whether a path (absolute, or relative to the working directory) lies within a path
+ * the policy grants `rights` (ASP_RIGHT_*): a refusal of one that does is not the
+ * sandbox's doing. */
+int sandbox_grants(const char *path, unsigned rights);
+
+#endif

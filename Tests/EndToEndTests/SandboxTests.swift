@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The sandbox of isolated providers, attacked by the Intruder fixture with the default
+/// permissions (each attempt refused, named, and harmless) and then allowed each thing
+/// by a permission that says so.
+@Suite struct SandboxTests {
+    static let hooks = ["read", "list", "write", "connect", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
+
+    /// The Intruder's manifest, one activity per hook, with `permissions` (YAML lines) if given.
+    static func manifest(permissions: String? = nil) -> String {
+        var text = """
+            schema: actshare/provider@1
+            id: org.test.intruder
+            name: Intruder
+            version: 1.0.0
+            library: \(Sandbox.cProviders)/libintruder.so
+            timeout: 10s
+
+            """
+        if let permissions { text += "permissions:\n\(permissions)\n" }
+        text += "activities:\n"
+        for hook in hooks {
+            text += """
+                  - type: org.test.intruder.\(hook)
+                    title: \(hook)
+                    accepts: {kinds: [file, text]}
+                    options: [{name: target, type: string}, {name: out, type: string}]
+                    hooks: {perform: intruder_\(hook.replacingOccurrences(of: "-", with: "_"))}
+
+                """
+        }
+        return text
+    }
+
+    /// A sandbox with the examples and the Intruder; `secret` is a file in its home.
+    static func sandbox(permissions: String? = nil) throws -> (Sandbox, secret: String) {
+        let sandbox = try Sandbox()
+        let directory = "\(sandbox.root)/intruder"
+        sandbox.providerPath.insert(directory, at: 0)
+        try Sandbox.write(manifest(permissions: permissions), to: "\(directory)/provider.yaml")
+        let secret = "\(sandbox.root)/home/secret.txt"
+        try "top secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        return (sandbox, secret)
+    }
+
+    /// Performs Intruder's `hook` on a text item with `target`; its result.
+    static func attempt(_ sandbox: Sandbox, _ hook: String, _ target: String) throws -> (status: Int32, error: String?, texts: [String]) {
+        let run = try sandbox.run("perform", "org.test.intruder.\(hook)", "--text", "x", "-o", "target=\(target)", "--json")
+        let json = try run.json()
+        let texts = (json["returned_items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        return (run.status, json["error"] as? String, texts)
+    }
+
+    /// A TCP listener on 127.0.0.1: its port, and whether a connection is waiting.
+    final class Listener {
+        let fd: Int32
+        let port: UInt16
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            #expect(bound && listen(fd, 8) == 0)
+            self.fd = fd
+            port = UInt16(bigEndian: address.sin_port)
+        }
+
+        deinit { close(fd) }
+
+        /// Whether a connection arrived within `milliseconds`.
+        func connected(within milliseconds: Int32) -> Bool {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, milliseconds) == 1
+        }
+    }
+
+    @Test func everyAttemptIsRefusedAndNamed() throws {
+        let (sandbox, secret) = try Self.sandbox()
+        let home = "\(sandbox.root)/home"
+        let bashrc = "\(home)/.bashrc"
+        try "# mine\n".write(toFile: bashrc, atomically: true, encoding: .utf8)
+        let escape = "/tmp/actshare-escape-\(UUID().uuidString)"
+        let listener = try Listener()
+        let intruder = "org.test.intruder"
+        let cases: [(hook: String, target: String, message: String)] = [
+            ("read", secret, "\(intruder) tried to open \(secret), which its manifest does not allow"),
+            ("list", home, "\(intruder) tried to open \(home), which its manifest does not allow"),
+            ("write", bashrc, "\(intruder) tried to open \(bashrc), which its manifest does not allow"),
+            ("write", escape, "\(intruder) tried to open \(escape), which its manifest does not allow"),
+            ("connect", String(listener.port), "\(intruder) tried to open a network socket (address family 2), which its manifest does not allow (no network)"),
+            ("exec", "/bin/sh", "\(intruder) tried to run /bin/sh, which its manifest does not allow (exec: false)"),
+            ("spawn", "/bin/sh", "\(intruder) tried to start a process, which its manifest does not allow (exec: false)"),
+            ("fork-bomb", "", "\(intruder) tried to start a process, which its manifest does not allow (exec: false)"),
+            ("allocate", "", "cannot allocate 8 GiB: Cannot allocate memory"),
+            ("ptrace", "", "\(intruder) tried to use ptrace, a system call no provider may use"),
+        ]
+        for (hook, target, message) in cases {
+            let result = try Self.attempt(sandbox, hook, target)
+            #expect(result.status == 1, "\(hook)")
+            #expect(result.error?.hasPrefix("org.test.intruder.\(hook): \(message)") == true, "\(hook): \(result.error ?? "no error")")
+        }
+        // Nothing happened: the secret was not read, .bashrc is as it was, no file
+        // escaped, the listener saw no one.
+        #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "# mine\n")
+        #expect(!FileManager.default.fileExists(atPath: escape))
+        #expect(!listener.connected(within: 200))
+        // And the host and the other providers go on.
+        let text = try sandbox.file("a.txt", "some words\n")
+        #expect(try sandbox.run("list", "--json", text).listedTypes().contains("org.example.hello.greet"))
+        let greet = try sandbox.run("perform", "org.example.hello.greet", text)
+        #expect(greet.status == 0, "\(greet.stderr)")
+    }
+
+    @Test func whatThePermissionsDeclareIsAllowed() throws {
+        let listener = try Listener()
+        let (sandbox, secret) = try Self.sandbox(permissions: """
+              read: [items, ~/secret.txt, $HOME]
+              write: [~/.bashrc]
+              network: true
+              exec: true
+            """)
+        let home = "\(sandbox.root)/home"
+        // A rule names what exists: .bashrc is there, as the attack expects.
+        try "# mine\n".write(toFile: "\(home)/.bashrc", atomically: true, encoding: .utf8)
+        #expect(try Self.attempt(sandbox, "read", secret).texts == ["top secret\n"])
+        #expect(try Self.attempt(sandbox, "list", home).status == 0)
+        #expect(try Self.attempt(sandbox, "write", "\(home)/.bashrc").status == 0)
+        #expect(try String(contentsOfFile: "\(home)/.bashrc", encoding: .utf8) == "# mine\necho owned\n")
+        #expect(try Self.attempt(sandbox, "connect", String(listener.port)).status == 0)
+        #expect(listener.connected(within: 2000))
+        let spawned = try Self.attempt(sandbox, "spawn", "/bin/sh")
+        #expect(spawned.status == 0, "\(spawned.error ?? "")")
+        // What is not declared is still refused.
+        #expect(try Self.attempt(sandbox, "write", "\(home)/other").status == 1)
+    }
+
+    /// The items, in several folders, and the private directory: what every provider may
+    /// use; the private directory is gone when actshare is done.
+    @Test func itemsAndThePrivateDirectoryAreUsable() throws {
+        let (sandbox, _) = try Self.sandbox()
+        let first = try sandbox.file("one/a.txt", "alpha\n")
+        let second = try sandbox.file("two/deeper/b.txt", "beta\n")
+        let run = try sandbox.run("perform", "org.test.intruder.read-items", first, second, "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((try run.json()["returned_items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String } == ["alpha", "beta"])
+        let scratch = try Self.attempt(sandbox, "write-private", "")
+        #expect(scratch.status == 0, "\(scratch.error ?? "")")
+        let directory = try #require(scratch.texts.first)
+        #expect(directory.contains("/actshare-provider-"))
+        // Removed by the helper's guard as the helper ends, which may be just after actshare.
+        let deadline = Date().addingTimeInterval(5)
+        while FileManager.default.fileExists(atPath: directory) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!FileManager.default.fileExists(atPath: directory), "the private directory is removed")
+    }
+
+    /// `providers` says what each provider may do; `providers check` warns of broad permissions.
+    @Test func permissionsAreShownAndBroadOnesWarned() throws {
+        let (sandbox, _) = try Self.sandbox(permissions: "  read: [items, \"~\"]\n  network: true")
+        let listed = try sandbox.run("providers")
+        #expect(listed.stdout.contains("reads the shared items, ~; writes nothing of yours; uses the network; runs no programs"), "\(listed.stdout)")
+        let check = try sandbox.run("providers", "check", "\(sandbox.root)/intruder")
+        #expect(check.status == 0)
+        #expect(check.stderr.contains("provider.yaml:8:9: warning: 'permissions.read' lists '~', which lets the provider read every file there; list only the folders it needs"), "\(check.stderr)")
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * Intruder: tries what a sandboxed provider must not do (SandboxTests). Each attempt
+ * goes through the C library as a provider would write it; what the sandbox refuses
+ * comes back as the error the system gave.
+ */
+#include "intruder.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int32_t failed(actshare_session *session, const char *what, const char *target) {
+    char message[1024];
+    snprintf(message, sizeof message, "cannot %s %s: %s", what, target ? target : "(no target)", strerror(errno));
+    session->set_error(session, message);
+    return ACTSHARE_STATUS_FAILED;
+}
+
+static const char *target(actshare_session *session) {
+    const char *value = session->option(session, "target");
+    return value ? value : "";
+}
+
+int32_t intruder_read(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *path = target(session);
+    FILE *file = fopen(path, "r");
+    if (!file) return failed(session, "read", path);
+    char line[256] = "";
+    if (!fgets(line, sizeof line, file)) line[0] = '\0';
+    fclose(file);
+    session->return_item(session, ACTSHARE_ITEM_TEXT, line, "text/plain");
+    return ACTSHARE_STATUS_DONE;
+}
+
+int32_t intruder_list(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *path = target(session);
+    DIR *directory = opendir(path);
+    if (!directory) return failed(session, "list", path);
+    int count = 0;
+    while (readdir(directory)) count++;
+    closedir(directory);
+    return ACTSHARE_STATUS_DONE;
+}
+
+int32_t intruder_write(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *path = target(session);
+    FILE *file = fopen(path, "a");
+    if (!file) return failed(session, "write", path);
+    fputs("echo owned\n", file);
+    fclose(file);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* target: a TCP port on 127.0.0.1. */
+int32_t intruder_connect(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *port = target(session);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return failed(session, "open a socket for port", port);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port))};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        return failed(session, "connect to port", port);
+    }
+    close(fd);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Replaces the process with the target program: refused, or the helper is gone. */
+int32_t intruder_exec(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *path = target(session);
+    execl(path, path, "-c", "exit 7", (char *)NULL);
+    return failed(session, "run", path);
+}
+
+/* Runs the target program in a child and waits for it (`sh -c 'exit 7'`: status 7). */
+int32_t intruder_spawn(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *path = target(session);
+    pid_t child = fork();
+    if (child < 0) return failed(session, "start a process for", path);
+    if (child == 0) {
+        execl(path, path, "-c", "exit 7", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 7) {
+        errno = ENOEXEC;
+        return failed(session, "run", path);
+    }
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* 10,000 processes that sleep: counted, and failed at the first refusal. */
+int32_t intruder_fork_bomb(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    for (int i = 0; i < 10000; i++) {
+        pid_t child = fork();
+        if (child < 0) {
+            char what[64];
+            snprintf(what, sizeof what, "process %d of 10000", i + 1);
+            return failed(session, "start", what);
+        }
+        if (child == 0) {
+            sleep(30);
+            _exit(0);
+        }
+    }
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* 8 GiB, touched. */
+int32_t intruder_allocate(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    size_t size = (size_t)8 << 30;
+    char *memory = malloc(size);
+    if (!memory) return failed(session, "allocate", "8 GiB");
+    for (size_t offset = 0; offset < size; offset += 4096) memory[offset] = 1;
+    free(memory);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Attaches to the helper's parent, and so to the host's side of the pipe. */
+int32_t intruder_ptrace(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    char pid[32];
+    snprintf(pid, sizeof pid, "process %d", (int)getppid());
+    if (ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) != 0) return failed(session, "trace", pid);
+    ptrace(PTRACE_DETACH, getppid(), NULL, NULL);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Reads every file item (what every provider may do): their first lines, returned. */
+int32_t intruder_read_items(const actshare_request *request, actshare_session *session) {
+    for (size_t i = 0; i < request->item_count; i++) {
+        const char *path = request->items[i].path;
+        if (!path) continue;
+        FILE *file = fopen(path, "r");
+        if (!file) return failed(session, "read", path);
+        char line[256] = "";
+        if (!fgets(line, sizeof line, file)) line[0] = '\0';
+        fclose(file);
+        line[strcspn(line, "\n")] = '\0';
+        session->return_item(session, ACTSHARE_ITEM_TEXT, line, "text/plain");
+    }
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* Writes in its private directory ($TMPDIR), which every provider may. */
+int32_t intruder_write_private(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *directory = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scratch.txt", directory ? directory : "/nonexistent");
+    FILE *file = fopen(path, "w");
+    if (!file) return failed(session, "write", path);
+    fputs("scratch\n", file);
+    fclose(file);
+    session->return_item(session, ACTSHARE_ITEM_TEXT, directory ? directory : "", "text/plain");
+    return ACTSHARE_STATUS_DONE;
+}
