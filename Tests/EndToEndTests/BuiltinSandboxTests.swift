@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// The built-in providers run sandboxed (ACTSHARE_ISOLATION=process) with the permissions
+/// their manifests declare: the declarations are what they need, and no more is given.
+@Suite struct BuiltinSandboxTests {
+    static func sandbox() throws -> Sandbox {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "process"
+        sandbox.extraEnvironment["EMAIL"] = ""
+        return sandbox
+    }
+
+    @Test func providersSaysTheyAreSandboxed() throws {
+        let listed = try Self.sandbox().run("providers")
+        #expect(listed.stdout.contains(
+            "sandboxed: reads the shared items, $XDG_STATE_HOME/actshare; writes nothing of yours; no network; runs no programs"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("sandboxed: reads the shared items; writes to the folder named by option spool; no network; runs programs"))
+    }
+
+    @Test func printToPDFWritesWhereItIsTold() throws {
+        let sandbox = try Self.sandbox()
+        let text = try sandbox.file("notes.txt", "English words on a page.\n中文测试：你好，世界。\n")
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let run = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output-dir=\(output)", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let info = try PrintToPDFTests.info("\(output)/notes.pdf")
+        #expect(info["Pages"] == "1")
+        // A file named with `output`: its folder is where it may write.
+        let named = "\(sandbox.root)/elsewhere/named.pdf"
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/elsewhere", withIntermediateDirectories: true)
+        #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output=\(named)").status == 0)
+        #expect(FileManager.default.fileExists(atPath: named))
+        // With neither, ~/Documents.
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/home/Documents", withIntermediateDirectories: true)
+        #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text).status == 0)
+        #expect(FileManager.default.fileExists(atPath: "\(sandbox.root)/home/Documents/notes.pdf"))
+    }
+
+    @Test(arguments: ["maildir", "mbox"])
+    func mailWritesItsSpool(_ kind: String) throws {
+        let sandbox = try Self.sandbox()
+        let spool = kind == "maildir" ? "\(sandbox.root)/Mail" : "\(sandbox.root)/mail/mbox"
+        try FileManager.default.createDirectory(atPath: kind == "maildir" ? spool : "\(sandbox.root)/mail", withIntermediateDirectories: true)
+        let attachment = try sandbox.file("report.txt", "figures\n")
+        let run = try sandbox.run(
+            "perform", "org.actshare.mail", "--text", "sandboxed", attachment, "-o", "to=reader@example.org",
+            "-o", "from=me@example.org", "-o", "spool=\(kind):\(spool)", "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let messages = try MailTests.read(kind, spool)
+        #expect(messages.count == 1)
+        #expect((messages.first?["texts"] as? [[String: Any]])?.first?["text"] as? String == "sandboxed\n")
+        #expect(!FileManager.default.fileExists(atPath: spool + ".lock"))
+    }
+}
+
+extension HandoffTests {
+    @Test func handOffRunsSandboxed() throws {
+        let (a, b) = try Self.pairedMachines((27_196, 27_197))
+        a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        a.sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "process"
+        #expect(try a.run("list", "--text", "x", "--json").listedTypes().contains("org.actshare.handoff"), "its can-perform reads the paired devices")
+        let sent = try a.run("perform", "org.actshare.handoff", "https://example.org/sandboxed", "-o", "device=beta")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try b.run("handoff", "list").stdout.contains("alpha  org.actshare.handoff.url  https://example.org/sandboxed"))
+    }
+}
