@@ -45,6 +45,10 @@ import Testing
         ("handoff: {discovery: bluetooth}\n", "c.yaml:1:22: error: 'handoff.discovery' must be multicast or static, not 'bluetooth'"),
         ("handoff: {listen: everywhere}\n", "c.yaml:1:19: error: 'handoff.listen' must be an IP address such as 0.0.0.0, :: or 192.168.1.20, not 'everywhere'"),
         ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, device-name, discovery, keep-partial, listen, peers, port, receive-dir)"),
+        ("sandbox: maybe\n", "c.yaml:1:10: error: 'sandbox' must be auto (run providers unsandboxed on a kernel without Landlock, with a warning) or required (do not run them), not 'maybe'"),
+        ("limits: {memory: 1KiB}\n", "c.yaml:1:18: error: 'limits.memory' must be a size of at least 64MiB such as 4GiB, not '1KiB'"),
+        ("limits: {open-files: 3}\n", "c.yaml:1:22: error: 'limits.open-files' must be at least 16, not 3"),
+        ("limits: {threads: 3}\n", "c.yaml:1:10: error: unknown key 'threads' in 'limits' (allowed: file-size, memory, open-files, processes)"),
         ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
     ])
     func rejectsBrokenConfig(_ text: String, _ expected: String) throws {

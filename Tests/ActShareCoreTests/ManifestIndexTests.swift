@@ -11,6 +11,7 @@ import Testing
         name: Cached
         version: 1.0.0
         library: \(Fixtures.path("manifests/libfake.so"))
+        permissions: {read: [items, ~/Music], write: [output], output-option: level, exec: true}
         activities:
           - type: org.example.cached.go
             title: \(title)
@@ -31,7 +32,9 @@ import Testing
         let config = "\(directory)/config.yaml"
         try Fixtures.write(Self.manifest(title: "First"), to: file)
         try Fixtures.write("schema: actshare/provider@1\nid: nope\n", to: broken)
-        try Fixtures.write("pin: [org.example.cached.go]\nproviders:\n  org.example.cached: {level: \"1\"}\n", to: config)
+        try Fixtures.write(
+            "pin: [org.example.cached.go]\nproviders:\n  org.example.cached: {level: \"1\"}\nsandbox: required\nlimits: {memory: 1GiB, processes: 9}\n",
+            to: config)
         try FileManager.default.createDirectory(atPath: "\(providers)/empty", withIntermediateDirectories: true)
         let index = ManifestIndex(directory: "\(directory)/cache", libraryDirectories: [])
         let decoder = ManifestDecoder()
@@ -68,12 +71,16 @@ import Testing
         #expect(a.activities[0].hooks.canPerform?.arguments == b.activities[0].hooks.canPerform?.arguments)
         #expect(a.activities[0].hooks.canPerform?.location == b.activities[0].hooks.canPerform?.location)
         #expect(a.libraryLocation == b.libraryLocation)
+        #expect(a.permissions == b.permissions)
+        #expect(b.permissions == ProviderPermissions(read: [.items, .path("~/Music")], write: [.output], outputOptions: ["level"], exec: true))
         let summary = try cached.manifests[1].summary.get()
         #expect(summary.id == "org.example.cached")
         #expect(summary.activities.map(\.title) == ["First"])
         #expect(summary.activities[0].hasCanPerform)
         let cachedConfig = try #require(try cached.config?.result.get())
         #expect(cachedConfig.pin == ["org.example.cached.go"])
+        #expect(cachedConfig.sandboxRequired)
+        #expect(cachedConfig.limits.memory == 1 << 30 && cachedConfig.limits.processes == 9 && cachedConfig.limits.openFiles == 1024)
         #expect(cachedConfig.providerOptions["org.example.cached"]?["level"]?.location == SourceLocation(file: config, line: 3, column: 31))
         // Errors are cached with their position.
         let error = try #require(throws: ActShareError.self) { try cached.manifests[0].manifest().get() }

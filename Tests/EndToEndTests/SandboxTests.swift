@@ -172,4 +172,24 @@ import Glibc
         #expect(check.status == 0)
         #expect(check.stderr.contains("provider.yaml:8:9: warning: 'permissions.read' lists '~', which lets the provider read every file there; list only the folders it needs"), "\(check.stderr)")
     }
+
+    /// On a kernel without Landlock (its calls made to fail by no-landlock): said once,
+    /// shown by `providers`, and with `sandbox: required`, nothing runs.
+    @Test func withoutLandlockItIsSaidOrRefused() throws {
+        let (sandbox, secret) = try Self.sandbox()
+        let noLandlock = "\(Sandbox.repository)/.build/bin/no-landlock"
+        func run(_ arguments: String...) throws -> Run {
+            try Sandbox.execute(noLandlock, [Sandbox.binary] + arguments, environment: sandbox.environment, stdin: nil)
+        }
+        #expect(try run("providers").stdout.contains("          not sandboxed: this kernel has no Landlock\n"))
+        let unsandboxed = try run("perform", "org.test.intruder.read", "--text", "x", "-o", "target=\(secret)", "--json")
+        #expect(unsandboxed.status == 0, "without Landlock the file is readable: \(unsandboxed.stderr)")
+        #expect(unsandboxed.stderr == "actshare: warning: not sandboxed: this kernel has no Landlock, so providers can read and change all of your files (config 'sandbox: required' refuses to run them)\n")
+        try sandbox.writeConfig("sandbox: required\n")
+        let refused = try run("perform", "org.test.intruder.read", "--text", "x", "-o", "target=\(secret)", "--json")
+        #expect(refused.status == 1)
+        #expect((try refused.json()["error"] as? String)?.hasSuffix(
+            "provider org.test.intruder: not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'") == true, "\(refused.stdout)")
+        #expect(try refused.json()["returned_items"] as? [Any] == nil || (try refused.json()["returned_items"] as? [Any])?.isEmpty == true)
+    }
 }

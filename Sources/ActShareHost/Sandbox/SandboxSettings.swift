@@ -56,5 +56,5 @@ public struct SandboxSettings: Sendable {
 
     /// What `providers` and the warning say on a kernel without Landlock.
     public static let unsandboxedWarning =
-        "actshare: warning: not sandboxed: this kernel has no Landlock, so providers run with all of your rights (config 'sandbox: required' refuses to run them)"
+        "actshare: warning: not sandboxed: this kernel has no Landlock, so providers can read and change all of your files (config 'sandbox: required' refuses to run them)"
 }
