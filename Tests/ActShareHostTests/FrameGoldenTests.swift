@@ -114,6 +114,11 @@ enum GoldenReading {
             return true
         }
         switch kind {
+        case .sandbox:
+            line = "SANDBOX"
+            try u8("flags")
+            for _ in 0..<(try u32("rules")) { try u8("rights"); try bytes("path") }
+            try u64("memory"); try u64("file-size"); _ = try u32("open-files"); _ = try u32("processes")
         case .load:
             line = "LOAD"
             try bytes("library")
@@ -150,6 +155,7 @@ enum GoldenReading {
         case .item: line = "ITEM"; try u8("kind"); try bytes("value"); try optional("content-type")
         case .setError: line = "SET_ERROR"; try bytes("message")
         case .done: line = "DONE"; try u64("result"); try optional("string")
+        case .refused: line = "REFUSED"; try u8("what"); try bytes("subject")
         default: line = "UNKNOWN type=\(type)"
         }
         return true

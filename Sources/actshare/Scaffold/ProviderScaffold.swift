@@ -44,6 +44,11 @@ struct ProviderScaffold {
         name: \(displayName)
         version: 0.1.0
         library: lib\(name).so
+        # What it may do in its sandbox (docs/PLUGINS.md, Permissions). This is the default:
+        # read the shared items, write only its $TMPDIR, no network, no programs. Add places
+        # to read or write, network: true or exec: true as the provider needs them.
+        permissions:
+          read: [items]
         activities:
           - type: \(id).describe
             title: Describe Items

@@ -67,6 +67,12 @@ static int u64_field(asp_buffer *b, const char *name) {
 static int describe(unsigned type, asp_buffer *b) {
     uint32_t count;
     switch (type) {
+    case ASP_FRAME_SANDBOX:
+        printf("SANDBOX");
+        if (u8_field(b, "flags") || u32_field(b, "rules", &count)) return -1;
+        for (uint32_t i = 0; i < count; i++) if (u8_field(b, "rights") || bytes_field(b, "path")) return -1;
+        return u64_field(b, "memory") || u64_field(b, "file-size") || u32_field(b, "open-files", &count)
+            || u32_field(b, "processes", &count);
     case ASP_FRAME_LOAD:
         printf("LOAD");
         if (bytes_field(b, "library") || u32_field(b, "symbols", &count)) return -1;
@@ -128,6 +134,9 @@ static int describe(unsigned type, asp_buffer *b) {
     case ASP_FRAME_DONE:
         printf("DONE");
         return u64_field(b, "result") || optional_field(b, "string", 0);
+    case ASP_FRAME_REFUSED:
+        printf("REFUSED");
+        return u8_field(b, "what") || bytes_field(b, "subject");
     default:
         printf("UNKNOWN type=%u", type);
         return 0;
