@@ -225,6 +225,9 @@ static void send_refused(unsigned what, const char *subject) {
     asp_free(&payload);
 }
 
+/* Set when the sandbox could not be set up: then no library is ever loaded here. */
+static int sandbox_failed;
+
 /* SANDBOX: once, before LOAD; answered with the Landlock ABI enforced. */
 static void handle_sandbox(asp_buffer *b) {
     static int applied;
@@ -236,9 +239,11 @@ static void handle_sandbox(asp_buffer *b) {
     }
     applied = 1;
     if (sandbox_apply(b, &abi, error, sizeof error) != 0) {
+        /* Half a sandbox is no sandbox: no provider code runs here (a LOAD that actshare
+         * sent without waiting is refused too). */
+        sandbox_failed = 1;
         send_error(ASP_ERROR_SANDBOX, error);
-        /* Half a sandbox is no sandbox: nothing more runs here. */
-        _exit(ASP_EXIT_SANDBOX);
+        return;
     }
     asp_buffer payload = {0};
     asp_put_u32(&payload, abi);
@@ -252,6 +257,10 @@ static void handle_load(asp_buffer *b) {
     uint32_t count = 0;
     if (library) {
         send_error(ASP_ERROR_MALFORMED, "a library is loaded already");
+        return;
+    }
+    if (sandbox_failed) {
+        send_error(ASP_ERROR_SANDBOX, "the sandbox could not be set up");
         return;
     }
     if (asp_get_bytes(b, &path, NULL) != 0 || asp_get_u32(b, &count) != 0 || count > b->length) {

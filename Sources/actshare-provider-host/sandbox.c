@@ -377,6 +377,10 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
     signal(SIGXFSZ, SIG_IGN);
     int enforced = install_landlock(network, error, error_size);
     if (enforced < 0) return -1;
+    if (enforced == 0 && (flags & ASP_SANDBOX_REQUIRED)) {
+        snprintf(error, error_size, "this kernel has no Landlock");
+        return -1;
+    }
     if (install_seccomp(network, exec) != 0) {
         snprintf(error, error_size, "seccomp: %s", strerror(errno));
         return -1;

@@ -53,7 +53,8 @@ final class HelperTransport: HookTransport {
             privateDirectory = directory
             process = try ProviderProcess(
                 helper: helper, provider: manifest.id, environment: SandboxSettings.environment(privateDirectory: directory.path))
-            let policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
+            var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
+            policy.required = sandbox.required
             self.policy = policy
             try enter(policy)
         } catch let error as ProviderProcess.Fault {
@@ -84,32 +85,30 @@ final class HelperTransport: HookTransport {
         return missing
     }
 
-    /// Sends SANDBOX and reads which Landlock ABI the helper enforces.
+    /// Sends SANDBOX; its answer (which Landlock ABI the helper enforces) is read before
+    /// LOAD's. Not waited for: a helper that cannot set up its sandbox says so and exits
+    /// before it reads LOAD, so LOAD follows at once and a start costs one round trip.
     private func enter(_ policy: SandboxPolicy) throws {
-        var abi: UInt32 = 0
-        try exchange(policy.frame, hook: nil, event: nil) { reply in
+        try post(policy.frame) { reply in
             var reader = FrameReader(reply.payload)
             switch reply.kind {
             case .ok:
-                abi = try reader.uint32()
+                let abi = try reader.uint32()
+                self.landlockABI = abi
+                if abi == 0 { SandboxSettings.warnUnsandboxedOnce() }
             case .error:
                 let (kind, message) = try reader.error()
                 guard Int(kind) == ASP_ERROR_SANDBOX else { throw self.unexpected(kind, message, hook: nil) }
+                let reason = PathName.decode(message)
                 throw self.record(ActShareError(
-                    .providerFailed, "provider \(self.manifest.id): its sandbox could not be set up: \(PathName.decode(message))",
+                    .providerFailed,
+                    reason == "this kernel has no Landlock"
+                        ? "provider \(self.manifest.id): not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'"
+                        : "provider \(self.manifest.id): its sandbox could not be set up: \(reason)",
                     at: self.manifest.libraryLocation))
             default:
                 throw FrameReader.Malformed(what: "an unexpected reply")
             }
-        }
-        landlockABI = abi
-        if abi == 0 {
-            if sandbox.required {
-                throw record(ActShareError(
-                    .providerFailed, "provider \(manifest.id): not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'",
-                    at: manifest.libraryLocation))
-            }
-            SandboxSettings.warnUnsandboxedOnce()
         }
     }
 

@@ -50,7 +50,9 @@ enum {
                                   open-files limit, u32 extra processes (0: no limit set).
                                   A path that does not exist is skipped. Answer: OK with
                                   u32 the Landlock ABI enforced (0: none, this kernel has no
-                                  Landlock; the rest still applies), or ERROR. */
+                                  Landlock; the rest still applies), or ERROR, after which
+                                  the helper refuses LOAD: actshare may send LOAD without
+                                  waiting. */
     ASP_FRAME_LOAD = 'L',    /**< bytes library path; u32 n; n × bytes symbol.
                                   Answer: OK with u32 m; m × u32 index of a symbol the
                                   library lacks (in LOAD's order); or ERROR. */
@@ -85,6 +87,8 @@ enum {
 enum {
     ASP_SANDBOX_NETWORK = 1, /**< may open network sockets and use TCP */
     ASP_SANDBOX_EXEC = 2,    /**< may start processes and run programs */
+    ASP_SANDBOX_REQUIRED = 4, /**< without Landlock, refuse (ERROR, then exit) rather than
+                                   run the provider unsandboxed */
 };
 
 /** The rights a SANDBOX path grants (to it, and beneath it for a directory). */
@@ -115,7 +119,9 @@ enum {
     ASP_ERROR_UNKNOWN_FRAME = 6, /**< a frame type the helper does not know */
     ASP_ERROR_TOO_LARGE = 7,     /**< a `string` hook returned more than a DONE frame may
                                       hold; the message is its length in decimal */
-    ASP_ERROR_SANDBOX = 8,       /**< the sandbox could not be set up (the reason) */
+    ASP_ERROR_SANDBOX = 8,       /**< the sandbox could not be set up (the reason; "this
+                                      kernel has no Landlock" with ASP_SANDBOX_REQUIRED), or a
+                                      LOAD after that */
 };
 
 /** The longest log or error message a provider may pass, in bytes: longer ones are cut
@@ -126,8 +132,6 @@ enum {
 
 /** The exit status of a helper whose reply pipe is gone (a provider closed it). */
 #define ASP_EXIT_PIPE_GONE 75
-/** The exit status of a helper whose sandbox could not be set up (after its ERROR). */
-#define ASP_EXIT_SANDBOX 78
 /** The exit status of a helper started without the protocol on descriptors 3 and 4. */
 #define ASP_EXIT_USAGE 64
 
