@@ -206,7 +206,8 @@ public final class ActivityHost {
             let idle = config.providerTimeouts[manifest.id] ?? manifest.idleTimeoutMilliseconds
             transport = HelperTransport(
                 manifest: manifest, helper: providerHost, limits: HookLimits(timeoutMilliseconds: timeout, idleMilliseconds: idle),
-                sandbox: SandboxSettings(required: config.sandboxRequired, limits: config.limits), cancelled: cancellationFlag)
+                sandbox: SandboxSettings(required: config.sandboxRequired, limits: config.limits), cancelled: cancellationFlag,
+                trace: trace)
         }
         trace?("provider \(manifest.id): \(manifest.file), library \(manifest.library), \(inProcess ? "in this process, not sandboxed" : "in \(providerHost), sandboxed: \(manifest.permissions.summary)")")
         let backend = HookRunner(manifest: manifest, transport: transport, cancelled: cancellationFlag, trace: trace)

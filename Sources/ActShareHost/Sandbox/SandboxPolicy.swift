@@ -83,6 +83,22 @@ struct SandboxPolicy: Equatable {
         }
     }
 
+    /// The rules in words, for `--explain`: "read /usr, /etc; read and write /tmp/…; no
+    /// network; no programs; 4096 MiB of memory, …".
+    var description: String {
+        let read = UInt8(ASP_RIGHT_READ), write = UInt8(ASP_RIGHT_WRITE), execute = UInt8(ASP_RIGHT_EXEC)
+        var groups: [String] = []
+        for (rights, words) in [(read, "read"), (read | execute, "read and run"), (read | write, "read and write"),
+                                (read | write | execute, "read, write and run")] {
+            let paths = rules.filter { $0.rights == rights }.map { PathName.display($0.path) }
+            if !paths.isEmpty { groups.append("\(words) \(paths.joined(separator: ", "))") }
+        }
+        groups.append(network ? "network" : "no network")
+        groups.append(exec ? "programs (\(limits.processes) processes more)" : "no programs")
+        groups.append("\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, \(limits.openFiles) open files")
+        return groups.joined(separator: "; ")
+    }
+
     /// The SANDBOX frame that asks the helper to enforce this.
     var frame: Frame {
         var frame = Frame(.sandbox)

@@ -17,6 +17,8 @@ final class HelperTransport: HookTransport {
     private let limits: HookLimits
     private let sandbox: SandboxSettings
     private let cancelled: UnsafeMutablePointer<Int32>
+    /// Where `--explain` shows each sandbox's rules, if asked.
+    private let trace: Trace?
     private var process: ProviderProcess?
     private var fault: ActShareError?
     /// The symbols LOAD resolves, kept to load again in a helper with another sandbox.
@@ -31,12 +33,13 @@ final class HelperTransport: HookTransport {
     static let cancellationGrace: UInt64 = 2_000_000_000
 
     init(manifest: ProviderManifest, helper: String, limits: HookLimits, sandbox: SandboxSettings,
-         cancelled: UnsafeMutablePointer<Int32>) {
+         cancelled: UnsafeMutablePointer<Int32>, trace: Trace?) {
         self.manifest = manifest
         self.helper = helper
         self.limits = limits
         self.sandbox = sandbox
         self.cancelled = cancelled
+        self.trace = trace
     }
 
     func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
@@ -56,6 +59,7 @@ final class HelperTransport: HookTransport {
             var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
             policy.required = sandbox.required
             self.policy = policy
+            trace?("provider \(manifest.id): sandbox: \(policy.description)")
             try enter(policy)
         } catch let error as ProviderProcess.Fault {
             throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
