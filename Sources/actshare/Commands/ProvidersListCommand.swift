@@ -6,8 +6,12 @@ import ArgumentParser
 struct ProvidersListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Show every provider found: ok, disabled, or what is wrong.",
-        discussion: "Each usable provider's library is loaded to check its hooks. The exit code is 0 even when some are broken.")
+        abstract: "Show every provider found: ok, disabled, or what is wrong, and what each may do.",
+        discussion: """
+            Each usable provider's library is loaded to check its hooks. Each provider's line says \
+            whether it runs sandboxed and, if so, what its manifest lets it read, write and reach \
+            (docs/PLUGINS.md, Permissions). The exit code is 0 even when some are broken.
+            """)
 
     @Flag(help: "Print machine-readable JSON on standard output.")
     var json = false
