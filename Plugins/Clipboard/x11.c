@@ -212,13 +212,19 @@ static void reap_exited_servers(void) {
 /* Becomes the background server in a child; returns in the caller once it is started. */
 static int start_server(server *s, unsigned lifetime, actshare_session *session) {
     reap_exited_servers();
+    /* Closed by the child once it has a session of its own: in a sandboxed helper only a
+     * process in its own session outlives the call (background: true). */
+    int ready[2] = {-1, -1};
+    if (pipe2(ready, O_CLOEXEC) != 0) ready[0] = ready[1] = -1;
     pid_t child = fork();
     if (child < 0) {
+        if (ready[0] >= 0) close(ready[0]), close(ready[1]);
         session->set_error(session, "X11 clipboard: cannot start the background server (fork failed)");
         return -1;
     }
     if (child == 0) {
         setsid(); /* out of the caller's session: a closed terminal must not stop it */
+        if (ready[1] >= 0) close(ready[1]);
         prctl(PR_SET_NAME, SERVER_NAME);
         /* The caller's handlers (actshare's cancellation flag) mean nothing here: a
          * signal stops the server, and a vanished X server is an error, not SIGPIPE. */
@@ -243,6 +249,12 @@ static int start_server(server *s, unsigned lifetime, actshare_session *session)
         close_all_but(keep, (size_t)kept);
         serve(s, lifetime);
         _exit(0);
+    }
+    if (ready[0] >= 0) {
+        close(ready[1]);
+        char none;
+        while (read(ready[0], &none, 1) < 0 && errno == EINTR) {}
+        close(ready[0]);
     }
     if (started_count < sizeof started / sizeof *started) started[started_count++] = child;
     /* The connection is the server's now: close our copy of its socket without a word to

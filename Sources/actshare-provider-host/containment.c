@@ -32,6 +32,9 @@ static ssize_t read_small(const char *path, char *buffer, size_t size) {
     return (ssize_t)length;
 }
 
+/* Whether processes in a session of their own are spared (containment_start). */
+static volatile sig_atomic_t keeping_sessions = 0;
+
 /* SIGKILLs every direct child, as /proc/self/task/TID/children lists them for each of
  * the helper's threads (a provider may fork from a thread). Returns how many. Uses the
  * raw getdents64 system call: readdir may allocate, which a signal handler must not. */
@@ -59,6 +62,7 @@ static int kill_children(void) {
                 while (*p == ' ') p++;
                 long pid = 0;
                 while (*p >= '0' && *p <= '9') pid = pid * 10 + (*p++ - '0');
+                if (pid > 0 && keeping_sessions && getsid((pid_t)pid) == (pid_t)pid) continue;
                 if (pid > 0 && kill((pid_t)pid, SIGKILL) == 0) killed++;
                 if (*p && *p != ' ') break;
             }
@@ -112,6 +116,7 @@ static volatile sig_atomic_t terminating = 0;
 static void guard_terminate(int signal_number) {
     (void)signal_number;
     terminating = 1;
+    keeping_sessions = 0;
     if (worker > 0) kill(worker, SIGKILL);
 }
 
@@ -163,7 +168,8 @@ void containment_limit_processes(unsigned extra) {
     }
 }
 
-void containment_start(int protocol_in, int protocol_out) {
+void containment_start(int protocol_in, int protocol_out, int keep_sessions) {
+    keeping_sessions = keep_sessions != 0;
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     const char *temporary = getenv("TMPDIR");
     if (temporary && temporary[0] == '/' && strstr(temporary, "/actshare-provider-") && strlen(temporary) < sizeof private_directory) {

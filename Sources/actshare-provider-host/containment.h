@@ -19,8 +19,12 @@
 #define CONTAINMENT_EXTRA_PROCESSES 64
 
 /* Forks the worker and returns in it, with the limits above set; the guard never returns.
- * `protocol_in` and `protocol_out` are closed in the guard (only the worker talks). */
-void containment_start(int protocol_in, int protocol_out);
+ * `protocol_in` and `protocol_out` are closed in the guard (only the worker talks). With
+ * `keep_sessions` (a provider whose manifest says `background: true`, as actshare tells
+ * the helper on its command line), a process the provider put in a session of its own
+ * (setsid: a clipboard server) outlives the call and the helper, sandboxed as it was;
+ * the rest goes as always, and everything when actshare stops the helper. */
+void containment_start(int protocol_in, int protocol_out, int keep_sessions);
 
 /* Lets the user start at most `extra` processes beyond those running now. */
 void containment_limit_processes(unsigned extra);

@@ -367,7 +367,7 @@ done:
     free(symbol);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     /* Nothing but the protocol is inherited on purpose: close anything else. */
     close_range(5, ~0U, 0);
     /* The protocol moves to private descriptors, and stdout to stderr, before any
@@ -381,7 +381,8 @@ int main(void) {
     close(3);
     close(4);
     dup2(2, 1);
-    containment_start(protocol_in, protocol_out);
+    /* actshare says `--keep-sessions` for a provider whose manifest says background: true. */
+    containment_start(protocol_in, protocol_out, argc > 1 && strcmp(argv[1], "--keep-sessions") == 0);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -16,7 +16,22 @@ import Testing
         let listed = try Self.sandbox().run("providers")
         #expect(listed.stdout.contains(
             "sandboxed: reads the shared items, $XDG_STATE_HOME/actshare; writes nothing of yours; no network; runs no programs"), "\(listed.stdout)")
-        #expect(listed.stdout.contains("sandboxed: reads the shared items; writes to the folder named by option spool; no network; runs programs"))
+        #expect(listed.stdout.contains("sandboxed: reads the shared items; writes to the folder named by option spool; no network; runs programs\n"))
+        #expect(listed.stdout.contains("sandboxed: reads the shared items; writes nothing of yours; no network; runs programs; may keep a process running after the activity"))
+    }
+
+    /// Copy's X11 server outlives the call (background: true), sandboxed, and pastes.
+    @Test func copyLeavesItsServerToPaste() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Self.sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let text = "copied from a sandbox ✓"
+        let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", text, "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try ClipboardTests.paste("UTF8_STRING", display: display) == Data(text.utf8))
+        let file = try sandbox.file("notes.txt", "a file's words\n")
+        #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", file).status == 0)
+        #expect(try ClipboardTests.paste("text/uri-list", display: display) == Data("file://\(file)\r\n".utf8))
     }
 
     @Test func printToPDFWritesWhereItIsTold() throws {

@@ -16,14 +16,18 @@ public struct ProviderPermissions: Sendable, Equatable {
     public var network: Bool
     /// Whether it may start processes and run programs.
     public var exec: Bool
+    /// Whether a process it puts in a session of its own (a clipboard server) may outlive
+    /// the call, sandboxed as it was (`background:`; with `exec: true`).
+    public var background: Bool
 
     public init(read: [PermissionPlace] = [.items], write: [PermissionPlace] = [], outputOptions: [String] = [],
-                network: Bool = false, exec: Bool = false) {
+                network: Bool = false, exec: Bool = false, background: Bool = false) {
         self.read = read
         self.write = write
         self.outputOptions = outputOptions
         self.network = network
         self.exec = exec
+        self.background = background
     }
 
     /// What a provider that declares nothing may do.
@@ -39,6 +43,7 @@ public struct ProviderPermissions: Sendable, Equatable {
         parts.append(write.isEmpty ? "writes nothing of yours" : "writes to \(places(write))")
         parts.append(network ? "uses the network" : "no network")
         parts.append(exec ? "runs programs" : "runs no programs")
+        if background { parts.append("may keep a process running after the activity") }
         return parts.joined(separator: "; ")
     }
 

@@ -103,6 +103,7 @@ enum ManifestCodec {
         writer.write(permissions.outputOptions)
         writer.write(permissions.network)
         writer.write(permissions.exec)
+        writer.write(permissions.background)
     }
 
     private static func readPermissions(from reader: inout ByteReader) throws -> ProviderPermissions {
@@ -114,7 +115,8 @@ enum ManifestCodec {
         }
         return ProviderPermissions(
             read: try places(try reader.readStrings()), write: try places(try reader.readStrings()),
-            outputOptions: try reader.readStrings(), network: try reader.readBool(), exec: try reader.readBool())
+            outputOptions: try reader.readStrings(), network: try reader.readBool(), exec: try reader.readBool(),
+            background: try reader.readBool())
     }
 
     // MARK: Activities

@@ -35,7 +35,8 @@ final class ProviderProcess {
     /// flood the terminal, write control sequences to it, or (through children left
     /// behind) hold the caller's own output open.
     /// `environment` (`NAME=value` entries) replaces actshare's own when given.
-    init(helper: String, provider: String, environment: [String]? = nil) throws {
+    /// `arguments` follow the helper's name on its command line.
+    init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil) throws {
         self.provider = provider
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
@@ -73,7 +74,7 @@ final class ProviderProcess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(helper), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([helper] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let entries: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
@@ -96,12 +97,32 @@ final class ProviderProcess {
     }
 
     deinit {
-        stop()
+        finish()
         relayAvailable()
         if !pendingLine.isEmpty { relay([10]) }
-        close(input)
+        if !inputClosed { close(input) }
         close(output)
         close(diagnostics)
+    }
+
+    private var inputClosed = false
+
+    /// Ends the helper as at the end of a run: its input closes and it ends on its own,
+    /// so a process its provider may leave running (`background: true`) stays; one that
+    /// has not ended within 100 ms is stopped (``stop()``, which also reaps it).
+    private func finish() {
+        if !exited {
+            close(input)
+            inputClosed = true
+            var pause: UInt32 = 50
+            var waited: UInt32 = 0
+            while !hasExited() && waited < 100_000 {
+                usleep(pause)
+                waited += pause
+                pause = min(pause * 2, 10_000)
+            }
+        }
+        stop()
     }
 
     /// Sends a frame; a helper that went away is a fault.
@@ -166,7 +187,7 @@ final class ProviderProcess {
     /// to the helper's whole process group.
     func stop() {
         guard !exited else { return }
-        kill(pid, SIGTERM)
+        if !hasExited() { kill(pid, SIGTERM) }
         // The guard ends within a fraction of a millisecond; waited for up to 100 ms.
         var pause: UInt32 = 50
         var waited: UInt32 = 0

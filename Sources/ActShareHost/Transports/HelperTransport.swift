@@ -55,7 +55,8 @@ final class HelperTransport: HookTransport {
             let directory = try PrivateDirectory()
             privateDirectory = directory
             process = try ProviderProcess(
-                helper: helper, provider: manifest.id, environment: SandboxSettings.environment(privateDirectory: directory.path))
+                helper: helper, provider: manifest.id, arguments: manifest.permissions.background ? ["--keep-sessions"] : [],
+                environment: SandboxSettings.environment(privateDirectory: directory.path))
             var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
             policy.required = sandbox.required
             self.policy = policy

@@ -137,7 +137,7 @@ public struct ManifestDecoder: Sendable {
                                    problems: ManifestProblems) throws -> ProviderPermissions {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
-        try problems.attempt { try map.checkKeys(["read", "write", "output-option", "network", "exec"], in: "'permissions'") }
+        try problems.attempt { try map.checkKeys(["read", "write", "output-option", "network", "exec", "background"], in: "'permissions'") }
         func places(_ key: String) throws -> [PermissionPlace]? {
             guard let listValue = map[key] else { return nil }
             let elements = listValue.isBareTilde ? [listValue] : (try? listValue.sequence(kind: kind)) ?? []
@@ -161,6 +161,13 @@ public struct ManifestDecoder: Sendable {
         }
         try problems.attempt {
             if let execValue = map["exec"] { permissions.exec = try execValue.bool(kind: kind) }
+        }
+        try problems.attempt {
+            guard let backgroundValue = map["background"] else { return }
+            permissions.background = try backgroundValue.bool(kind: kind)
+            if permissions.background && !permissions.exec {
+                throw backgroundValue.error("'permissions.background' needs 'exec: true': a process that outlives the call must be started", kind: kind)
+            }
         }
         try problems.attempt {
             let optionValue = map["output-option"]

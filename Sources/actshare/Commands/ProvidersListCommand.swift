@@ -108,6 +108,7 @@ struct ProvidersListCommand: ParsableCommand {
                 writer.endArray()
                 writer.member("network", .bool(provider.permissions.network))
                 writer.member("exec", .bool(provider.permissions.exec))
+                writer.member("background", .bool(provider.permissions.background))
                 writer.endObject()
                 writer.member("sandbox", .string(sandbox))
             }
