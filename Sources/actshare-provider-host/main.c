@@ -238,11 +238,12 @@ static void handle_sandbox(asp_buffer *b) {
         return;
     }
     applied = 1;
-    if (sandbox_apply(b, &abi, error, sizeof error) != 0) {
+    int failed = sandbox_apply(b, &abi, error, sizeof error);
+    if (failed != 0) {
         /* Half a sandbox is no sandbox: no provider code runs here (a LOAD that actshare
          * sent without waiting is refused too). */
         sandbox_failed = 1;
-        send_error(ASP_ERROR_SANDBOX, error);
+        send_error((unsigned)failed, error);
         return;
     }
     asp_buffer payload = {0};

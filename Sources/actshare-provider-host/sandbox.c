@@ -346,7 +346,7 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
     uint64_t memory, file_size;
     if (asp_get_u8(payload, &flags) != 0 || asp_get_u32(payload, &count) != 0 || count > MAX_RULES) {
         snprintf(error, error_size, "malformed SANDBOX frame");
-        return -1;
+        return ASP_ERROR_MALFORMED;
     }
     for (uint32_t i = 0; i < count; i++) {
         unsigned rights;
@@ -355,19 +355,19 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
         if (asp_get_u8(payload, &rights) != 0 || asp_get_bytes(payload, &path, &length) != 0 || length == 0 || path[0] != '/') {
             free(path);
             snprintf(error, error_size, "malformed SANDBOX frame");
-            return -1;
+            return ASP_ERROR_MALFORMED;
         }
         rules[rule_count++] = (struct rule){path, length, rights};
     }
     if (asp_get_u64(payload, &memory) != 0 || asp_get_u64(payload, &file_size) != 0
         || asp_get_u32(payload, &open_files) != 0 || asp_get_u32(payload, &processes) != 0) {
         snprintf(error, error_size, "malformed SANDBOX frame");
-        return -1;
+        return ASP_ERROR_MALFORMED;
     }
     int network = (flags & ASP_SANDBOX_NETWORK) != 0, exec = (flags & ASP_SANDBOX_EXEC) != 0;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(error, error_size, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
-        return -1;
+        return ASP_ERROR_SANDBOX;
     }
     lower(RLIMIT_AS, memory);
     lower(RLIMIT_FSIZE, file_size);
@@ -376,14 +376,14 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
     /* A file grown past its limit fails the write (EFBIG) rather than killing the provider. */
     signal(SIGXFSZ, SIG_IGN);
     int enforced = install_landlock(network, error, error_size);
-    if (enforced < 0) return -1;
+    if (enforced < 0) return ASP_ERROR_SANDBOX;
     if (enforced == 0 && (flags & ASP_SANDBOX_REQUIRED)) {
         snprintf(error, error_size, "this kernel has no Landlock");
-        return -1;
+        return ASP_ERROR_NO_LANDLOCK;
     }
     if (install_seccomp(network, exec) != 0) {
         snprintf(error, error_size, "seccomp: %s", strerror(errno));
-        return -1;
+        return ASP_ERROR_SANDBOX;
     }
     active = 1;
     *abi = (uint32_t)enforced;

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 /* Applies the policy of a SANDBOX frame's payload. Returns 0 and the Landlock ABI
- * enforced (0: this kernel has none), or -1 with a reason in `error`. */
+ * enforced (0: this kernel has none), or an ASP_ERROR_* kind with a reason in `error`. */
 int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size);
 
 /* Whether a sandbox is in force. */

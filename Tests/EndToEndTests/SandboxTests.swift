@@ -200,4 +200,23 @@ import Glibc
             "provider org.test.intruder: not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'") == true, "\(refused.stdout)")
         #expect(try refused.json()["returned_items"] as? [Any] == nil || (try refused.json()["returned_items"] as? [Any])?.isEmpty == true)
     }
+
+    /// One helper serves a run's calls: its sandbox is set up once, `sandbox: required` or
+    /// not, unless the options change what it may write.
+    @Test func oneSandboxServesARun() throws {
+        let (sandbox, _) = try Self.sandbox()
+        try sandbox.writeConfig("sandbox: required\n")
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("perform", "org.example.hello.greet", text, "--explain")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "provider org.example.hello: sandbox: ").count == 2, "\(run.stderr)")
+        // Another output folder than can-perform saw: a second helper, allowed to write there.
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let written = try sandbox.run("perform", "org.example.hello.greet", text, "-o", "output-dir=\(output)", "--explain")
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stderr.components(separatedBy: "provider org.example.hello: sandbox: ").count == 3, "\(written.stderr)")
+        #expect(written.stderr.contains("read and write /dev/null, \(output),") || written.stderr.contains(", \(output);"), "\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(output)/hello-1.txt"))
+    }
 }

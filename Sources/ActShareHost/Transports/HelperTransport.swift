@@ -57,8 +57,7 @@ final class HelperTransport: HookTransport {
             process = try ProviderProcess(
                 helper: helper, provider: manifest.id, arguments: manifest.permissions.background ? ["--keep-sessions"] : [],
                 environment: SandboxSettings.environment(privateDirectory: directory.path))
-            var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits)
-            policy.required = sandbox.required
+            let policy = policy(for: request, privateDirectory: directory.path)
             self.policy = policy
             trace?("provider \(manifest.id): sandbox: \(policy.description)")
             try enter(policy)
@@ -90,6 +89,13 @@ final class HelperTransport: HookTransport {
         return missing
     }
 
+    /// What the sandbox of a helper for `request` allows.
+    private func policy(for request: ActivityRequest, privateDirectory: String) -> SandboxPolicy {
+        var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: privateDirectory, limits: sandbox.limits)
+        policy.required = sandbox.required
+        return policy
+    }
+
     /// Sends SANDBOX; its answer (which Landlock ABI the helper enforces) is read before
     /// LOAD's. Not waited for: a helper that cannot set up its sandbox says so and exits
     /// before it reads LOAD, so LOAD follows at once and a start costs one round trip.
@@ -103,14 +109,13 @@ final class HelperTransport: HookTransport {
                 if abi == 0 { SandboxSettings.warnUnsandboxedOnce() }
             case .error:
                 let (kind, message) = try reader.error()
-                guard Int(kind) == ASP_ERROR_SANDBOX else { throw self.unexpected(kind, message, hook: nil) }
-                let reason = PathName.decode(message)
-                throw self.record(ActShareError(
-                    .providerFailed,
-                    reason == "this kernel has no Landlock"
-                        ? "provider \(self.manifest.id): not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'"
-                        : "provider \(self.manifest.id): its sandbox could not be set up: \(reason)",
-                    at: self.manifest.libraryLocation))
+                let what: String
+                switch Int(kind) {
+                case ASP_ERROR_NO_LANDLOCK: what = "not run: this kernel has no Landlock to sandbox it, and config 'sandbox: required'"
+                case ASP_ERROR_SANDBOX: what = "its sandbox could not be set up: \(PathName.decode(message))"
+                default: throw self.unexpected(kind, message, hook: nil)
+                }
+                throw self.record(ActShareError(.providerFailed, "provider \(self.manifest.id): \(what)", at: self.manifest.libraryLocation))
             default:
                 throw FrameReader.Malformed(what: "an unexpected reply")
             }
@@ -121,7 +126,7 @@ final class HelperTransport: HookTransport {
         // Options can change what the sandbox allows (the output directory): a request
         // that needs another sandbox gets a new helper, as a sandbox only ever narrows.
         if fault == nil, let policy, let directory = privateDirectory,
-           SandboxPolicy(manifest: manifest, request: request, privateDirectory: directory.path, limits: sandbox.limits) != policy {
+           self.policy(for: request, privateDirectory: directory.path) != policy {
             process?.stop()
             process = nil
             unanswered = []

@@ -119,9 +119,9 @@ enum {
     ASP_ERROR_UNKNOWN_FRAME = 6, /**< a frame type the helper does not know */
     ASP_ERROR_TOO_LARGE = 7,     /**< a `string` hook returned more than a DONE frame may
                                       hold; the message is its length in decimal */
-    ASP_ERROR_SANDBOX = 8,       /**< the sandbox could not be set up (the reason; "this
-                                      kernel has no Landlock" with ASP_SANDBOX_REQUIRED), or a
+    ASP_ERROR_SANDBOX = 8,       /**< the sandbox could not be set up (the reason), or a
                                       LOAD after that */
+    ASP_ERROR_NO_LANDLOCK = 9,   /**< ASP_SANDBOX_REQUIRED, and this kernel has no Landlock */
 };
 
 /** The longest log or error message a provider may pass, in bytes: longer ones are cut
