@@ -12,7 +12,8 @@ import Testing
     /// dialog's command line.
     static func runAnsweringDialog(_ sandbox: Sandbox, _ arguments: [String], display: ClipboardTests.Display, window: String,
                                    typing text: String? = nil, keys: [String],
-                                   then next: (window: String, keys: [String])? = nil) throws -> (status: Int32, output: Data, dialog: [String]) {
+                                   then next: (window: String, keys: [String])? = nil,
+                                   screenshot: String? = nil) throws -> (status: Int32, output: Data, dialog: [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Sandbox.binary)
         process.arguments = arguments
@@ -30,7 +31,7 @@ import Testing
             let deadline = Date().addingTimeInterval(20)
             var found: Run
             repeat {
-                found = try xdotool(["search", "--sync", "--name", "^\(name)$"])
+                found = try xdotool(["search", "--sync", "--onlyvisible", "--name", "^\(name)$"])
                 if let id = found.stdout.split(separator: "\n").first { return String(id) }
                 Thread.sleep(forTimeInterval: 0.2)
             } while Date() < deadline
@@ -51,11 +52,21 @@ import Testing
         let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
         let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        if let screenshot { try Self.screenshot(display, to: screenshot) }
         try answer(id, typing: text, keys: keys)
         if let next { try answer(try windowID(next.window), typing: nil, keys: next.keys) }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, output, dialog)
+    }
+
+    /// Keeps a picture of the whole screen of `display` as a test artefact (PIL's grab).
+    static func screenshot(_ display: ClipboardTests.Display, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.3)  // drawn
+        let grab = "import sys; from PIL import ImageGrab; ImageGrab.grab(xdisplay=sys.argv[1]).save(sys.argv[2])"
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", grab, display.name, path], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        #expect(run.status == 0, "screenshot: \(run.stderr)")
     }
 
     static let thunarFile = """
@@ -171,10 +182,10 @@ import Testing
         let text = try sandbox.file("notes.txt", "some words here\n")
         let offered = try sandbox.run("list", text, "--json").listedTypes()
 
-        // No terminal: --picker auto asks with zenity. The cursor starts on the first row:
-        // Down selects the second, Return chooses it.
+        // No terminal, --picker zenity. The cursor starts on the first row: Down selects the
+        // second, Return chooses it.
         let (status, output, dialog) = try Self.runAnsweringDialog(
-            sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Down", "Return"])
+            sandbox, ["share", text, "--json", "--picker", "zenity"], display: display, window: "Share", keys: ["Down", "Return"])
         #expect(status == 0)
         // Each activity with its icon: the file of the manifest's icon name, from the theme.
         #expect(dialog.contains("--imagelist"), "\(dialog)")
@@ -186,6 +197,30 @@ import Testing
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == offered[1])
         #expect(result["completed"] as? Bool == true)
+    }
+
+    /// The share sheet's window (GTK 4): what is shared at the top, a search that filters
+    /// as one types (anywhere in the window), Enter for the first shown, Esc to cancel.
+    @Test func theShareSheetWindowPicksBySearch() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try PrintToPDFTests.sandbox()
+        sandbox.providerPath = [Sandbox.examples]
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let text = try sandbox.file("notes.txt", "some words here\n")
+        let output = "\(sandbox.root)/out"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // No terminal: --picker auto shows the window. Typing "pdf" leaves Print to PDF.
+        let (status, result, dialog) = try Self.runAnsweringDialog(
+            sandbox, ["share", text, "--json", "-o", "output-dir=\(output)"], display: display, window: "Share",
+            typing: "pdf", keys: ["Return"], screenshot: "\(Sandbox.repository)/.build/test-artefacts/sheet-one-file.png")
+        #expect(dialog.first?.hasSuffix("/actshare-sheet") == true, "\(dialog)")
+        #expect(status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: result) as? [String: Any])
+        #expect(json["activity"] as? String == "org.actshare.print-to-pdf")
+        #expect(FileManager.default.fileExists(atPath: "\(output)/notes.pdf"))
+        // Esc cancels: exit code 4, nothing performed.
+        let (cancelled, _, _) = try Self.runAnsweringDialog(sandbox, ["share", text], display: display, window: "Share", keys: ["Escape"])
+        #expect(cancelled == 4)
     }
 
     /// A file manager's "Share: Mail" entry: the recipient is asked in a zenity entry dialog.
@@ -210,7 +245,7 @@ import Testing
         let run = try sandbox.run("share", text)
         #expect(run.status == 2)
         #expect(run.stdout.contains("org.example.wordcount.count\tCount Words\n"))
-        #expect(run.stderr == "actshare: no terminal or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE\n")
+        #expect(run.stderr == "actshare: no terminal, window or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE\n")
         let zenity = try sandbox.run("share", text, "--picker", "zenity")
         #expect(zenity.status == 2)
         #expect(zenity.stderr == "actshare: --picker zenity: no display (DISPLAY, WAYLAND_DISPLAY) or zenity is not installed\n")
@@ -401,7 +436,7 @@ extension DesktopIntegrationTests {
 
         // Tab, Tab: from the list to Cancel to OK; Return presses OK with no row chosen.
         let (status, output, dialog) = try Self.runAnsweringDialog(
-            sandbox, ["share", text, "--json"], display: display, window: "Share", keys: ["Tab", "Tab", "Return"])
+            sandbox, ["share", text, "--json", "--picker", "zenity"], display: display, window: "Share", keys: ["Tab", "Tab", "Return"])
         #expect(status == 0)
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == first["type"] as? String)

@@ -15,6 +15,9 @@ public struct SearchPaths: Sendable {
     public var manifestHelper: String
     /// `actshare-provider-host`, the helper that runs an isolated provider.
     public var providerHost: String
+    /// `actshare-sheet`, the share sheet's window, beside the provider host (built only
+    /// where GTK 4 is).
+    public var sheet: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-sheet") }
     /// Where the built-in providers' manifests are (whether or not they are searched).
     public var builtinDirectories: [String] = []
     /// Where `actshare.pc` is, the plugin author's pkg-config file: `.build/pkgconfig` in

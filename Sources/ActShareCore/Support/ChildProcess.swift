@@ -24,18 +24,33 @@ public enum ChildProcess {
     ///
     /// With a `timeLimit`, the child runs in a process group of its own, and the whole group
     /// is killed when the limit passes (a shell's children too): a command the daemon runs
-    /// for an app must not hold the daemon up.
-    public static func run(_ executable: String, _ arguments: [String], timeLimit: Duration? = nil) throws -> Outcome {
+    /// for an app must not hold the daemon up. `input`, if given, is its standard input
+    /// (written while it reads: it must read it all before it writes much).
+    public static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil,
+                           timeLimit: Duration? = nil) throws -> Outcome {
         var fds: [Int32] = [0, 0]
         guard cactshare_pipe_cloexec(&fds) == 0 else { throw FileSystem.ioError("cannot make a pipe", errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(readEnd) }
+        var inputFDs: [Int32] = [-1, -1]
+        if input != nil {
+            guard cactshare_pipe_cloexec(&inputFDs) == 0 else {
+                close(writeEnd)
+                throw FileSystem.ioError("cannot make a pipe", errno)
+            }
+        }
 
         let spawned = Result {
-            try spawn([executable] + arguments, searchingPath: false, input: nil, output: .into(writeEnd),
+            try spawn([executable] + arguments, searchingPath: false, input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
                       flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), failure: "cannot run")
         }
         close(writeEnd)  // the child's copy is the only one left: its end is the pipe's end
+        if let input {
+            close(inputFDs[0])
+            // A child that stops reading early (it failed) only shortens this write.
+            _ = FileSystem.writeAll(input, to: inputFDs[1])
+            close(inputFDs[1])
+        }
         let pid = try spawned.get()
 
         let deadline = timeLimit.map { ContinuousClock.now + $0 }

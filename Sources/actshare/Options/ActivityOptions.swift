@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// How the picker may present activities, on a terminal or the desktop.
 enum PickerStyle: String, ExpressibleByArgument, CaseIterable {
-    case auto, tty, zenity, kdialog, none
+    case auto, tty, sheet, zenity, kdialog, none
 }
 
 /// Options shared by share, list and perform: which activities, with what values.
@@ -34,7 +34,7 @@ struct ActivityOptions: ParsableArguments {
     var explain = false
 
     @Option(help: ArgumentHelp(
-        "How to ask for the activity and its options: auto (the terminal when there is one, else zenity or kdialog on a display), tty, zenity, kdialog, or none (print the choices and exit).",
+        "How to ask for the activity and its options: auto (the terminal when there is one, else the share sheet's window on a display, or zenity or kdialog), tty, sheet, zenity, kdialog, or none (print the choices and exit).",
         valueName: "picker"))
     var picker: PickerStyle = .auto
 

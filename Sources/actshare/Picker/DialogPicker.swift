@@ -21,12 +21,16 @@ struct DialogPicker {
     /// The dialog tool to use: `requested`, or with nil the first of zenity and kdialog
     /// installed. Nil when there is no display (X11 or Wayland) or no such program.
     static func find(_ requested: Tool?) -> DialogPicker? {
-        let hasDisplay = [Environment.value("DISPLAY"), Environment.value("WAYLAND_DISPLAY")].contains { !($0 ?? "").isEmpty }
         guard hasDisplay else { return nil }
         for tool in requested.map({ [$0] }) ?? [.zenity, .kdialog] {
             if let executable = FileSystem.programOnPath(tool.rawValue) { return DialogPicker(tool: tool, executable: executable) }
         }
         return nil
+    }
+
+    /// Whether there is a display (X11 or Wayland) to show a window on.
+    static var hasDisplay: Bool {
+        [Environment.value("DISPLAY"), Environment.value("WAYLAND_DISPLAY")].contains { !($0 ?? "").isEmpty }
     }
 
     /// The activity chosen, or nil when the dialog was cancelled.

@@ -31,7 +31,7 @@ struct ActivityRunner {
     /// Shows a failure in the dialog tool when the share sheet runs without a terminal and
     /// the picker may use a dialog.
     private func showInDialog(_ message: String) {
-        let asksInADialog = [.auto, .zenity, .kdialog].contains(options.picker)
+        let asksInADialog = [.auto, .sheet, .zenity, .kdialog].contains(options.picker)
         guard sharing, asksInADialog, !options.json, interactiveTerminal() == nil,
             let dialog = DialogPicker.find(dialogTool)
         else { return }
@@ -127,6 +127,11 @@ struct ActivityRunner {
                 throw CommandFailure(.badInput, "--picker tty: there is no terminal to ask on")
             }
             return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+        case .sheet:
+            guard let sheet = SheetPicker.find(invocation.paths.sheet) else {
+                throw CommandFailure(.badInput, "--picker sheet: no display (DISPLAY, WAYLAND_DISPLAY) or the window \(invocation.paths.sheet) is not built (it needs GTK 4)")
+            }
+            return try sheet.pick(from: offers, items: items)
         case .zenity, .kdialog:
             guard let dialog else {
                 throw CommandFailure(.badInput, "--picker \(options.picker.rawValue): no display (DISPLAY, WAYLAND_DISPLAY) or \(options.picker.rawValue) is not installed")
@@ -136,18 +141,21 @@ struct ActivityRunner {
             if let terminal = interactiveTerminal() {
                 return TTYPicker(terminal: terminal).pick(from: offers, items: items)
             }
+            if let sheet = SheetPicker.find(invocation.paths.sheet) { return try sheet.pick(from: offers, items: items) }
             if let dialog { return try dialog.pick(from: offers, items: items) }
             printChoices(offers)
-            throw CommandFailure(.badInput, "no terminal or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
+            throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
         }
     }
 
     /// The dialog to ask with: the one `--picker` names, or for `auto` without a
-    /// terminal, zenity or kdialog when there is a display.
+    /// terminal, zenity or kdialog when there is a display (beside the share sheet's
+    /// window, for prompts, progress and messages).
     private func dialogPicker() -> DialogPicker? {
         switch options.picker {
         case .zenity: return DialogPicker.find(.zenity)
         case .kdialog: return DialogPicker.find(.kdialog)
+        case .sheet: return DialogPicker.find(nil)
         case .auto where interactiveTerminal() == nil: return DialogPicker.find(nil)
         default: return nil
         }

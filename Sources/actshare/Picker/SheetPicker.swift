@@ -1,0 +1,68 @@
+import ActShareCore
+import ActShareHost
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks with the share sheet's window, `actshare-sheet` (GTK 4), for launches without a
+/// terminal on a desktop: what is shared at the top, a search field, and the activities
+/// as a grid of icons in offer order.
+///
+/// It only picks; prompts for options, progress and messages stay with zenity or
+/// kdialog (``DialogPicker``) for now.
+struct SheetPicker {
+    let executable: String
+
+    /// The window at `path`, when it is built and there is a display (X11 or Wayland).
+    static func find(_ path: String) -> SheetPicker? {
+        guard DialogPicker.hasDisplay, access(path, X_OK) == 0 else { return nil }
+        return SheetPicker(executable: path)
+    }
+
+    /// The activity chosen, or nil when the window was closed (Esc).
+    func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(executable, [], input: Array(Self.request(offers: offers, items: items).utf8))
+        } catch let error as ActShareError {
+            throw CommandFailure(error)
+        }
+        switch outcome.status {
+        case 0:
+            var type = String(decoding: outcome.output, as: UTF8.self)
+            while type.hasSuffix("\n") { type.removeLast() }
+            return offers.first { $0.type == type }
+        case 1:
+            return nil
+        default:
+            throw CommandFailure(.badInput, "the share sheet's window (\(executable)) failed with status \(outcome.status)")
+        }
+    }
+
+    /// What the window shows, as JSON on its standard input (see Sources/actshare-sheet).
+    static func request(offers: [Offer], items: [Item]) -> String {
+        var writer = JSONWriter()
+        writer.beginObject()
+        if items.count == 1 {
+            let item = items[0]
+            writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.displayName))
+            writer.member("detail", .string(item.kind == .file ? "\(item.size) bytes" : nil))
+            writer.member("content-type", .string(item.contentType))
+        } else {
+            writer.member("heading", .string("\(items.count) items"))
+            writer.member("detail", .string(nil))
+        }
+        writer.key("activities")
+        writer.beginArray()
+        for offer in offers {
+            writer.beginObject()
+            writer.member("type", .string(offer.type))
+            writer.member("title", .string(offer.title))
+            writer.member("image", .string(offer.image))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.text
+    }
+}
