@@ -265,9 +265,13 @@ import Testing
                      "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
                      "share/actshare/manifests/printtopdf.yaml", "include/actshare/provider.h", "lib/pkgconfig/actshare.pc",
                      "share/bash-completion/completions/actshare", "share/zsh/site-functions/_actshare",
-                     "share/fish/vendor_completions.d/actshare.fish", "share/man/man1/actshare.1"] {
+                     "share/fish/vendor_completions.d/actshare.fish", "share/man/man1/actshare.1",
+                     "libexec/actshare/actshare-sheet", "libexec/actshare/actshare-share-service",
+                     "share/dbus-1/interfaces/org.actshare.Share1.xml"] {
             #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "\(file)")
         }
+        #expect(try String(contentsOfFile: "\(prefix)/share/dbus-1/services/org.actshare.Share.service", encoding: .utf8)
+            == "[D-BUS Service]\nName=org.actshare.Share\nExec=/usr/libexec/actshare/actshare-share-service /usr/bin/actshare\n")
         #expect(try String(contentsOfFile: "\(prefix)/share/man/man1/actshare.1", encoding: .utf8).hasPrefix(".TH ACTSHARE 1"))
         #expect(try String(contentsOfFile: "\(prefix)/share/bash-completion/completions/actshare", encoding: .utf8).contains("-F _actshare actshare"))
         let pkgConfig = ["PKG_CONFIG_PATH": "\(prefix)/lib/pkgconfig", "PKG_CONFIG_ALLOW_SYSTEM_CFLAGS": "1", "PATH": "/usr/bin:/bin"]

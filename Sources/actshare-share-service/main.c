@@ -1,0 +1,324 @@
+/*
+ * actshare-share-service ACTSHARE: the session D-Bus service org.actshare.Share
+ * (interface org.actshare.Share1, org.actshare.Share1.xml; docs/DBUS.md), started by
+ * D-Bus activation. Each call runs `ACTSHARE share --json` or `ACTSHARE list --json` for
+ * the caller's items and answers with what it printed: actshare decides everything, this
+ * only translates between D-Bus and its command line.
+ *
+ * Calls are answered asynchronously, so two applications sharing at once each get their
+ * own sheet; a caller that leaves the bus cancels its share (SIGTERM, which actshare
+ * takes as Cancel). Bad calls get org.freedesktop.DBus.Error.InvalidArgs with a message
+ * that says what is wrong; the service goes on.
+ */
+#include "introspection.h"
+
+#include <gio/gio.h>
+#include <gio/gunixfdlist.h>
+#include <json.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* At most this many descriptors in one call. */
+#define MAX_ITEM_FDS 256
+
+static const char *actshare;
+static GDBusNodeInfo *introspection;
+
+/* One call under way. */
+typedef struct call {
+    GDBusMethodInvocation *invocation;
+    GSubprocess *process;
+    guint watch;
+    gboolean list; /* ListActivities, not Share */
+} call;
+
+static void call_free(call *c) {
+    if (c->watch) g_bus_unwatch_name(c->watch);
+    g_clear_object(&c->process);
+    g_object_unref(c->invocation);
+    g_free(c);
+}
+
+/* ---- From a D-Bus call to actshare's command line --------------------------------- */
+
+/* Adds the items: text to `options`, files (by the descriptors' paths) and URIs to
+ * `operands` (after `--`); FALSE with `error` set for a bad dictionary. */
+static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *options, GPtrArray *operands, GError **error) {
+    GVariantIter iter;
+    const char *key;
+    GVariant *value;
+    int count = 0, descriptors = 0;
+    g_variant_iter_init(&iter, items);
+    while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
+        g_autoptr(GVariant) owned = value;
+        if (strcmp(key, "fds") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("ah"))) {
+            GUnixFDList *list = g_dbus_message_get_unix_fd_list(message);
+            gsize n = g_variant_n_children(value);
+            if (n + (gsize)descriptors > MAX_ITEM_FDS) {
+                g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "at most %d files in one call", MAX_ITEM_FDS);
+                return FALSE;
+            }
+            for (gsize i = 0; i < n; i++) {
+                gint32 handle;
+                g_variant_get_child(value, i, "h", &handle);
+                int fd = list ? g_unix_fd_list_get(list, handle, NULL) : -1;
+                struct stat status;
+                if (fd < 0 || fstat(fd, &status) != 0 || !(S_ISREG(status.st_mode) || S_ISDIR(status.st_mode))) {
+                    if (fd >= 0) close(fd);
+                    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                "items 'fds'[%" G_GSIZE_FORMAT "] is not an open file or folder", i);
+                    return FALSE;
+                }
+                /* The file's own path: a provider in its helper cannot use a descriptor
+                 * number of actshare's. The same file, not another put in its place. */
+                char link[64], path[PATH_MAX];
+                snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+                ssize_t length = readlink(link, path, sizeof path - 1);
+                struct stat named;
+                if (length > 0) path[length] = '\0';
+                if (length <= 0 || path[0] != '/' || stat(path, &named) != 0 || named.st_dev != status.st_dev
+                    || named.st_ino != status.st_ino) {
+                    close(fd);
+                    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                "items 'fds'[%" G_GSIZE_FORMAT "] has no path (a deleted or memory file), which actshare cannot share", i);
+                    return FALSE;
+                }
+                close(fd);
+                descriptors++;
+                g_ptr_array_add(operands, g_strdup(path));
+                count++;
+            }
+        } else if (strcmp(key, "uris") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY)) {
+            gsize n;
+            const char **uris = g_variant_get_strv(value, &n);
+            for (gsize i = 0; i < n; i++) {
+                g_ptr_array_add(operands, g_strdup(uris[i]));
+                count++;
+            }
+            g_free(uris);
+        } else if (strcmp(key, "text") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
+            g_ptr_array_add(options, g_strdup("--text"));
+            g_ptr_array_add(options, g_variant_dup_string(value, NULL));
+            count++;
+        } else if (strcmp(key, "mime-type") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
+            /* Accepted; actshare finds a content type itself. */
+        } else {
+            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                        "items has '%s' of type %s; the keys are fds (ah), uris (as), text (s) and mime-type (s)", key,
+                        g_variant_get_type_string(value));
+            return FALSE;
+        }
+    }
+    if (count == 0) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "no items: give fds, uris or text");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean add_options(GVariant *dictionary, GPtrArray *options, GError **error) {
+    GVariantIter iter;
+    const char *key;
+    GVariant *value;
+    g_variant_iter_init(&iter, dictionary);
+    while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
+        g_autoptr(GVariant) owned = value;
+        const char *flag = strcmp(key, "activity") == 0 ? "--activity" : strcmp(key, "subject") == 0 ? "--subject"
+                         : strcmp(key, "exclude") == 0 ? "--exclude" : strcmp(key, "only") == 0 ? "--only" : NULL;
+        if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) && (flag[2] == 'a' || flag[2] == 's')) {
+            g_ptr_array_add(options, g_strdup(flag));
+            g_ptr_array_add(options, g_variant_dup_string(value, NULL));
+        } else if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY) && (flag[2] == 'e' || flag[2] == 'o')) {
+            gsize n;
+            const char **types = g_variant_get_strv(value, &n);
+            for (gsize i = 0; i < n; i++) {
+                g_ptr_array_add(options, g_strdup(flag));
+                g_ptr_array_add(options, g_strdup(types[i]));
+            }
+            g_free(types);
+        } else if (strcmp(key, "options") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
+            GVariantIter pairs;
+            const char *name, *setting;
+            g_variant_iter_init(&pairs, value);
+            while (g_variant_iter_next(&pairs, "{&s&s}", &name, &setting)) {
+                g_ptr_array_add(options, g_strdup("--option"));
+                g_ptr_array_add(options, g_strdup_printf("%s=%s", name, setting));
+            }
+        } else if (strcmp(key, "parent_window") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
+            /* Accepted, as the portals take it; the window is not made transient for it yet. */
+        } else {
+            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                        "options has '%s' of type %s; the keys are activity (s), exclude (as), only (as), subject (s), "
+                        "options (a{ss}) and parent_window (s)",
+                        key, g_variant_get_type_string(value));
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* ---- From actshare's JSON to D-Bus ----------------------------------------------- */
+
+static void add_string(GVariantBuilder *builder, json_object *object, const char *key, const char *name) {
+    json_object *value;
+    if (json_object_object_get_ex(object, key, &value) && json_object_is_type(value, json_type_string)) {
+        g_variant_builder_add(builder, "{sv}", name, g_variant_new_string(json_object_get_string(value)));
+    }
+}
+
+static GVariant *dictionary(json_object *object, const char *const *keys) {
+    GVariantBuilder builder;
+    g_variant_builder_init(&builder, G_VARIANT_TYPE("a{sv}"));
+    for (; *keys; keys++) add_string(&builder, object, *keys, *keys);
+    json_object *size;
+    if (json_object_object_get_ex(object, "size", &size) && json_object_is_type(size, json_type_int)) {
+        g_variant_builder_add(&builder, "{sv}", "size", g_variant_new_uint64((guint64)json_object_get_int64(size)));
+    }
+    return g_variant_builder_end(&builder);
+}
+
+static GVariant *share_result(json_object *root) {
+    static const char *const item_keys[] = {"kind", "path", "url", "text", "content_type", NULL};
+    GVariantBuilder result, returned;
+    g_variant_builder_init(&result, G_VARIANT_TYPE("a{sv}"));
+    g_variant_builder_init(&returned, G_VARIANT_TYPE("aa{sv}"));
+    json_object *value;
+    const char *activity = json_object_object_get_ex(root, "activity", &value) && json_object_is_type(value, json_type_string)
+                           ? json_object_get_string(value) : "";
+    g_variant_builder_add(&result, "{sv}", "activity", g_variant_new_string(activity));
+    gboolean completed = json_object_object_get_ex(root, "completed", &value) && json_object_get_boolean(value);
+    g_variant_builder_add(&result, "{sv}", "completed", g_variant_new_boolean(completed));
+    const char *error = json_object_object_get_ex(root, "error", &value) && json_object_is_type(value, json_type_string)
+                        ? json_object_get_string(value) : "";
+    g_variant_builder_add(&result, "{sv}", "error", g_variant_new_string(error));
+    if (json_object_object_get_ex(root, "returned_items", &value) && json_object_is_type(value, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(value); i++) {
+            g_variant_builder_add_value(&returned, dictionary(json_object_array_get_idx(value, i), item_keys));
+        }
+    }
+    g_variant_builder_add(&result, "{sv}", "returned_items", g_variant_builder_end(&returned));
+    return g_variant_new("(@a{sv})", g_variant_builder_end(&result));
+}
+
+static GVariant *list_result(json_object *root) {
+    static const char *const activity_keys[] = {"type", "title", "image", "category", "provider", NULL};
+    GVariantBuilder activities;
+    g_variant_builder_init(&activities, G_VARIANT_TYPE("aa{sv}"));
+    json_object *value;
+    if (json_object_object_get_ex(root, "activities", &value) && json_object_is_type(value, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(value); i++) {
+            g_variant_builder_add_value(&activities, dictionary(json_object_array_get_idx(value, i), activity_keys));
+        }
+    }
+    return g_variant_new("(@aa{sv})", g_variant_builder_end(&activities));
+}
+
+static void finished(GObject *source, GAsyncResult *result, gpointer data) {
+    call *c = data;
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(GError) error = NULL;
+    if (!g_subprocess_communicate_utf8_finish(G_SUBPROCESS(source), result, &out, &err, &error)) {
+        g_dbus_method_invocation_return_error(c->invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED, "actshare: %s", error->message);
+        call_free(c);
+        return;
+    }
+    json_object *root = out ? json_tokener_parse(out) : NULL;
+    if (!root || !json_object_is_type(root, json_type_object)) {
+        /* No result printed: a usage error, said on standard error. */
+        g_strstrip(err ? err : (err = g_strdup("")));
+        g_dbus_method_invocation_return_error(c->invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "%s",
+                                              *err ? err : "actshare printed no result");
+    } else {
+        g_dbus_method_invocation_return_value(c->invocation, c->list ? list_result(root) : share_result(root));
+    }
+    if (root) json_object_put(root);
+    call_free(c);
+}
+
+/* The caller left the bus: its share is cancelled. */
+static void caller_vanished(GDBusConnection *connection, const char *name, gpointer data) {
+    (void)connection;
+    (void)name;
+    call *c = data;
+    if (c->process) g_subprocess_send_signal(c->process, SIGTERM);
+}
+
+static void method_call(GDBusConnection *connection, const char *sender, const char *path, const char *interface,
+                        const char *method, GVariant *parameters, GDBusMethodInvocation *invocation, gpointer data) {
+    (void)path;
+    (void)interface;
+    (void)data;
+    gboolean list = strcmp(method, "ListActivities") == 0;
+    g_autoptr(GVariant) items = g_variant_get_child_value(parameters, 0);
+    g_autoptr(GVariant) options_value =
+        list ? g_variant_ref_sink(g_variant_new("a{sv}", NULL)) : g_variant_get_child_value(parameters, 1);
+    g_autoptr(GSubprocessLauncher) launcher =
+        g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) operands = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(argv, g_strdup(actshare));
+    g_ptr_array_add(argv, g_strdup(list ? "list" : "share"));
+    g_ptr_array_add(argv, g_strdup("--json"));
+    g_autoptr(GError) error = NULL;
+    if (!add_options(options_value, argv, &error)
+        || !add_items(items, g_dbus_method_invocation_get_message(invocation), argv, operands, &error)) {
+        g_dbus_method_invocation_return_gerror(invocation, error);
+        return;
+    }
+    g_ptr_array_add(argv, g_strdup("--"));
+    for (guint i = 0; i < operands->len; i++) g_ptr_array_add(argv, g_strdup(operands->pdata[i]));
+    g_ptr_array_add(argv, NULL);
+    call *c = g_new0(call, 1);
+    c->invocation = g_object_ref(invocation);
+    c->list = list;
+    c->process = g_subprocess_launcher_spawnv(launcher, (const char *const *)argv->pdata, &error);
+    if (!c->process) {
+        g_dbus_method_invocation_return_error(invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED, "cannot run %s: %s", actshare,
+                                              error->message);
+        call_free(c);
+        return;
+    }
+    c->watch = g_bus_watch_name_on_connection(connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, NULL, caller_vanished, c, NULL);
+    g_subprocess_communicate_utf8_async(c->process, NULL, NULL, finished, c);
+}
+
+static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};
+
+static void bus_acquired(GDBusConnection *connection, const char *name, gpointer data) {
+    (void)name;
+    (void)data;
+    g_autoptr(GError) error = NULL;
+    if (!g_dbus_connection_register_object(connection, "/org/actshare/Share", introspection->interfaces[0], &vtable, NULL,
+                                           NULL, &error)) {
+        g_printerr("actshare-share-service: %s\n", error->message);
+        exit(1);
+    }
+}
+
+static void name_lost(GDBusConnection *connection, const char *name, gpointer data) {
+    (void)data;
+    /* Without a connection, the bus has gone (the session ended): nothing to say. */
+    if (!connection) exit(0);
+    g_printerr("actshare-share-service: cannot own %s on the session bus (is another running?)\n", name);
+    exit(1);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2 || argv[1][0] != '/') {
+        g_printerr("usage: actshare-share-service /path/to/actshare   (started by D-Bus activation)\n");
+        return 64;
+    }
+    actshare = argv[1];
+    signal(SIGPIPE, SIG_IGN);
+    introspection = g_dbus_node_info_new_for_xml(introspection_xml, NULL);
+    g_bus_own_name(G_BUS_TYPE_SESSION, "org.actshare.Share", G_BUS_NAME_OWNER_FLAGS_NONE, bus_acquired, NULL, name_lost,
+                   NULL, NULL);
+    g_main_loop_run(g_main_loop_new(NULL, FALSE));
+    return 0;
+}

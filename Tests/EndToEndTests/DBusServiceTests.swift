@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The session service org.actshare.Share, started by D-Bus activation on a private bus
+/// (dbus-run-session), called with gdbus and with PyGObject as applications would.
+@Suite struct DBusServiceTests {
+    /// Runs `script` (bash) on a session bus of its own whose services include actshare's;
+    /// its standard output and error.
+    static func onSessionBus(_ sandbox: Sandbox, _ script: String) throws -> Run {
+        let services = "\(sandbox.root)/dbus/dbus-1/services"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        try Sandbox.write("""
+            [D-BUS Service]
+            Name=org.actshare.Share
+            Exec=\(Sandbox.repository)/.build/bin/actshare-share-service \(Sandbox.binary)
+
+            """, to: "\(services)/org.actshare.Share.service")
+        var environment = sandbox.environment
+        environment["XDG_DATA_DIRS"] = "\(sandbox.root)/dbus:/usr/share"
+        environment["PATH"] = "/usr/bin:/bin"
+        // dbus-run-session waits for SIGCHLD, which the test runner's children start with
+        // blocked: unblocked by a small exec wrapper first.
+        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        return try Sandbox.execute(
+            "/usr/bin/python3", ["-c", unblock, "/usr/bin/dbus-run-session", "--", "/bin/bash", "-c", script],
+            environment: environment, stdin: nil, timeout: 120)
+    }
+
+    static let call = "gdbus call --session --dest org.actshare.Share --object-path /org/actshare/Share --method"
+
+    @Test func gdbusListsSharesAndIsToldWhatIsWrong() throws {
+        let sandbox = try Sandbox()
+        let run = try Self.onSessionBus(sandbox, """
+            \(Self.call) org.actshare.Share1.ListActivities "{'text': <'hello'>}"
+            \(Self.call) org.actshare.Share1.Share "{'text': <'hello world'>}" "{'activity': <'org.example.wordcount.count'>}"
+            \(Self.call) org.actshare.Share1.Share "{'colour': <'red'>}" "{}" 2>&1
+            \(Self.call) org.actshare.Share1.Share "{}" "{}" 2>&1
+            \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{'activity': <'org.example.no.such'>}" 2>&1
+            \(Self.call) org.actshare.Share1.Share "{'uris': <['https://example.org/']>}" "{'activity': <'org.example.wordcount.describe'>}"
+            """)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("{'type': <'org.example.wordcount.count'>, 'title': <'Count Words'>, 'image': <'accessories-text-editor'>, 'category': <'action'>, 'provider': <'org.example.wordcount'>}") == true, "\(run.stdout)")
+        #expect(lines.contains("({'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'2 words, 0 lines, 11 bytes (item 1)'>, 'content_type': <'text/plain'>, 'size': <uint64 35>}]>},)"), "\(run.stdout)")
+        #expect(run.stdout.contains("Error: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items has 'colour' of type s; the keys are fds (ah), uris (as), text (s) and mime-type (s)"))
+        #expect(run.stdout.contains("Error: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: no items: give fds, uris or text"))
+        // actshare's own refusal comes back as the result's error; the service goes on.
+        #expect(run.stdout.contains("'activity': <'org.example.no.such'>, 'completed': <false>, 'error': <'no provider offers activity type org.example.no.such'>"), "\(run.stdout)")
+        #expect(run.stdout.contains("'activity': <'org.example.wordcount.describe'>, 'completed': <true>"), "\(run.stdout)")
+    }
+
+    /// An application hands over an open file (as sandboxed apps do: no path needed), and
+    /// a descriptor that is not a file is refused.
+    @Test func pyGObjectSharesAFileDescriptor() throws {
+        let sandbox = try Sandbox()
+        let notes = try sandbox.file("notes.txt", "three short words\n")
+        let script = """
+            import os, sys, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+            def share(fd):
+                fds = Gio.UnixFDList.new_from_array([fd])
+                items = {'fds': GLib.Variant('ah', [0])}
+                options = {'activity': GLib.Variant('s', 'org.example.wordcount.count')}
+                try:
+                    result, _ = bus.call_with_unix_fd_list_sync(
+                        'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
+                        GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
+                        Gio.DBusCallFlags.NONE, -1, fds, None)
+                    print(result.unpack()[0]['returned_items'][0]['text'])
+                except GLib.Error as error:
+                    print(Gio.DBusError.get_remote_error(error), error.message)
+            share(os.open(sys.argv[1], os.O_RDONLY))
+            share(os.pipe()[0])
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/client.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "3 words, 1 lines, 18 bytes (item 1)", "\(run.stdout)\(run.stderr)")
+        #expect(lines.dropFirst().first
+            == "org.freedesktop.DBus.Error.InvalidArgs GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items 'fds'[0] is not an open file or folder",
+            "\(run.stdout)")
+    }
+}
