@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -241,12 +242,19 @@ static void finished(GObject *source, GAsyncResult *result, gpointer data) {
     call_free(c);
 }
 
-/* The caller left the bus: its share is cancelled. */
+/* The caller left the bus: its share is cancelled. actshare runs in a process group of
+ * its own, so its window (and a dialog it shows) go with it. */
 static void caller_vanished(GDBusConnection *connection, const char *name, gpointer data) {
     (void)connection;
     (void)name;
     call *c = data;
-    if (c->process) g_subprocess_send_signal(c->process, SIGTERM);
+    const char *identifier = c->process ? g_subprocess_get_identifier(c->process) : NULL;
+    if (identifier) kill(-(pid_t)atoi(identifier), SIGTERM);
+}
+
+static void own_process_group(gpointer data) {
+    (void)data;
+    setpgid(0, 0);
 }
 
 static void method_call(GDBusConnection *connection, const char *sender, const char *path, const char *interface,
@@ -260,6 +268,7 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
         list ? g_variant_ref_sink(g_variant_new("a{sv}", NULL)) : g_variant_get_child_value(parameters, 1);
     g_autoptr(GSubprocessLauncher) launcher =
         g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_subprocess_launcher_set_child_setup(launcher, own_process_group, NULL, NULL);
     g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) operands = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(argv, g_strdup(actshare));
@@ -301,6 +310,14 @@ static void bus_acquired(GDBusConnection *connection, const char *name, gpointer
     }
 }
 
+static void bus_closed(GDBusConnection *connection, gboolean remote, GError *error, gpointer data) {
+    (void)connection;
+    (void)remote;
+    (void)error;
+    (void)data;
+    exit(0);
+}
+
 static void name_lost(GDBusConnection *connection, const char *name, gpointer data) {
     (void)data;
     /* Without a connection, the bus has gone (the session ended): nothing to say. */
@@ -317,8 +334,17 @@ int main(int argc, char **argv) {
     actshare = argv[1];
     signal(SIGPIPE, SIG_IGN);
     introspection = g_dbus_node_info_new_for_xml(introspection_xml, NULL);
-    g_bus_own_name(G_BUS_TYPE_SESSION, "org.actshare.Share", G_BUS_NAME_OWNER_FLAGS_NONE, bus_acquired, NULL, name_lost,
-                   NULL, NULL);
+    g_autoptr(GError) error = NULL;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
+    if (!bus) {
+        g_printerr("actshare-share-service: no session bus: %s\n", error->message);
+        return 1;
+    }
+    /* The session is over when its bus goes: so is the service. */
+    g_dbus_connection_set_exit_on_close(bus, FALSE);
+    g_signal_connect(bus, "closed", G_CALLBACK(bus_closed), NULL);
+    bus_acquired(bus, NULL, NULL);
+    g_bus_own_name_on_connection(bus, "org.actshare.Share", G_BUS_NAME_OWNER_FLAGS_NONE, NULL, name_lost, NULL, NULL);
     g_main_loop_run(g_main_loop_new(NULL, FALSE));
     return 0;
 }

@@ -83,4 +83,26 @@ import Testing
             == "org.freedesktop.DBus.Error.InvalidArgs GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items 'fds'[0] is not an open file or folder",
             "\(run.stdout)")
     }
+
+    /// Without an activity, Share shows the window on the caller's display; what is picked
+    /// there is performed and answered; a caller that leaves cancels its window.
+    @Test func shareShowsTheWindowAndAnswersWithWhatWasPicked() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let notes = try sandbox.file("notes.txt", "three short words\n")
+        let pick = "\(Sandbox.onPath("xdotool")) search --sync --onlyvisible --name '^Share$' windowfocus --sync; sleep 0.3; xdotool type --delay 20 count; xdotool key Return"
+        let run = try Self.onSessionBus(sandbox, """
+            (\(pick)) &
+            \(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(notes)']>}" "{}"
+            wait
+            # A caller that leaves: its window goes, unanswered.
+            timeout 3 \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{}" 2>/dev/null
+            for attempt in $(seq 50); do xdotool search --onlyvisible --name '^Share$' >/dev/null || break; sleep 0.1; done
+            xdotool search --onlyvisible --name '^Share$' >/dev/null && echo "a window is left" || echo "no window is left"
+            """)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("({'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("no window is left\n"), "\(run.stdout)")
+    }
 }

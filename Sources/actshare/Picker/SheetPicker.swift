@@ -32,7 +32,8 @@ struct SheetPicker {
             var type = String(decoding: outcome.output, as: UTF8.self)
             while type.hasSuffix("\n") { type.removeLast() }
             return offers.first { $0.type == type }
-        case 1:
+        case 1, 128 + SIGTERM, 128 + SIGINT:
+            // Closed, or ended with actshare when the share was cancelled.
             return nil
         default:
             throw CommandFailure(.badInput, "the share sheet's window (\(executable)) failed with status \(outcome.status)")
