@@ -212,6 +212,9 @@ static void build(sheet *s, json_object *root) {
     gtk_flow_box_set_activate_on_single_click(GTK_FLOW_BOX(s->grid), TRUE);
     gtk_flow_box_set_homogeneous(GTK_FLOW_BOX(s->grid), TRUE);
     gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(s->grid), 6);
+    /* Rows packed at the top, not spread over the window's height. */
+    gtk_widget_set_valign(s->grid, GTK_ALIGN_START);
+    gtk_flow_box_set_row_spacing(GTK_FLOW_BOX(s->grid), 4);
     gtk_flow_box_set_filter_func(GTK_FLOW_BOX(s->grid), filter, s, NULL);
     json_object *activities;
     if (json_object_object_get_ex(root, "activities", &activities)) {

@@ -40,6 +40,19 @@ struct SheetPicker {
         }
     }
 
+    /// A size as people read it: 11 bytes, 248 KiB, 3.1 MiB.
+    static func size(_ bytes: UInt64) -> String {
+        if bytes < 1024 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes) / 1024
+        var unit = "KiB"
+        for next in ["MiB", "GiB", "TiB"] where value >= 1024 {
+            value /= 1024
+            unit = next
+        }
+        let tenths = Int((value * 10).rounded())
+        return value >= 100 || tenths % 10 == 0 ? "\(Int(value.rounded())) \(unit)" : "\(tenths / 10).\(tenths % 10) \(unit)"
+    }
+
     /// What the window shows, as JSON on its standard input (see Sources/actshare-sheet).
     static func request(offers: [Offer], items: [Item]) -> String {
         var writer = JSONWriter()
@@ -47,7 +60,7 @@ struct SheetPicker {
         if items.count == 1 {
             let item = items[0]
             writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.displayName))
-            writer.member("detail", .string(item.kind == .file ? "\(item.size) bytes" : nil))
+            writer.member("detail", .string(item.kind == .file ? Self.size(item.size) : nil))
             writer.member("content-type", .string(item.contentType))
         } else {
             writer.member("heading", .string("\(items.count) items"))
