@@ -29,6 +29,7 @@ bench:
 	Benchmarks/handoff-flood
 	Benchmarks/handoff-vs-scp
 	Benchmarks/handoff-discovery
+	Benchmarks/sheet-vs-zenity
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:
