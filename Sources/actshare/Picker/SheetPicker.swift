@@ -40,6 +40,12 @@ struct SheetPicker {
         }
     }
 
+    /// A text's first line, at most 80 characters: what the header shows of shared text.
+    static func firstLine(_ text: String) -> String {
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return line.count > 80 ? String(line.prefix(79)) + "…" : line
+    }
+
     /// A size as people read it: 11 bytes, 248 KiB, 3.1 MiB.
     static func size(_ bytes: UInt64) -> String {
         if bytes < 1024 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
@@ -59,7 +65,7 @@ struct SheetPicker {
         writer.beginObject()
         if items.count == 1 {
             let item = items[0]
-            writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.displayName))
+            writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
             writer.member("detail", .string(item.kind == .file ? Self.size(item.size) : nil))
             writer.member("content-type", .string(item.contentType))
         } else {
