@@ -223,6 +223,17 @@ import Testing
         #expect(cancelled == 4)
     }
 
+    /// A window that cannot be shown (a display that is not there) is said, not taken for
+    /// a choice.
+    @Test func aSheetThatCannotBeShownIsSaid() throws {
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = ":4999"
+        let text = try sandbox.file("notes.txt", "words\n")
+        let run = try sandbox.run("share", text, "--picker", "sheet")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("actshare: --picker sheet: the window (\(Sandbox.repository)/.build/bin/actshare-sheet) could not be shown (status 2)\n"), "\(run.stderr)")
+    }
+
     /// A file manager's "Share: Mail" entry: the recipient is asked in a zenity entry dialog.
     @Test func theMailRecipientIsAskedInADialog() throws {
         let display = try ClipboardTests.Display()

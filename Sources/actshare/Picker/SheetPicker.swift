@@ -13,13 +13,20 @@ import Glibc
 struct SheetPicker {
     let executable: String
 
+    /// The window could not be shown (no usable display, GTK could not start): a picker
+    /// of `--picker auto` asks with zenity or kdialog instead.
+    struct Unavailable: Error {
+        var status: Int32
+    }
+
     /// The window at `path`, when it is built and there is a display (X11 or Wayland).
     static func find(_ path: String) -> SheetPicker? {
         guard DialogPicker.hasDisplay, access(path, X_OK) == 0 else { return nil }
         return SheetPicker(executable: path)
     }
 
-    /// The activity chosen, or nil when the window was closed (Esc).
+    /// The activity chosen, or nil when the window was closed (Esc). Throws
+    /// ``Unavailable`` when the window could not be shown.
     func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
         let outcome: ChildProcess.Outcome
         do {
@@ -36,7 +43,7 @@ struct SheetPicker {
             // Closed, or ended with actshare when the share was cancelled.
             return nil
         default:
-            throw CommandFailure(.badInput, "the share sheet's window (\(executable)) failed with status \(outcome.status)")
+            throw Unavailable(status: outcome.status)
         }
     }
 

@@ -131,7 +131,11 @@ struct ActivityRunner {
             guard let sheet = SheetPicker.find(invocation.paths.sheet) else {
                 throw CommandFailure(.badInput, "--picker sheet: no display (DISPLAY, WAYLAND_DISPLAY) or the window \(invocation.paths.sheet) is not built (it needs GTK 4)")
             }
-            return try sheet.pick(from: offers, items: items)
+            do {
+                return try sheet.pick(from: offers, items: items)
+            } catch let unavailable as SheetPicker.Unavailable {
+                throw CommandFailure(.badInput, "--picker sheet: the window (\(sheet.executable)) could not be shown (status \(unavailable.status))")
+            }
         case .zenity, .kdialog:
             guard let dialog else {
                 throw CommandFailure(.badInput, "--picker \(options.picker.rawValue): no display (DISPLAY, WAYLAND_DISPLAY) or \(options.picker.rawValue) is not installed")
@@ -141,7 +145,13 @@ struct ActivityRunner {
             if let terminal = interactiveTerminal() {
                 return TTYPicker(terminal: terminal).pick(from: offers, items: items)
             }
-            if let sheet = SheetPicker.find(invocation.paths.sheet) { return try sheet.pick(from: offers, items: items) }
+            if let sheet = SheetPicker.find(invocation.paths.sheet) {
+                do {
+                    return try sheet.pick(from: offers, items: items)
+                } catch is SheetPicker.Unavailable {
+                    // The window could not be shown: a dialog, if there is one, asks.
+                }
+            }
             if let dialog { return try dialog.pick(from: offers, items: items) }
             printChoices(offers)
             throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
