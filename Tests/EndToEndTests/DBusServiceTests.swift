@@ -18,12 +18,7 @@ import Testing
         var environment = sandbox.environment
         environment["XDG_DATA_DIRS"] = "\(sandbox.root)/dbus:/usr/share"
         environment["PATH"] = "/usr/bin:/bin"
-        // dbus-run-session waits for SIGCHLD, which the test runner's children start with
-        // blocked: unblocked by a small exec wrapper first.
-        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        return try Sandbox.execute(
-            "/usr/bin/python3", ["-c", unblock, "/usr/bin/dbus-run-session", "--", "/bin/bash", "-c", script],
-            environment: environment, stdin: nil, timeout: 120)
+        return try Sandbox.executeWithSignals("/usr/bin/dbus-run-session", ["--", "/bin/bash", "-c", script], environment: environment)
     }
 
     static let call = "gdbus call --session --dest org.actshare.Share --object-path /org/actshare/Share --method"

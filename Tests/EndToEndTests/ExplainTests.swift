@@ -65,13 +65,10 @@ import Testing
         let sandbox = try Sandbox()
         sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "in-process"
         let text = try sandbox.file("notes.txt", "some words\n")
-        // gdb waits for SIGCHLD, which the test runner's children start with blocked:
-        // unblocked by a small exec wrapper first.
-        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-        let run = try Sandbox.execute(
-            "/usr/bin/python3", ["-c", unblock, "/usr/bin/gdb", "-q", "-batch", "-ex", "set complaints 0", "-ex", "set breakpoint pending on", "-ex", "break hello_greet",
+        let run = try Sandbox.executeWithSignals(
+            "/usr/bin/gdb", ["-q", "-batch", "-ex", "set complaints 0", "-ex", "set breakpoint pending on", "-ex", "break hello_greet",
                              "-ex", "run", "-ex", "bt 1", "-ex", "continue", "--args", Sandbox.binary, "perform", "org.example.hello.greet", text],
-            environment: sandbox.environment, stdin: nil, timeout: 120)
+            environment: sandbox.environment)
         #expect(run.stdout.contains("Breakpoint 1, hello_greet ("), "\(run.stdout)")
         #expect(run.stdout.contains("Hello, notes.txt!"))
         #expect(run.stdout.contains("exited normally"))

@@ -151,6 +151,15 @@ final class Sandbox {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// Runs a program that waits for SIGCHLD (gdb, dbus-run-session), which the test
+    /// runner's children start with blocked: a small exec wrapper unblocks it first.
+    static func executeWithSignals(
+        _ executable: String, _ arguments: [String], environment: [String: String], timeout: Int = 120
+    ) throws -> Run {
+        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
+        return try execute("/usr/bin/python3", ["-c", unblock, executable] + arguments, environment: environment, stdin: nil, timeout: timeout)
+    }
+
     static func execute(
         _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?, timeout: Int = 60
     ) throws -> Run {

@@ -114,15 +114,21 @@ final class ProviderProcess {
         if !exited {
             close(input)
             inputClosed = true
-            var pause: UInt32 = 50
-            var waited: UInt32 = 0
-            while !hasExited() && waited < 100_000 {
-                usleep(pause)
-                waited += pause
-                pause = min(pause * 2, 10_000)
-            }
+            waitForExit()
         }
         stop()
+    }
+
+    /// Waits up to 100 ms for the helper to end (its guard ends within a fraction of a
+    /// millisecond once it is told to), polling from 50 µs up.
+    private func waitForExit() {
+        var pause: UInt32 = 50
+        var waited: UInt32 = 0
+        while !hasExited() && waited < 100_000 {
+            usleep(pause)
+            waited += pause
+            pause = min(pause * 2, 10_000)
+        }
     }
 
     /// Sends a frame; a helper that went away is a fault.
@@ -188,14 +194,7 @@ final class ProviderProcess {
     func stop() {
         guard !exited else { return }
         if !hasExited() { kill(pid, SIGTERM) }
-        // The guard ends within a fraction of a millisecond; waited for up to 100 ms.
-        var pause: UInt32 = 50
-        var waited: UInt32 = 0
-        while !hasExited() && waited < 100_000 {
-            usleep(pause)
-            waited += pause
-            pause = min(pause * 2, 10_000)
-        }
+        waitForExit()
         killGroup()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -89,9 +89,14 @@ final class HelperTransport: HookTransport {
         return missing
     }
 
+    /// The user's directories, read once: a policy is made again for every request.
+    private lazy var home = FileSystem.homeDirectory
+    private lazy var xdg = XDGDirectories.fromEnvironment()
+
     /// What the sandbox of a helper for `request` allows.
     private func policy(for request: ActivityRequest, privateDirectory: String) -> SandboxPolicy {
-        var policy = SandboxPolicy(manifest: manifest, request: request, privateDirectory: privateDirectory, limits: sandbox.limits)
+        var policy = SandboxPolicy(
+            manifest: manifest, request: request, privateDirectory: privateDirectory, limits: sandbox.limits, home: home, xdg: xdg)
         policy.required = sandbox.required
         return policy
     }
