@@ -275,7 +275,7 @@ static int32_t send_files(const actshare_request *request, const char *device, a
 }
 
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
-    const char *device = session->option(session, "device");
+    const char *device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
     int handed = 0, files = 0, has_files = 0;
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];

@@ -49,12 +49,16 @@ static void call_free(call *c) {
 /* ---- From a D-Bus call to actshare's command line --------------------------------- */
 
 /* Adds the items: text to `options`, files (by the descriptors' paths) and URIs to
- * `operands` (after `--`); FALSE with `error` set for a bad dictionary. */
-static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *options, GPtrArray *operands, GError **error) {
+ * `operands` (after `--`); FALSE with `error` set for a bad dictionary. Text with a
+ * `mime-type` goes on actshare's standard input (`-` with `--type`), set in `input`: the
+ * type of a descriptor's file is found from the file itself. */
+static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *options, GPtrArray *operands, char **input,
+                          GError **error) {
     GVariantIter iter;
     const char *key;
     GVariant *value;
     int count = 0, descriptors = 0;
+    g_autofree char *text = NULL, *mime_type = NULL;
     g_variant_iter_init(&iter, items);
     while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
         g_autoptr(GVariant) owned = value;
@@ -104,11 +108,12 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *opt
             }
             g_free(uris);
         } else if (strcmp(key, "text") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            g_ptr_array_add(options, g_strdup("--text"));
-            g_ptr_array_add(options, g_variant_dup_string(value, NULL));
+            g_free(text);
+            text = g_variant_dup_string(value, NULL);
             count++;
         } else if (strcmp(key, "mime-type") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            /* Accepted; actshare finds a content type itself. */
+            g_free(mime_type);
+            mime_type = g_variant_dup_string(value, NULL);
         } else {
             g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                         "items has '%s' of type %s; the keys are fds (ah), uris (as), text (s) and mime-type (s)", key,
@@ -119,6 +124,16 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *opt
     if (count == 0) {
         g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "no items: give fds, uris or text");
         return FALSE;
+    }
+    if (text && mime_type) {
+        /* actshare checks the type (a MIME type such as text/html) and says so if not. */
+        g_ptr_array_add(options, g_strdup("--type"));
+        g_ptr_array_add(options, g_steal_pointer(&mime_type));
+        g_ptr_array_add(operands, g_strdup("-"));
+        *input = g_steal_pointer(&text);
+    } else if (text) {
+        g_ptr_array_add(options, g_strdup("--text"));
+        g_ptr_array_add(options, g_steal_pointer(&text));
     }
     return TRUE;
 }
@@ -152,7 +167,11 @@ static gboolean add_options(GVariant *dictionary, GPtrArray *options, GError **e
                 g_ptr_array_add(options, g_strdup_printf("%s=%s", name, setting));
             }
         } else if (strcmp(key, "parent_window") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            /* Accepted, as the portals take it; the window is not made transient for it yet. */
+            /* The portals' form, x11:XID or wayland:HANDLE; the window checks it. Empty: none. */
+            if (*g_variant_get_string(value, NULL)) {
+                g_ptr_array_add(options, g_strdup("--parent-window"));
+                g_ptr_array_add(options, g_variant_dup_string(value, NULL));
+            }
         } else {
             g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                         "options has '%s' of type %s; the keys are activity (s), exclude (as), only (as), subject (s), "
@@ -266,20 +285,21 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
     g_autoptr(GVariant) items = g_variant_get_child_value(parameters, 0);
     g_autoptr(GVariant) options_value =
         list ? g_variant_ref_sink(g_variant_new("a{sv}", NULL)) : g_variant_get_child_value(parameters, 1);
-    g_autoptr(GSubprocessLauncher) launcher =
-        g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-    g_subprocess_launcher_set_child_setup(launcher, own_process_group, NULL, NULL);
     g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) operands = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(argv, g_strdup(actshare));
     g_ptr_array_add(argv, g_strdup(list ? "list" : "share"));
     g_ptr_array_add(argv, g_strdup("--json"));
     g_autoptr(GError) error = NULL;
+    g_autofree char *input = NULL;
     if (!add_options(options_value, argv, &error)
-        || !add_items(items, g_dbus_method_invocation_get_message(invocation), argv, operands, &error)) {
+        || !add_items(items, g_dbus_method_invocation_get_message(invocation), argv, operands, &input, &error)) {
         g_dbus_method_invocation_return_gerror(invocation, error);
         return;
     }
+    g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new(
+        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE | (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0));
+    g_subprocess_launcher_set_child_setup(launcher, own_process_group, NULL, NULL);
     g_ptr_array_add(argv, g_strdup("--"));
     for (guint i = 0; i < operands->len; i++) g_ptr_array_add(argv, g_strdup(operands->pdata[i]));
     g_ptr_array_add(argv, NULL);
@@ -294,7 +314,7 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
         return;
     }
     c->watch = g_bus_watch_name_on_connection(connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, NULL, caller_vanished, c, NULL);
-    g_subprocess_communicate_utf8_async(c->process, NULL, NULL, finished, c);
+    g_subprocess_communicate_utf8_async(c->process, input, NULL, finished, c);
 }
 
 static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};

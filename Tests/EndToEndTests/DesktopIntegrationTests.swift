@@ -14,59 +14,14 @@ import Testing
                                    typing text: String? = nil, keys: [String],
                                    then next: (window: String, keys: [String])? = nil,
                                    screenshot: String? = nil) throws -> (status: Int32, output: Data, dialog: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-        process.arguments = arguments
-        process.environment = sandbox.environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        try process.run()
-        let environment = ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"]
-        let xdotool = { (arguments: [String]) in try Sandbox.execute("/usr/bin/xdotool", arguments, environment: environment, stdin: nil, timeout: 20) }
-        // The window named `name`, waited for (at most 20 s). `search --sync` can return
-        // empty-handed when another window vanishes during its search: searched again.
-        func windowID(_ name: String) throws -> String {
-            let deadline = Date().addingTimeInterval(20)
-            var found: Run
-            repeat {
-                found = try xdotool(["search", "--sync", "--onlyvisible", "--name", "^\(name)$"])
-                if let id = found.stdout.split(separator: "\n").first { return String(id) }
-                Thread.sleep(forTimeInterval: 0.2)
-            } while Date() < deadline
-            let none: String? = nil
-            return try #require(none, "no window \(name): \(found.stderr)")
-        }
-        // Focuses window `id`, types `text`, presses `keys`.
-        func answer(_ id: String, typing text: String?, keys: [String]) throws {
-            _ = try xdotool(["windowfocus", "--sync", id])
-            Thread.sleep(forTimeInterval: 0.3)
-            if let text { _ = try xdotool(["type", "--clearmodifiers", "--delay", "20", text]) }
-            for key in keys {
-                _ = try xdotool(["key", "--clearmodifiers", key])
-                Thread.sleep(forTimeInterval: 0.2)
-            }
-        }
-        let id = try windowID(window)
-        let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-        let dialog = commandLine.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
-        if let screenshot { try Self.screenshot(display, to: screenshot) }
-        try answer(id, typing: text, keys: keys)
-        if let next { try answer(try windowID(next.window), typing: nil, keys: next.keys) }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, output, dialog)
-    }
-
-    /// Keeps a picture of the whole screen of `display` as a test artefact (PIL's grab).
-    static func screenshot(_ display: ClipboardTests.Display, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        Thread.sleep(forTimeInterval: 0.3)  // drawn
-        let grab = "import sys; from PIL import ImageGrab; ImageGrab.grab(xdisplay=sys.argv[1]).save(sys.argv[2])"
-        let run = try Sandbox.execute("/usr/bin/python3", ["-c", grab, display.name, path], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
-        #expect(run.status == 0, "screenshot: \(run.stderr)")
+        let session = try DesktopSession(arguments, environment: sandbox.environment, display: display)
+        let id = try session.window(window)
+        let dialog = try session.commandLine(of: id)
+        if let screenshot { try session.screenshot(to: screenshot) }
+        try session.answer(id, typing: text, keys: keys)
+        if let next { try session.answer(try session.window(next.window), keys: next.keys) }
+        let (status, output) = session.finish()
+        return (status, output, dialog)
     }
 
     static let thunarFile = """

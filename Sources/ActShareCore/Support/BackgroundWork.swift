@@ -31,6 +31,21 @@ public final class BackgroundWork<Result: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on a thread nobody waits for: an answer that is welcome while actshare
+    /// runs and not worth waiting for at its end (or here and now when no thread can be made).
+    public static func detached(_ work: @escaping @Sendable () -> Void) {
+        let body = ThreadBody(work)
+        let context = Unmanaged.passRetained(body).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context) == 0 else {
+            return Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
+        }
+        pthread_detach(thread)
+    }
+
     deinit {
         // The thread writes into this object: it must end before the object does.
         if started { pthread_join(thread, nil) }

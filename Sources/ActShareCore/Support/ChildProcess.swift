@@ -90,6 +90,12 @@ public enum ChildProcess {
                   flags: detached ? 0x80 : 0, failure: "cannot start")  // 0x80: POSIX_SPAWN_SETSID
     }
 
+    /// Starts `argv` with both its standard input and output on `socket`: a program that
+    /// talks with actshare in lines (the share sheet's window).
+    public static func start(_ argv: [String], conversation socket: Int32) throws -> pid_t {
+        try spawn(argv, searchingPath: false, input: socket, output: .into(socket), flags: 0, failure: "cannot start")
+    }
+
     /// Where a child's standard output goes.
     private enum Output {
         case inherited, discarded

@@ -7,9 +7,11 @@ struct ShareCommand: ParsableCommand {
         abstract: "Pick an activity for the items and perform it (the default command).",
         discussion: """
             On a terminal, a numbered list of the activities that can perform on the items \
-            is shown; without one, a zenity or kdialog dialog asks when there is a display. \
+            is shown; without one, on a display, the share sheet's window opens (paired \
+            devices, a search field and the activities; zenity or kdialog when it cannot). \
             Options with a prompt and no value (Mail's recipient) are asked for in the same \
-            place. Otherwise give --activity, or --picker none to print the choices (exit code 2).
+            place, which also shows the progress and the result. Otherwise give --activity, \
+            or --picker none to print the choices (exit code 2).
             """)
 
     @OptionGroup(title: "Items") var items: ItemOptions

@@ -38,6 +38,11 @@ struct ActivityOptions: ParsableArguments {
         valueName: "picker"))
     var picker: PickerStyle = .auto
 
+    @Option(help: ArgumentHelp(
+        "Keep the share sheet's window over this application window: x11:XID (hex) or wayland:HANDLE (exported with xdg-foreign), as the desktop portals take it.",
+        valueName: "handle"))
+    var parentWindow: String?
+
     @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
     var config: String?
 
@@ -45,6 +50,6 @@ struct ActivityOptions: ParsableArguments {
     var selection: ActivitySelection {
         ActivitySelection(
             activity: activity, exclude: exclude, only: only, options: options, subject: subject, json: json,
-            explain: explain, picker: picker, config: config)
+            explain: explain, picker: picker, parentWindow: parentWindow, config: config)
     }
 }

@@ -10,6 +10,8 @@ struct JSONWriter {
     enum Value {
         case string(String?)
         case number(UInt64)
+        /// A number such as 0.25 (null when not finite).
+        case fraction(Double)
         case bool(Bool)
     }
 
@@ -41,6 +43,7 @@ struct JSONWriter {
         case .string(let string):
             if let string { appendString(string) } else { bytes.append(contentsOf: "null".utf8) }
         case .number(let number): bytes.append(contentsOf: String(number).utf8)
+        case .fraction(let number): bytes.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
         case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
         }
     }

@@ -1,15 +1,14 @@
 import ActShareCore
+import ActShareHandoff
 import ActShareHost
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Asks with the share sheet's window, `actshare-sheet` (GTK 4), for launches without a
-/// terminal on a desktop: what is shared at the top, a search field, and the activities
-/// as a grid of icons in offer order.
-///
-/// It only picks; prompts for options, progress and messages stay with zenity or
-/// kdialog (``DialogPicker``) for now.
+/// The share sheet's window, `actshare-sheet` (GTK 4), for launches without a terminal
+/// on a desktop: what is shared at the top, the paired devices, a search field, and the
+/// activities as a grid of icons in offer order. It then asks for options, shows the
+/// progress and the result (``SheetSession``).
 struct SheetPicker {
     let executable: String
 
@@ -25,26 +24,13 @@ struct SheetPicker {
         return SheetPicker(executable: path)
     }
 
-    /// The activity chosen, or nil when the window was closed (Esc). Throws
-    /// ``Unavailable`` when the window could not be shown.
-    func pick(from offers: [Offer], items: [Item]) throws -> Offer? {
-        let outcome: ChildProcess.Outcome
-        do {
-            outcome = try ChildProcess.run(executable, [], input: Array(Self.request(offers: offers, items: items).utf8))
-        } catch let error as ActShareError {
-            throw CommandFailure(error)
-        }
-        switch outcome.status {
-        case 0:
-            var type = String(decoding: outcome.output, as: UTF8.self)
-            while type.hasSuffix("\n") { type.removeLast() }
-            return offers.first { $0.type == type }
-        case 1, 128 + SIGTERM, 128 + SIGINT:
-            // Closed, or ended with actshare when the share was cancelled.
-            return nil
-        default:
-            throw Unavailable(status: outcome.status)
-        }
+    /// Opens the window on `offers` for `items`, over the application window
+    /// `parentWindow` (`x11:XID` or `wayland:HANDLE`) if given.
+    func open(offers: [Offer], items: [Item], parentWindow: String?) throws -> SheetSession {
+        let session = try SheetSession(
+            executable: executable, request: Self.request(offers: offers, items: items, parentWindow: parentWindow))
+        if offers.contains(where: { $0.type == HandOffActivity.type }) { session.showPairedDevices() }
+        return session
     }
 
     /// A text's first line, at most 80 characters: what the header shows of shared text.
@@ -66,8 +52,8 @@ struct SheetPicker {
         return value >= 100 || tenths % 10 == 0 ? "\(Int(value.rounded())) \(unit)" : "\(tenths / 10).\(tenths % 10) \(unit)"
     }
 
-    /// What the window shows, as JSON on its standard input (see Sources/actshare-sheet).
-    static func request(offers: [Offer], items: [Item]) -> String {
+    /// What the window shows, its first line of JSON (see Sources/actshare-sheet).
+    static func request(offers: [Offer], items: [Item], parentWindow: String? = nil) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         if items.count == 1 {
@@ -75,10 +61,15 @@ struct SheetPicker {
             writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
             writer.member("detail", .string(item.kind == .file ? Self.size(item.size) : nil))
             writer.member("content-type", .string(item.contentType))
+            // One image: the window shows it small (it checks the file's size and pixels).
+            if item.kind == .file, item.contentType.hasPrefix("image/"), let path = item.path {
+                writer.member("thumbnail", .string(path))
+            }
         } else {
             writer.member("heading", .string("\(items.count) items"))
             writer.member("detail", .string(nil))
         }
+        if let parentWindow { writer.member("parent-window", .string(parentWindow)) }
         writer.key("activities")
         writer.beginArray()
         for offer in offers {

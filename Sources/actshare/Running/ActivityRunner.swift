@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareHandoff
 import ActShareHost
 #if canImport(Glibc)
 import Glibc
@@ -18,12 +19,22 @@ struct ActivityRunner {
 
     /// Performs `type`, or the activity the user picks, on `items`; returns normally only
     /// when it completed. In the share sheet without a terminal (a file manager's menu),
-    /// a failure is shown in the dialog tool too: nobody reads the standard error there.
+    /// a failure is shown in the window or the dialog tool too: nobody reads the standard
+    /// error there.
     func run(items: [Item], type: String?) throws {
+        var sheet: SheetSession?
+        // Closes the window when nothing was shown in it (a failure shows itself below).
+        defer { sheet?.end() }
         do {
-            try perform(items: items, type: type)
+            try perform(items: items, type: type, sheet: &sheet)
         } catch let failure as CommandFailure {
-            if failure.status != .cancelled, let message = failure.message { showInDialog(message) }
+            if failure.status != .cancelled, let message = failure.message {
+                if let sheet {
+                    sheet.end(message: options.json ? nil : message)
+                } else {
+                    showInDialog(message)
+                }
+            }
             throw failure
         }
     }
@@ -47,7 +58,8 @@ struct ActivityRunner {
         }
     }
 
-    private func perform(items: [Item], type: String?) throws {
+    /// The flow itself; `sheet` is the share sheet's window once it is open.
+    private func perform(items: [Item], type: String?, sheet: inout SheetSession?) throws {
         let exclusions = try invocation.exclusions(options, onlyOf: type)
         let recents = invocation.recents
         let found = invocation.host.offers(for: items, exclusions: exclusions, recents: recents.types)
@@ -64,6 +76,7 @@ struct ActivityRunner {
         let explicit = options.picker == .zenity || options.picker == .kdialog
         let dialog = sharing || explicit ? dialogPicker() : nil
         let offer: Offer
+        var pairs = try options.optionPairs()
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
             guard let match = offers.first(where: { $0.type == type }) else {
@@ -74,18 +87,27 @@ struct ActivityRunner {
             guard !offers.isEmpty else {
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
             }
-            guard let picked = try pick(from: offers, items: items, dialog: dialog) else {
+            guard let picked = try pick(from: offers, items: items, dialog: dialog, sheet: &sheet) else {
                 throw fail(.cancelled, activity: nil, nil)
             }
-            offer = picked
+            offer = picked.offer
+            // A device of the sheet's row: Hand Off to it, unless -o named one.
+            if let device = picked.device, !pairs.contains(where: { $0.name == HandOffActivity.deviceOption }) {
+                pairs.append((HandOffActivity.deviceOption, device))
+            }
         }
 
-        let resolver = OptionResolver(config: invocation.config, prompter: interactiveTerminal() ?? dialog, asksEveryPrompt: sharing)
-        let values = try resolver.resolve(try options.optionPairs(), for: offer)
+        let prompter: (any OptionPrompter)? = interactiveTerminal() ?? sheet ?? dialog
+        let resolver = OptionResolver(config: invocation.config, prompter: prompter, asksEveryPrompt: sharing)
+        let values = try resolver.resolve(pairs, for: offer)
         let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
         invocation.host.catchCancellationSignals()
         let result: ActivityResult
-        if let progress = dialog?.progress(title: offer.title, cancellation: invocation.host.cancellationFlag) {
+        if let sheet {
+            sheet.watch(offer.title, cancellation: invocation.host.cancellationFlag)
+            result = invocation.host.perform(offer, request: request, observer: sheet)
+            sheet.stopWatching()
+        } else if let progress = dialog?.progress(title: offer.title, cancellation: invocation.host.cancellationFlag) {
             result = invocation.host.perform(offer, request: request, observer: progress)
             progress.finish()
         } else {
@@ -99,14 +121,7 @@ struct ActivityRunner {
             try? recents.record(offer.type)
         }
         report(result)
-        if result.completed && sharing && !options.json {
-            let success = SuccessMessage(title: offer.title, returnedItems: result.returnedItems)
-            if interactiveTerminal() != nil {
-                StandardStreams.err(TerminalText.visible(success.line) + "\n")
-            } else if let dialog, let file = success.file {
-                dialog.showSaved(success.line, file: file)
-            }
-        }
+        present(result, of: offer, sheet: sheet, dialog: dialog)
         switch result.status {
         case .completed: return
         case .failed: throw CommandFailure(.failed, nil)
@@ -117,7 +132,13 @@ struct ActivityRunner {
 
     // MARK: Choosing
 
-    private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?) throws -> Offer? {
+    /// What was picked: an activity, and for a device of the sheet's row, that device.
+    private struct Pick {
+        var offer: Offer
+        var device: String?
+    }
+
+    private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?, sheet: inout SheetSession?) throws -> Pick? {
         switch options.picker {
         case .none:
             printChoices(offers)
@@ -126,35 +147,52 @@ struct ActivityRunner {
             guard let terminal = Terminal() else {
                 throw CommandFailure(.badInput, "--picker tty: there is no terminal to ask on")
             }
-            return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+            return TTYPicker(terminal: terminal).pick(from: offers, items: items).map { Pick(offer: $0) }
         case .sheet:
-            guard let sheet = SheetPicker.find(invocation.paths.sheet) else {
+            guard let window = SheetPicker.find(invocation.paths.sheet) else {
                 throw CommandFailure(.badInput, "--picker sheet: no display (DISPLAY, WAYLAND_DISPLAY) or the window \(invocation.paths.sheet) is not built (it needs GTK 4)")
             }
             do {
-                return try sheet.pick(from: offers, items: items)
+                return try pick(in: window, from: offers, items: items, sheet: &sheet)
             } catch let unavailable as SheetPicker.Unavailable {
-                throw CommandFailure(.badInput, "--picker sheet: the window (\(sheet.executable)) could not be shown (status \(unavailable.status))")
+                throw CommandFailure(.badInput, "--picker sheet: the window (\(window.executable)) could not be shown (status \(unavailable.status))")
             }
         case .zenity, .kdialog:
             guard let dialog else {
                 throw CommandFailure(.badInput, "--picker \(options.picker.rawValue): no display (DISPLAY, WAYLAND_DISPLAY) or \(options.picker.rawValue) is not installed")
             }
-            return try dialog.pick(from: offers, items: items)
+            return try dialog.pick(from: offers, items: items).map { Pick(offer: $0) }
         case .auto:
             if let terminal = interactiveTerminal() {
-                return TTYPicker(terminal: terminal).pick(from: offers, items: items)
+                return TTYPicker(terminal: terminal).pick(from: offers, items: items).map { Pick(offer: $0) }
             }
-            if let sheet = SheetPicker.find(invocation.paths.sheet) {
+            if let window = SheetPicker.find(invocation.paths.sheet) {
                 do {
-                    return try sheet.pick(from: offers, items: items)
+                    return try pick(in: window, from: offers, items: items, sheet: &sheet)
                 } catch is SheetPicker.Unavailable {
                     // The window could not be shown: a dialog, if there is one, asks.
                 }
             }
-            if let dialog { return try dialog.pick(from: offers, items: items) }
+            if let dialog { return try dialog.pick(from: offers, items: items).map { Pick(offer: $0) } }
             printChoices(offers)
             throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
+        }
+    }
+
+    /// Picks in the share sheet's window, which stays open (as `sheet`) for the rest.
+    private func pick(in window: SheetPicker, from offers: [Offer], items: [Item], sheet: inout SheetSession?) throws -> Pick? {
+        let session = try window.open(offers: offers, items: items, parentWindow: options.parentWindow)
+        switch try session.choice() {
+        case .activity(let type)?:
+            guard let offer = offers.first(where: { $0.type == type }) else { return nil }
+            sheet = session
+            return Pick(offer: offer)
+        case .device(let id)?:
+            guard let offer = offers.first(where: { $0.type == HandOffActivity.type }) else { return nil }
+            sheet = session
+            return Pick(offer: offer, device: id)
+        case nil:
+            return nil
         }
     }
 
@@ -199,9 +237,31 @@ struct ActivityRunner {
             StandardStreams.err(TerminalText.visible(
                 "actshare: warning: \(result.activity) returned a \(dropped.kind) item that was dropped ('\(dropped.value)'): \(dropped.reason)") + "\n")
         }
-        if let error = result.error {
-            StandardStreams.error(error)
-            if result.status != .cancelled { showInDialog(error) }
+        if let error = result.error { StandardStreams.error(error) }
+    }
+
+    /// Shows a person how the share went, where they may not see standard error: the
+    /// sheet's window shows a file made (Open, Show in Folder) or a failure, and closes
+    /// otherwise (with --json, the caller shows the result: the window just closes); a
+    /// dialog does the same; on a terminal, one line says it.
+    private func present(_ result: ActivityResult, of offer: Offer, sheet: SheetSession?, dialog: DialogPicker?) {
+        let success = result.completed ? SuccessMessage(title: offer.title, returnedItems: result.returnedItems) : nil
+        let failure = result.status == .cancelled ? nil : result.error
+        if let sheet {
+            guard !options.json else { return sheet.end() }
+            if let success, let file = success.file {
+                sheet.end(completed: true, message: success.line, file: file)
+            } else {
+                sheet.end(message: failure)
+            }
+            return
+        }
+        if let failure { showInDialog(failure) }
+        guard let success, sharing, !options.json else { return }
+        if interactiveTerminal() != nil {
+            StandardStreams.err(TerminalText.visible(success.line) + "\n")
+        } else if let dialog, let file = success.file {
+            dialog.showSaved(success.line, file: file)
         }
     }
 

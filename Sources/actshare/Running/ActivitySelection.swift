@@ -13,6 +13,8 @@ struct ActivitySelection {
     /// `--explain`: trace on standard error.
     var explain = false
     var picker: PickerStyle = .auto
+    /// `--parent-window`: the application window the share sheet's window belongs to.
+    var parentWindow: String?
     var config: String?
 
     /// The trace `--explain` or `ACTSHARE_TRACE=1` asks for, if any.

@@ -20,6 +20,11 @@
 /** The paired devices (a JSON array, `[]` when none), in the state folder. */
 #define ACTSHARE_HANDOFF_PAIRED_DEVICES "paired-devices.json"
 
+/* The Hand Off activity (Plugins/Handoff, manifests/handoff.yaml) and its option naming
+ * the device, by id or name: what the share sheet's row of devices performs. */
+#define ACTSHARE_HANDOFF_ACTIVITY_TYPE "org.actshare.handoff"
+#define ACTSHARE_HANDOFF_DEVICE_OPTION "device"
+
 /* The TCP port daemons listen on for each other, unless configured. */
 #define ACTSHARE_HANDOFF_DEFAULT_PORT 53840
 

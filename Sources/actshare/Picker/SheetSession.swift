@@ -1,0 +1,244 @@
+import ActShareCore
+import ActShareHandoff
+import ActShareHost
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The share sheet's window while one share goes on: it shows the choices, asks for
+/// options, shows the progress with a Cancel button, and the result.
+///
+/// actshare and the window talk in JSON lines over one socket (the window's standard
+/// input and output); `Sources/actshare-sheet/main.c` and docs/DESKTOP.md give the
+/// messages. The window is a child of actshare that may outlive it: a result it shows
+/// stays until the person closes it.
+final class SheetSession: @unchecked Sendable {
+    // Unchecked: `socket` is guarded by its mutex (the devices' thread sends too); `lines`
+    // is read by one thread at a time (the cancel watcher only between `watch` and
+    // `stopWatching`, which joins it).
+
+    /// What was chosen in the window: an activity, or a device of the row.
+    enum Choice {
+        case activity(String)
+        case device(id: String)
+    }
+
+    let executable: String
+    private let pid: pid_t
+    /// Our end of the conversation; -1 once it is closed.
+    private let socket: Mutex<Int32>
+    private let lines: LineReader
+    /// Whether the window has ended (and been waited for).
+    private var reaped = false
+    private var watcher: BackgroundWork<Void>?
+    private var wake: [Int32] = [-1, -1]
+    private var runningTitle = ""
+
+    /// The longest line read from the window (an answer typed in it).
+    static let lineLimit = 1 << 20
+
+    /// Starts the window showing `request` (``SheetPicker/request(offers:items:parentWindow:)``).
+    init(executable: String, request: String) throws {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw CommandFailure(.failed, "cannot make a socket for the share sheet: \(String(cString: strerror(errno)))")
+        }
+        do {
+            pid = try ChildProcess.start([executable], conversation: fds[1])
+        } catch let error as ActShareError {
+            close(fds[0])
+            close(fds[1])
+            throw CommandFailure(error)
+        }
+        close(fds[1])
+        self.executable = executable
+        socket = Mutex(fds[0])
+        lines = LineReader(fd: fds[0], limit: Self.lineLimit)
+        send(request)
+    }
+
+    deinit { end() }
+
+    // MARK: Choosing
+
+    /// What the person chose, or nil when they closed the window. Throws
+    /// ``SheetPicker/Unavailable`` when the window could not be shown.
+    func choice() throws -> Choice? {
+        while let message = readMessage() {
+            if case .string(let type)? = message["activity"] { return .activity(type) }
+            if case .string(let id)? = message["device"] { return .device(id: id) }
+        }
+        switch waitForExit() {
+        case 0, 1, 128 + SIGTERM, 128 + SIGINT:
+            // Closed, or ended with actshare when the share was cancelled.
+            return nil
+        case let status:
+            throw SheetPicker.Unavailable(status: status)
+        }
+    }
+
+    /// Fills the row of devices with the paired ones, reachable first, once the handoff
+    /// daemon has said which are (it asks each: that may take seconds, so the window
+    /// does not wait for it). Without a daemon, the row stays empty.
+    func showPairedDevices() {
+        BackgroundWork<Void>.detached { [self] in
+            guard let devices = try? DaemonConnection().call(ControlRequest(.devices)).devices, !devices.isEmpty else { return }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("devices")
+            writer.beginArray()
+            for device in devices {
+                writer.beginObject()
+                writer.member("id", .string(device.id))
+                writer.member("name", .string(device.name))
+                writer.member("reachable", .bool(device.reachable == true))
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            send(writer.text)
+        }
+    }
+
+    // MARK: Running
+
+    /// Shows the progress page for `title` (after a moment: a quick activity closes the
+    /// window without it) and watches for Cancel, which sets `cancellation`, as does
+    /// closing the window.
+    func watch(_ title: String, cancellation: UnsafeMutablePointer<Int32>) {
+        runningTitle = title
+        sendProgress(nil)
+        guard watcher == nil, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &wake) == 0 else { return }
+        let flag = UnsafeSendablePointer(cancellation)
+        let wakeFD = wake[0]
+        watcher = BackgroundWork { [self] in
+            while true {
+                var fds = [pollfd(fd: lines.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+                guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
+                if fds[1].revents != 0 { return }
+                guard fds[0].revents != 0 else { continue }
+                repeat {
+                    guard let message = readMessage() else {
+                        // The window is gone: nobody is there to see the share go on.
+                        flag.pointer.pointee = 1
+                        return
+                    }
+                    if message["cancel"] == .bool(true) { flag.pointer.pointee = 1 }
+                } while lines.hasLine
+            }
+        }
+    }
+
+    /// Stops watching for Cancel once the activity has ended.
+    func stopWatching() {
+        guard let watcher else { return }
+        _ = write(wake[1], "x", 1)
+        watcher.wait()
+        self.watcher = nil
+        close(wake[0])
+        close(wake[1])
+    }
+
+    private func sendProgress(_ fraction: Double?) {
+        send("progress", [("title", .string(runningTitle)), ("fraction", fraction.map { .fraction($0) } ?? .string(nil))])
+    }
+
+    // MARK: Ending
+
+    /// Shows how the share ended, or with nil `message` closes the window; then ends the
+    /// conversation. Once only: later calls do nothing.
+    func end(completed: Bool = false, message: String? = nil, file: String? = nil) {
+        stopWatching()
+        if let message {
+            send("result", [
+                ("title", .string(runningTitle.isEmpty ? nil : runningTitle)), ("completed", .bool(completed)),
+                ("message", .string(message)), ("file", .string(file)),
+            ])
+        }
+        socket.withLock { fd in
+            guard fd >= 0 else { return }
+            close(fd)
+            fd = -1
+        }
+    }
+
+    // MARK: Lines
+
+    /// Sends `{"KEY": {MEMBERS}}`, the form of every message after the first.
+    private func send(_ key: String, _ members: [(String, JSONWriter.Value)]) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key(key)
+        writer.beginObject()
+        for (name, value) in members { writer.member(name, value) }
+        writer.endObject()
+        writer.endObject()
+        send(writer.text)
+    }
+
+    private func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        socket.withLock { fd in
+            guard fd >= 0 else { return }
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                sent += count
+            }
+        }
+    }
+
+    /// The next message from the window, or nil at its end (or a line past the limit,
+    /// which only a broken window sends). Lines that are not JSON objects are skipped.
+    private func readMessage() -> [String: JSONValue]? {
+        while let line = lines.next() {
+            if case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) { return members }
+        }
+        return nil
+    }
+
+    /// The window's exit status (128 + a signal), waiting for it: called once it closed
+    /// its end of the conversation.
+    private func waitForExit() -> Int32 {
+        guard !reaped else { return 1 }
+        reaped = true
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return 1 }
+        }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}
+
+extension SheetSession: OptionPrompter {
+    func ask(_ question: String, title: String, note: String?) throws -> String? {
+        send("ask", [("title", .string(title)), ("question", .string(question)), ("note", .string(note))])
+        while let message = readMessage() {
+            switch message["answer"] {
+            case .string(let answer)?: return answer
+            case .null?: return nil
+            default: continue
+            }
+        }
+        return nil
+    }
+}
+
+extension SheetSession: SessionObserver {
+    func progress(_ fraction: Double, activity: String) {
+        sendProgress(fraction)
+    }
+
+    func log(_ level: LogLevel, _ message: String, provider: String) {
+        guard level >= .warning else { return }
+        StandardStreams.err(TerminalText.visible("actshare: \(provider): \(message)") + "\n")
+    }
+}

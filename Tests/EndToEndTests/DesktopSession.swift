@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// actshare run without a terminal on a test's X server, driven as a person would: its
+/// windows waited for by name, keys typed with xdotool, a click where a colour shows.
+final class DesktopSession {
+    let display: ClipboardTests.Display
+    private let process = Process()
+    private let out = Pipe()
+
+    /// Starts `actshare ARGUMENTS` with `environment`, standard input /dev/null.
+    init(_ arguments: [String], environment: [String: String], display: ClipboardTests.Display) throws {
+        self.display = display
+        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = out
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    func xdotool(_ arguments: [String]) throws -> Run {
+        try Sandbox.execute("/usr/bin/xdotool", arguments, environment: ["DISPLAY": display.name, "PATH": "/usr/bin:/bin"],
+                            stdin: nil, timeout: 20)
+    }
+
+    /// The window named `name` (a whole name), waited for (at most 20 s). Polled, not
+    /// `search --sync`: that one never ends when the window never comes, and the test
+    /// runner's children cannot always be stopped. On failure the screen is kept.
+    func window(_ name: String) throws -> String {
+        let deadline = Date().addingTimeInterval(20)
+        var found: Run
+        repeat {
+            found = try xdotool(["search", "--onlyvisible", "--name", "^\(NSRegularExpression.escapedPattern(for: name))$"])
+            if let id = found.stdout.split(separator: "\n").first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        let picture = "\(Sandbox.repository)/.build/test-artefacts/no-window-\(name.filter { $0.isLetter || $0.isNumber }).png"
+        try? screenshot(to: picture)
+        let none: String? = nil
+        return try #require(none, "no window \(name) (the screen: \(picture)): \(found.stderr)")
+    }
+
+    /// Whether a window named `name` is shown now.
+    func shows(_ name: String) throws -> Bool {
+        try xdotool(["search", "--onlyvisible", "--name", "^\(NSRegularExpression.escapedPattern(for: name))$"]).stdout.isEmpty == false
+    }
+
+    /// The command line of the program that shows window `id`.
+    func commandLine(of id: String) throws -> [String] {
+        let pid = try xdotool(["getwindowpid", id]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Focuses window `id`, types `text`, presses `keys`.
+    func answer(_ id: String, typing text: String? = nil, keys: [String]) throws {
+        _ = try xdotool(["windowfocus", "--sync", id])
+        Thread.sleep(forTimeInterval: 0.3)
+        if let text { _ = try xdotool(["type", "--clearmodifiers", "--delay", "20", text]) }
+        for key in keys {
+            _ = try xdotool(["key", "--clearmodifiers", key])
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
+    /// Keeps a picture of the whole screen as a test artefact (PIL's grab).
+    func screenshot(to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        Thread.sleep(forTimeInterval: 0.3)  // drawn
+        let grab = "import sys; from PIL import ImageGrab; ImageGrab.grab(xdisplay=sys.argv[1]).save(sys.argv[2])"
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", grab, display.name, path], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        #expect(run.status == 0, "screenshot: \(run.stderr)")
+    }
+
+    /// The middle of the screen's area in `colour` (RGB, each ±`tolerance`), waited for (at
+    /// most `seconds`), or nil: at least 200 pixels of it, so that a thin focus ring is not one.
+    func area(of colour: (Int, Int, Int), tolerance: Int = 12, seconds: Double = 10) throws -> (x: Int, y: Int)? {
+        let find = """
+            import sys; from PIL import ImageGrab
+            r, g, b, t = (int(v) for v in sys.argv[2:6]); image = ImageGrab.grab(xdisplay=sys.argv[1]).convert('RGB')
+            w, h = image.size; p = image.load()
+            hits = [(x, y) for y in range(h) for x in range(w) if abs(p[x, y][0] - r) <= t and abs(p[x, y][1] - g) <= t and abs(p[x, y][2] - b) <= t]
+            print(f"{sum(x for x, _ in hits) // len(hits)} {sum(y for _, y in hits) // len(hits)}" if len(hits) >= 200 else "")
+            """
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            let run = try Sandbox.execute(
+                "/usr/bin/python3", ["-c", find, display.name, String(colour.0), String(colour.1), String(colour.2), String(tolerance)],
+                environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+            let numbers = run.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            if numbers.count == 2 { return (numbers[0], numbers[1]) }
+            Thread.sleep(forTimeInterval: 0.3)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// A left click at (`x`, `y`) on the screen.
+    func click(x: Int, y: Int) throws {
+        _ = try xdotool(["mousemove", "--sync", String(x), String(y), "click", "1"])
+    }
+
+    /// Waits for actshare to end: its exit status and standard output.
+    func finish() -> (status: Int32, output: Data) {
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
