@@ -363,7 +363,8 @@ static gboolean load_thumbnail(gpointer data) {
         || (double)width * (double)height > THUMBNAIL_PIXEL_LIMIT) {
         return G_SOURCE_REMOVE;
     }
-    GdkPixbuf *pixbuf = gdk_pixbuf_new_from_file_at_scale(s->thumbnail, THUMBNAIL_SIZE, THUMBNAIL_SIZE, TRUE, NULL);
+    /* Made smaller, never larger. */
+    GdkPixbuf *pixbuf = gdk_pixbuf_new_from_file_at_scale(s->thumbnail, MIN(width, THUMBNAIL_SIZE), MIN(height, THUMBNAIL_SIZE), TRUE, NULL);
     if (!pixbuf) return G_SOURCE_REMOVE;
     GdkTexture *texture = gdk_texture_new_for_pixbuf(pixbuf);
     g_object_unref(pixbuf);

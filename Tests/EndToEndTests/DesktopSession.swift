@@ -8,10 +8,12 @@ final class DesktopSession {
     private let process = Process()
     private let out = Pipe()
 
-    /// Starts `actshare ARGUMENTS` with `environment`, standard input /dev/null.
-    init(_ arguments: [String], environment: [String: String], display: ClipboardTests.Display) throws {
+    /// Starts `actshare ARGUMENTS` (or `executable`: a file manager's script) with
+    /// `environment`, standard input /dev/null.
+    init(_ arguments: [String], executable: String = Sandbox.binary, environment: [String: String],
+         display: ClipboardTests.Display) throws {
         self.display = display
-        process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = out

@@ -137,4 +137,74 @@ import Testing
         let received = "\(b.sandbox.root)/home/Downloads/notes.txt"
         #expect(FileManager.default.contents(atPath: received) == Data("for the other machine\n".utf8))
     }
+
+    /// The file managers' entries open the window when run as the file manager runs them,
+    /// without a terminal: Nautilus's script (the selection in its variable) and Thunar's
+    /// action (its command with %F expanded as Thunar does: each path shell-quoted by GLib,
+    /// the line split by g_shell_parse_argv).
+    @Test func theFileManagersEntriesOpenTheWindow() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let notes = try sandbox.file("it's notes.txt", "three short words\n")
+        #expect(try sandbox.run("integrate", "nautilus").status == 0)
+        sandbox.extraEnvironment["NAUTILUS_SCRIPT_SELECTED_FILE_PATHS"] = "\(notes)\n"
+        let nautilus = try DesktopSession(
+            [FileManager.default.displayName(atPath: notes)], executable: "\(sandbox.root)/data/nautilus/scripts/Share",
+            environment: sandbox.environment, display: display)
+        let sheet = try nautilus.window("Share")
+        #expect(try nautilus.commandLine(of: sheet).first?.hasSuffix("/actshare-sheet") == true)
+        try nautilus.answer(sheet, typing: "count", keys: ["Return"])
+        let counted = nautilus.finish()
+        #expect(counted.status == 0)
+        #expect(String(decoding: counted.output, as: UTF8.self).contains("3 words, 1 lines, 18 bytes"))
+
+        #expect(try sandbox.run("integrate", "thunar").status == 0)
+        let actions = try String(contentsOfFile: "\(sandbox.root)/config/Thunar/uca.xml", encoding: .utf8)
+        let command = try #require(actions.components(separatedBy: "<command>").last?.components(separatedBy: "</command>").first)
+        let expand = """
+            import json, sys
+            from xml.sax.saxutils import unescape
+            from gi.repository import GLib
+            ok, argv = GLib.shell_parse_argv(unescape(sys.argv[1]).replace("%F", GLib.shell_quote(sys.argv[2])))
+            print(json.dumps(argv))
+            """
+        let expanded = try Sandbox.execute("/usr/bin/python3", ["-c", expand, command, notes], environment: [:], stdin: nil)
+        let argv = try #require(try JSONSerialization.jsonObject(with: Data(expanded.stdout.utf8)) as? [String], "\(expanded.stderr)")
+        let thunar = try DesktopSession(Array(argv.dropFirst()), executable: argv[0], environment: sandbox.environment, display: display)
+        try thunar.answer(try thunar.window("Share"), keys: ["Escape"])
+        #expect(thunar.finish().status == 4)
+    }
+
+    /// One image is shown small at the top; an image that claims 60000 × 60000 pixels (a
+    /// decompression bomb, 3.6 GB once decoded) is not decoded: the window shows its
+    /// type's icon and answers at once.
+    @Test func oneImageIsShownSmallAndABombIsNot() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try Sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let photo = "\(sandbox.root)/files/photo.png", bomb = "\(sandbox.root)/files/bomb.png"
+        let make = """
+            import struct, sys, zlib
+            from PIL import Image
+            Image.new('RGB', (400, 300), (200, 30, 160)).save(sys.argv[1])
+            def chunk(kind, data): return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+            header = struct.pack('>IIBBBBB', 60000, 60000, 8, 2, 0, 0, 0)
+            open(sys.argv[2], 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', header) + chunk(b'IDAT', zlib.compress(b'\\0' * 65536)) + chunk(b'IEND', b''))
+            """
+        try FileManager.default.createDirectory(atPath: "\(sandbox.root)/files", withIntermediateDirectories: true)
+        let made = try Sandbox.execute("/usr/bin/python3", ["-c", make, photo, bomb], environment: [:], stdin: nil)
+        #expect(made.status == 0, "\(made.stderr)")
+        let shown = try DesktopSession(["share", photo], environment: sandbox.environment, display: display)
+        let window = try shown.window("Share")
+        let picture = try #require(try shown.area(of: (200, 30, 160), tolerance: 3), "no thumbnail")
+        #expect(picture.y < 80, "at the top: \(picture)")
+        try shown.screenshot(to: "\(Self.artefacts)/sheet-image.png")
+        try shown.answer(window, keys: ["Escape"])
+        #expect(shown.finish().status == 4)
+
+        let refused = try DesktopSession(["share", bomb], environment: sandbox.environment, display: display)
+        try refused.answer(try refused.window("Share"), keys: ["Escape"])
+        #expect(refused.finish().status == 4)
+    }
 }
