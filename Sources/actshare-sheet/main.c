@@ -12,12 +12,15 @@
  *              "thumbnail": "/path/of/an/image", "parent-window": "x11:1e00004",
  *              "activities": [{"type": "org.actshare.mail", "title": "Mail",
  *                              "image": "mail-send"}]}
+ *             (with "performing": "Mail", the activity is chosen already, by --activity:
+ *             the window opens on its progress, for its questions and result)
  *     then    {"devices": [{"id": "…", "name": "Studio", "reachable": true}]}
  *             {"ask": {"title": "Mail", "question": "To", "note": "…"}}
  *             {"progress": {"title": "Print to PDF", "fraction": 0.5}}   (fraction null: unknown)
  *             {"result": {"title": "Print to PDF", "completed": true, "message": "Saved a.pdf in ~",
  *                         "file": "/…/a.pdf"}}
  *   sheet → actshare
+ *             {"shown": true}                 (the window is up: GTK started)
  *             {"activity": "org.actshare.mail"}
  *             {"device": "3f2a…"}   (a device of the row: Hand Off to it, by its id)
  *             {"answer": "ana@example.org"}   or   {"answer": null}  (the question cancelled)
@@ -548,6 +551,7 @@ static const char *sheet_css =
     ".device-avatar.unreachable { background-color: alpha(currentColor, 0.15); color: inherit; }\n";
 
 static void make_transient(sheet *s, const char *parent);
+static gboolean pulse(gpointer data);
 
 static void build(sheet *s, json_object *root) {
     GtkCssProvider *css = gtk_css_provider_new();
@@ -585,9 +589,23 @@ static void build(sheet *s, json_object *root) {
         gtk_widget_realize(s->window);
         make_transient(s, parent);
     }
+    const char *performing = member(root, "performing");
+    if (performing) {
+        s->phase = RUNNING;
+        s->chosen = 1;
+        s->running_title = g_strdup(performing);
+        char *text = g_strdup_printf("%s…", performing);
+        gtk_label_set_text(GTK_LABEL(s->progress_title), text);
+        g_free(text);
+        gtk_stack_set_visible_child_name(GTK_STACK(s->stack), "progress");
+        gtk_window_set_title(GTK_WINDOW(s->window), performing);
+        s->pulse_timer = g_timeout_add(100, pulse, s);
+    }
     gtk_window_present(GTK_WINDOW(s->window));
+    reply(message_with("shown", json_object_new_boolean(1)));
     GtkFlowBoxChild *first = gtk_flow_box_get_child_at_index(GTK_FLOW_BOX(s->grid), 0);
-    if (first) gtk_widget_grab_focus(GTK_WIDGET(first));
+    if (performing) gtk_widget_grab_focus(s->progress_cancel);
+    else if (first) gtk_widget_grab_focus(GTK_WIDGET(first));
     const char *thumbnail = member(root, "thumbnail");
     if (thumbnail && thumbnail[0] == '/') {
         s->thumbnail = g_strdup(thumbnail);

@@ -189,7 +189,7 @@ import Testing
         #expect(run.stderr.contains("actshare: --picker sheet: the window (\(Sandbox.repository)/.build/bin/actshare-sheet) could not be shown (status 2)\n"), "\(run.stderr)")
     }
 
-    /// A file manager's "Share: Mail" entry: the recipient is asked in a zenity entry dialog.
+    /// "Share: Mail" with zenity: the recipient is asked in a zenity entry dialog.
     @Test func theMailRecipientIsAskedInADialog() throws {
         let display = try ClipboardTests.Display()
         let sandbox = try MailTests.sandbox()
@@ -197,7 +197,7 @@ import Testing
         let note = try sandbox.file("note.txt", "see you at ten\n")
         let maildir = "\(sandbox.root)/Mail"
         let (status, _, dialog) = try Self.runAnsweringDialog(
-            sandbox, ["share", "--activity", "org.actshare.mail", "--picker", "auto", "-o", "spool=maildir:\(maildir)", "--", note],
+            sandbox, ["share", "--activity", "org.actshare.mail", "--picker", "zenity", "-o", "spool=maildir:\(maildir)", "--", note],
             display: display, window: "Mail", typing: "ann@example.org", keys: ["Return"],
             then: (window: "Share", keys: ["Escape"]))  // "Saved … in …/Mail/new": Close
         #expect(status == 0)
@@ -305,8 +305,8 @@ extension DesktopIntegrationTests {
 }
 
 extension DesktopIntegrationTests {
-    /// From a file manager there is no terminal: a failure is shown in a zenity error
-    /// dialog, and a PDF made is announced with where it went and an Open button (issue 13).
+    /// Without a terminal and with zenity: a failure is shown in a zenity error dialog, and
+    /// a PDF made is announced with where it went and an Open button (issue 13).
     @Test func aShareFromAFileManagerShowsItsErrorAndWhereTheResultWent() throws {
         let display = try ClipboardTests.Display()
         let sandbox = try PrintToPDFTests.sandbox()
@@ -314,7 +314,7 @@ extension DesktopIntegrationTests {
         let notes = try sandbox.file("notes.txt", "some words here\n")
         let missing = "\(sandbox.root)/no such folder"
         let failed = try Self.runAnsweringDialog(
-            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "-o", "output-dir=\(missing)", "--", notes],
+            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "--picker", "zenity", "-o", "output-dir=\(missing)", "--", notes],
             display: display, window: "Share", keys: ["Return"])
         #expect(failed.status == 2)
         #expect(failed.dialog.contains("--error"), "\(failed.dialog)")
@@ -323,7 +323,7 @@ extension DesktopIntegrationTests {
         let output = "\(sandbox.root)/out"
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let saved = try Self.runAnsweringDialog(
-            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "-o", "output-dir=\(output)", "--", notes],
+            sandbox, ["share", "-a", "org.actshare.print-to-pdf", "--picker", "zenity", "-o", "output-dir=\(output)", "--", notes],
             display: display, window: "Share", keys: ["Escape"])
         #expect(saved.status == 0)
         #expect(saved.dialog.contains("--question") && saved.dialog.contains("--ok-label=Open"), "\(saved.dialog)")

@@ -207,4 +207,24 @@ import Testing
         try refused.answer(try refused.window("Share"), keys: ["Escape"])
         #expect(refused.finish().status == 4)
     }
+
+    /// A file manager's entry for one activity (Dolphin's "Share > Mail", `--activity`):
+    /// the window opens on it, asks for the recipient and shows the result.
+    @Test func oneActivityFromAFileManagerAsksInTheWindow() throws {
+        let display = try ClipboardTests.Display()
+        let sandbox = try MailTests.sandbox()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let note = try sandbox.file("note.txt", "see you at ten\n")
+        let maildir = "\(sandbox.root)/Mail"
+        let session = try DesktopSession(
+            ["share", "--activity", "org.actshare.mail", "--picker", "auto", "-o", "spool=maildir:\(maildir)", "--", note],
+            environment: sandbox.environment, display: display)
+        let asking = try session.window("Mail")
+        #expect(try session.commandLine(of: asking).first?.hasSuffix("/actshare-sheet") == true)
+        try session.answer(asking, typing: "ann@example.org", keys: ["Return"])
+        let shown = try session.window("Shared")
+        #expect(session.finish().status == 0)
+        #expect(try MailTests.read("maildir", maildir).first?["to"] as? [[String]] == [["", "ann@example.org"]])
+        try session.answer(shown, keys: ["Escape"])
+    }
 }

@@ -33,6 +33,17 @@ struct SheetPicker {
         return session
     }
 
+    /// Opens the window for `offer`, chosen already (`--activity`): on its progress, to
+    /// ask its options and show its result. Returns once the window is up; throws
+    /// ``Unavailable`` when it could not be shown.
+    func open(performing offer: Offer, items: [Item], parentWindow: String?) throws -> SheetSession {
+        let session = try SheetSession(
+            executable: executable,
+            request: Self.request(offers: [offer], items: items, parentWindow: parentWindow, performing: offer.title))
+        try session.waitUntilShown()
+        return session
+    }
+
     /// A text's first line, at most 80 characters: what the header shows of shared text.
     static func firstLine(_ text: String) -> String {
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first.map(String.init) ?? ""
@@ -53,7 +64,7 @@ struct SheetPicker {
     }
 
     /// What the window shows, its first line of JSON (see Sources/actshare-sheet).
-    static func request(offers: [Offer], items: [Item], parentWindow: String? = nil) -> String {
+    static func request(offers: [Offer], items: [Item], parentWindow: String? = nil, performing: String? = nil) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         if items.count == 1 {
@@ -70,6 +81,7 @@ struct SheetPicker {
             writer.member("detail", .string(nil))
         }
         if let parentWindow { writer.member("parent-window", .string(parentWindow)) }
+        if let performing { writer.member("performing", .string(performing)) }
         writer.key("activities")
         writer.beginArray()
         for offer in offers {

@@ -83,6 +83,15 @@ final class SheetSession: @unchecked Sendable {
         }
     }
 
+    /// Returns once the window is up (GTK started and the window shown); throws
+    /// ``SheetPicker/Unavailable`` when it could not be.
+    func waitUntilShown() throws {
+        while let message = readMessage() {
+            if message["shown"] == .bool(true) { return }
+        }
+        throw SheetPicker.Unavailable(status: waitForExit())
+    }
+
     /// Fills the row of devices with the paired ones, reachable first, once the handoff
     /// daemon has said which are (it asks each: that may take seconds, so the window
     /// does not wait for it). Without a daemon, the row stays empty.

@@ -83,6 +83,11 @@ struct ActivityRunner {
                 throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), exclusions: exclusions))
             }
             offer = match
+            // From a file manager's entry for one activity: the window shows its questions,
+            // progress and result, as after a choice in it.
+            if sharing, dialogsWanted, let window = SheetPicker.find(invocation.paths.sheet) {
+                sheet = try? window.open(performing: offer, items: items, parentWindow: options.parentWindow)
+            }
         } else {
             guard !offers.isEmpty else {
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
@@ -194,6 +199,12 @@ struct ActivityRunner {
         case nil:
             return nil
         }
+    }
+
+    /// Whether the share sheet's window is wanted for questions and progress: `--picker
+    /// sheet`, or `auto` without a terminal.
+    private var dialogsWanted: Bool {
+        options.picker == .sheet || (options.picker == .auto && interactiveTerminal() == nil)
     }
 
     /// The dialog to ask with: the one `--picker` names, or for `auto` without a
