@@ -29,7 +29,6 @@ final class SheetSession: @unchecked Sendable {
         case device(id: String)
     }
 
-    let executable: String
     private let pid: pid_t
     /// Our end of the conversation; -1 once it is closed.
     private let socket: Mutex<Int32>
@@ -43,7 +42,7 @@ final class SheetSession: @unchecked Sendable {
     /// The longest line read from the window (an answer typed in it).
     static let lineLimit = 1 << 20
 
-    /// Starts the window showing `request` (``SheetPicker/request(offers:items:parentWindow:)``).
+    /// Starts the window showing `request` (``SheetPicker/request(offers:items:parentWindow:performing:)``).
     init(executable: String, request: String) throws {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -57,7 +56,6 @@ final class SheetSession: @unchecked Sendable {
             throw CommandFailure(error)
         }
         close(fds[1])
-        self.executable = executable
         socket = Mutex(fds[0])
         lines = LineReader(fd: fds[0], limit: Self.lineLimit)
         send(request)
