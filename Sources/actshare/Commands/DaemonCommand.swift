@@ -28,7 +28,7 @@ struct DaemonCommand: ParsableCommand {
                                valueName: "multicast|static"))
     var discovery: String?
 
-    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"), completion: .file())
     var config: String?
 
     func validate() throws {

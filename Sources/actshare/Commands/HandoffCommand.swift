@@ -125,7 +125,8 @@ struct HandoffCommand: ParsableCommand {
 
     struct Unpair: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Forget a paired device (by id or name).")
-        @Argument(help: "Its id (or the start of it, 4 digits or more) or its name.") var device: String
+        @Argument(help: "Its id (or the start of it, 4 digits or more) or its name.", completion: .custom(CompletionCandidates.deviceNames))
+        var device: String
 
         func run() throws {
             let response = try DaemonConnection().call(ControlRequest(.unpair, device: device))
@@ -166,7 +167,7 @@ struct HandoffCommand: ParsableCommand {
         @Argument(help: "The activity's id, from handoff list.") var id: String?
         @Flag(help: "The newest activity of any paired device.") var latest = false
         @Flag(name: .customLong("print"), help: "Print the activity as a handler would get it; start nothing.") var printOnly = false
-        @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+        @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"), completion: .file())
         var config: String?
 
         func validate() throws {

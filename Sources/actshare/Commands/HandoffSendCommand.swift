@@ -18,13 +18,14 @@ extension HandoffCommand {
                 A device that is off gets the files when it is back: they wait in `actshare handoff queue`.
                 """)
 
-        @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"))
+        @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"),
+                completion: .custom(CompletionCandidates.deviceNames))
         var devices: [String] = []
         @Flag(help: "Send to every paired device.") var all = false
         @Option(help: ArgumentHelp("Send this text (to the other device's clipboard when continued).", valueName: "text")) var text: String?
         @Flag(help: "Print what each device got (name, bytes, SHA-256), or why not, as JSON.") var json = false
         @Flag(help: "For a device not reachable now, copy the files to wait (else they are sent as they are then).") var copy = false
-        @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item")) var items: [String] = []
+        @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item"), completion: .file()) var items: [String] = []
 
         func validate() throws {
             guard !items.isEmpty || text != nil else { throw ValidationError("name files, folders or URLs to send, or give --text") }

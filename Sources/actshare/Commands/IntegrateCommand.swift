@@ -21,7 +21,7 @@ struct IntegrateCommand: ParsableCommand {
     @Flag(help: "Remove what actshare added, and nothing else.")
     var uninstall = false
 
-    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"), completion: .file())
     var config: String?
 
     func run() throws {

@@ -7,7 +7,8 @@ struct PerformCommand: ParsableCommand {
         abstract: "Perform one activity on the items, without a picker.",
         discussion: "The activity must be able to perform on the items; if not, the exit code is 3.")
 
-    @Argument(help: ArgumentHelp("The activity type, such as org.example.hello.greet.", valueName: "type"))
+    @Argument(help: ArgumentHelp("The activity type, such as org.example.hello.greet.", valueName: "type"),
+              completion: .custom(CompletionCandidates.activityTypes))
     var type: String
 
     @OptionGroup(title: "Items") var items: ItemOptions

@@ -16,7 +16,7 @@ struct ProvidersCheckCommand: ParsableCommand {
             exit code is 2 if anything is wrong.
             """)
 
-    @Argument(help: ArgumentHelp("A manifest, a provider directory, or a directory of providers.", valueName: "path"))
+    @Argument(help: ArgumentHelp("A manifest, a provider directory, or a directory of providers.", valueName: "path"), completion: .file())
     var path: String
 
     func run() throws {

@@ -16,7 +16,7 @@ struct ProvidersListCommand: ParsableCommand {
     @Flag(help: "Print machine-readable JSON on standard output.")
     var json = false
 
-    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"), completion: .file())
     var config: String?
 
     func run() throws {

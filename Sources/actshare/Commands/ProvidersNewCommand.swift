@@ -26,7 +26,7 @@ struct ProvidersNewCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The provider's id, reverse-DNS, such as org.example.hello.", valueName: "id"))
     var id: String
 
-    @Argument(help: ArgumentHelp("The directory to create (default: the id's last part, here).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("The directory to create (default: the id's last part, here).", valueName: "dir"), completion: .directory)
     var directory: String?
 
     func run() throws {

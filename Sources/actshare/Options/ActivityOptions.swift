@@ -8,15 +8,18 @@ enum PickerStyle: String, ExpressibleByArgument, CaseIterable {
 /// Options shared by share, list and perform: which activities, with what values.
 struct ActivityOptions: ParsableArguments {
     @Option(name: [.customShort("a"), .customLong("activity")], help: ArgumentHelp(
-        "Perform this activity type without asking (e.g. org.example.hello.greet).", valueName: "type"))
+        "Perform this activity type without asking (e.g. org.example.hello.greet).", valueName: "type"),
+        completion: .custom(CompletionCandidates.activityTypes))
     var activity: String?
 
     @Option(name: [.customShort("x"), .customLong("exclude")], help: ArgumentHelp(
-        "Never offer this activity type (repeatable).", valueName: "type"))
+        "Never offer this activity type (repeatable).", valueName: "type"),
+        completion: .custom(CompletionCandidates.activityTypes))
     var exclude: [String] = []
 
     @Option(name: .customLong("only"), help: ArgumentHelp(
-        "Offer only this activity type (repeatable).", valueName: "type"))
+        "Offer only this activity type (repeatable).", valueName: "type"),
+        completion: .custom(CompletionCandidates.activityTypes))
     var only: [String] = []
 
     @Option(name: [.customShort("o"), .customLong("option")], help: ArgumentHelp(
@@ -43,7 +46,7 @@ struct ActivityOptions: ParsableArguments {
         valueName: "handle"))
     var parentWindow: String?
 
-    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read this config file instead of $XDG_CONFIG_HOME/actshare/config.yaml.", valueName: "file"), completion: .file())
     var config: String?
 
     /// The options as plain values.

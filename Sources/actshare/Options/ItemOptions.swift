@@ -4,7 +4,7 @@ import ArgumentParser
 struct ItemOptions: ParsableArguments {
     @Argument(help: ArgumentHelp(
         "Files, URLs (anything with a scheme, such as https: or mailto:), or - for standard input.",
-        valueName: "item"))
+        valueName: "item"), completion: .file())
     var items: [String] = []
 
     @Option(name: .customLong("text"), help: ArgumentHelp("Share this text as an item (repeatable).", valueName: "string"))
