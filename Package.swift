@@ -5,7 +5,8 @@
 // The targets read bottom-up as the architecture:
 //   C interfaces and shims (CActShare, CActShareCall for libffi, CActShareSystem, CGIO)
 //   → ActShareCore   items, content types, manifests, config, registry, routing (loads no code)
-//   → ActShareManifests  YAML decoding (Yams), run in the actshare-manifests helper
+//   → ActShareYAML   YAML (libyaml) into nodes with positions
+//   → ActShareManifests  manifest and config decoding, run in the actshare-manifests helper
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
 // Providers under Plugins/ are built as dynamic libraries against CActShare's header only:
@@ -40,7 +41,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         // The handoff daemon only: the CLI links none of these.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -69,9 +69,14 @@ let package = Package(
         .target(
             name: "ActShareCore",
             dependencies: ["CGIO", "CActShareSystem"]),
+        // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
+        // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
+        .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // YAML read into nodes that know their file, line and column.
+        .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"]),
         .target(
             name: "ActShareManifests",
-            dependencies: ["ActShareCore", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["ActShareCore", "ActShareYAML"]),
         .executableTarget(
             name: "actshare-manifests",
             dependencies: ["ActShareCore", "ActShareManifests"],
@@ -96,8 +101,7 @@ let package = Package(
         .target(
             name: "ActShareDaemon",
             dependencies: [
-                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD",
-                .product(name: "Yams", package: "Yams"),
+                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -125,6 +129,7 @@ let package = Package(
             name: "ActShareCoreTests",
             dependencies: ["ActShareCore", "ActShareManifests"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "ActShareYAMLTests", dependencies: ["ActShareYAML", "ActShareCore"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),

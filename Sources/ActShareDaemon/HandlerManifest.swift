@@ -1,6 +1,6 @@
 import ActShareCore
 import ActShareHandoff
-import Yams
+import ActShareYAML
 
 /// An application that continues user activities (schema `actshare/handler@1`):
 ///
@@ -10,7 +10,7 @@ import Yams
 ///     continues: [org.example.notes.editing]
 ///     exec: "notes --continue {activity-file}"
 ///     max-version: 2
-struct HandlerManifest: Decodable, Sendable {
+struct HandlerManifest: Sendable {
     var schema: String
     var id: String
     var team: String?
@@ -18,9 +18,21 @@ struct HandlerManifest: Decodable, Sendable {
     var exec: String
     var maxVersion: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case schema, id, team, continues, exec
-        case maxVersion = "max-version"
+    /// The manifest in `text`, read from `file`; an error names the file, line and column.
+    static func decode(_ text: String, file: String) throws -> HandlerManifest {
+        let what = "a handler manifest"
+        guard let root = try YAMLValue.parse(text, file: file, kind: .badManifest) else {
+            throw ActShareError(.badManifest, "the file holds no manifest", at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        let keys = try root.mapping(kind: .badManifest)
+        try keys.checkKeys(["schema", "id", "team", "continues", "exec", "max-version"], in: what)
+        return HandlerManifest(
+            schema: try keys.require("schema", in: what).string(kind: .badManifest),
+            id: try keys.require("id", in: what).string(kind: .badManifest),
+            team: try keys["team"]?.string(kind: .badManifest),
+            continues: try keys.require("continues", in: what).stringList(kind: .badManifest),
+            exec: try keys.require("exec", in: what).string(kind: .badManifest),
+            maxVersion: try keys["max-version"]?.int(kind: .badManifest))
     }
 
     /// Every readable handler manifest in `directories`; broken ones are reported and skipped.
@@ -30,8 +42,8 @@ struct HandlerManifest: Decodable, Sendable {
             for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
                 let file = FileSystem.join(directory, name)
                 do {
-                    let manifest = try YAMLDecoder().decode(
-                        HandlerManifest.self, from: String(decoding: try FileSystem.readRegularFile(file, limit: 1 << 20), as: UTF8.self))
+                    let manifest = try decode(
+                        String(decoding: try FileSystem.readRegularFile(file, limit: YAMLValue.maximumFileSize), as: UTF8.self), file: file)
                     guard manifest.schema == "actshare/handler@1" else {
                         report("\(file): schema must be actshare/handler@1, not '\(manifest.schema)'")
                         continue

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareYAML
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ public struct ConfigDecoder: Sendable {
         var config = Config()
         config.file = file
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
-        if case .scalar(let scalar) = root.node, scalar.string.isEmpty || scalar.string == "~" { return config }
+        if case .scalar(let text, _) = root.node.content, text.isEmpty || text == "~" { return config }
         let top = try root.mapping(kind: kind)
         try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff"], in: "the config")
 

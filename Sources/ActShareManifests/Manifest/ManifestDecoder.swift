@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareYAML
 
 /// Reads a provider manifest and checks it against schema `actshare/provider@1`.
 ///
@@ -357,7 +358,7 @@ public struct ManifestDecoder: Sendable {
 
     private func decodeHook(_ value: YAMLValue, role: HookDeclaration.Role, options: [OptionDeclaration]) throws -> HookDeclaration {
         let kind = Self.kind
-        if case .scalar = value.node {
+        if case .scalar = value.node.content {
             let symbol = try value.string(kind: kind)
             try checkSymbol(symbol, value: value)
             return .standard(role, symbol: symbol, at: value.location)
