@@ -1,7 +1,4 @@
 import Synchronization
-#if canImport(Foundation)
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,9 +52,18 @@ public final class ServiceDiscovery: Sendable {
 
     /// Starts answering and browsing.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "actshare mDNS"
-        thread.start()
+        // A plain pthread (Foundation's Thread would bring all of Foundation, and its ICU).
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<ServiceDiscovery>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<ServiceDiscovery>.fromOpaque(context).release()
+        }
     }
 
     /// The instances of the browsed type found so far.
