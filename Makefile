@@ -1,5 +1,5 @@
 # Shortcuts; the scripts are what CI and the README use.
-.PHONY: setup build plugins test bench fuzz install uninstall
+.PHONY: setup build plugins test bench fuzz install uninstall deb deb-test
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -42,3 +42,11 @@ install:
 
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install --uninstall
+
+# The Debian package (.build/deb/actshare_VERSION_ARCH.deb, and its -dbgsym), and its
+# test: installed, run, upgraded and removed (docs/PACKAGING.md).
+deb:
+	scripts/deb
+
+deb-test:
+	scripts/deb-test
