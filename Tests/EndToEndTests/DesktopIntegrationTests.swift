@@ -227,7 +227,7 @@ import Testing
         let install = try Sandbox.execute("\(Sandbox.repository)/scripts/install", [], environment: environment, stdin: nil, timeout: 300)
         #expect(install.status == 0, "\(install.stderr)")
         let prefix = "\(root)/usr"
-        for file in ["bin/actshare", "bin/actshare-manifests", "bin/actshare-daemon", "lib/systemd/user/actshare.service",
+        for file in ["bin/actshare", "libexec/actshare/actshare-manifests", "libexec/actshare/actshare-daemon", "lib/systemd/user/actshare.service",
                      "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
                      "share/actshare/manifests/printtopdf.yaml", "include/actshare/provider.h", "lib/pkgconfig/actshare.pc",
                      "share/bash-completion/completions/actshare", "share/zsh/site-functions/_actshare",

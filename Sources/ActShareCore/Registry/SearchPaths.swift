@@ -11,13 +11,17 @@ public struct SearchPaths: Sendable {
     public var stateDirectory: String
     /// `$XDG_CACHE_HOME/actshare`: the manifest index.
     public var cacheDirectory: String
-    /// `actshare-manifests`, the helper that parses YAML, beside the running executable.
+    /// `actshare-manifests`, the helper that parses YAML: beside the running executable in
+    /// a build tree, `PREFIX/libexec/actshare` when installed.
     public var manifestHelper: String
     /// `actshare-provider-host`, the helper that runs an isolated provider.
     public var providerHost: String
     /// `actshare-sheet`, the share sheet's window, beside the provider host (built only
     /// where GTK 4 is).
     public var sheet: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-sheet") }
+    /// `actshare-daemon`, the handoff daemon `actshare daemon` runs: beside the running
+    /// executable in a build tree, `PREFIX/libexec/actshare` when installed.
+    public var daemon = "actshare-daemon"
     /// Where the built-in providers' manifests are (whether or not they are searched).
     public var builtinDirectories: [String] = []
     /// Where `actshare.pc` is, the plugin author's pkg-config file: `.build/pkgconfig` in
@@ -51,18 +55,20 @@ public struct SearchPaths: Sendable {
 
         var libraries: [String] = []
         var helper = "actshare-manifests"
+        var daemon = "actshare-daemon"
         var providerHost = "actshare-provider-host"
         var builtinDirectories: [String] = []
         var pkgConfigDirectory: String?
         if let executable = FileSystem.executablePath {
             let binDirectory = FileSystem.directoryName(executable)
-            helper = FileSystem.join(binDirectory, "actshare-manifests")
             // ACTSHARE_NO_BUILTINS=1 leaves the built-in providers out (for tests and debugging).
             let builtins = Environment.value("ACTSHARE_NO_BUILTINS").map { $0.isEmpty || $0 == "0" } ?? true
             if let repository = buildTreeRepository(of: binDirectory) {
                 builtinDirectories.append(FileSystem.join(repository, "manifests"))
                 if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
+                helper = FileSystem.join(binDirectory, "actshare-manifests")
+                daemon = FileSystem.join(binDirectory, "actshare-daemon")
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
                 pkgConfigDirectory = FileSystem.join(repository, ".build/pkgconfig")
             } else {
@@ -71,6 +77,9 @@ public struct SearchPaths: Sendable {
                 if builtins { providers.append(FileSystem.join(prefix, "share/actshare/manifests")) }
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
+                // Programs actshare runs, not people: out of PATH.
+                helper = FileSystem.join(prefix, "libexec/actshare/actshare-manifests")
+                daemon = FileSystem.join(prefix, "libexec/actshare/actshare-daemon")
                 pkgConfigDirectory = FileSystem.join(prefix, "lib/pkgconfig")
             }
         }
@@ -81,6 +90,7 @@ public struct SearchPaths: Sendable {
             providerDirectories: providers, libraryDirectories: libraries, configFiles: configs,
             stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
             cacheDirectory: FileSystem.join(xdg.cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
+        paths.daemon = daemon
         paths.builtinDirectories = builtinDirectories
         paths.pkgConfigDirectory = pkgConfigDirectory
         return paths

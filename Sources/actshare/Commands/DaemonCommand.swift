@@ -49,8 +49,7 @@ struct DaemonCommand: ParsableCommand {
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }
-        guard let executable = FileSystem.executablePath else { throw CommandFailure(.failed, "cannot tell where actshare is") }
-        let daemon = FileSystem.join(FileSystem.directoryName(executable), "actshare-daemon")
+        let daemon = invocation.paths.daemon
         let argv = ([daemon] + arguments).map { strdup($0) } + [nil]
         execv(daemon, argv)
         throw CommandFailure(.failed, "cannot run \(daemon): \(String(cString: strerror(errno)))")
