@@ -12,7 +12,7 @@ struct IntegrateCommand: ParsableCommand {
             (each shown for the MIME types its manifest accepts), thunar an action in \
             uca.xml beside the user's own. Running it again brings the entries up to date; \
             --uninstall removes only what actshare added. The entries run this actshare, \
-            which asks with a dialog (zenity or kdialog) when started without a terminal.
+            which opens the share sheet's window (or zenity or kdialog) when started without a terminal.
             """)
 
     @Argument(help: ArgumentHelp("nautilus, nemo, caja, dolphin or thunar.", valueName: "file-manager"))
