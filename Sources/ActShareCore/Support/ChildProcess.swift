@@ -75,10 +75,27 @@ public enum ChildProcess {
             if count <= 0 { break }
             output.append(contentsOf: chunk[0..<count])
         }
+        return Outcome(status: wait(pid), output: output, timedOut: timedOut)
+    }
+
+    /// Waits for the child `pid` to end: its exit status, or 128 + the signal that ended
+    /// it (1 if it cannot be waited for).
+    public static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return 1 }
+        }
         let exited = (status & 0x7F) == 0
-        return Outcome(status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output: output, timedOut: timedOut)
+        return exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// A connected pair of Unix stream sockets, close-on-exec, or nil: a conversation
+    /// with a child, where writing after it has gone is an error (send with MSG_NOSIGNAL),
+    /// not a SIGPIPE as with a pipe.
+    public static func socketPair() -> (Int32, Int32)? {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
+        return (fds[0], fds[1])
     }
 
     /// Starts `argv` (searched in PATH) and returns at once: standard input from `input`

@@ -15,28 +15,26 @@ final class DialogProgress: SessionObserver {
     init?(executable: String, title: String, cancellation: UnsafeMutablePointer<Int32>) {
         // A socket, not a pipe, for zenity's input: writing after Cancel closed it must be
         // an error (MSG_NOSIGNAL), not a SIGPIPE that ends actshare.
-        var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
+        guard let (theirs, ours) = ChildProcess.socketPair() else { return nil }
         let pid: pid_t
         do {
             pid = try ChildProcess.start(
                 [executable, "--progress", "--title=\(title)", "--text=\(ZenityText.markup(title))…", "--percentage=0", "--auto-close", "--width=360"],
-                input: fds[0], quiet: true)
+                input: theirs, quiet: true)
         } catch {
-            close(fds[0])
-            close(fds[1])
+            close(theirs)
+            close(ours)
             return nil
         }
-        close(fds[0])
+        close(theirs)
         self.pid = pid
-        input = fds[1]
+        input = ours
         // The dialog ends by itself only at 100% (auto-close) or when Cancel is pressed;
         // before we close its input, an exit means Cancel.
         let flag = UnsafeSendablePointer(cancellation)
         let finished = self.finished
         watcher = BackgroundWork {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = ChildProcess.wait(pid)
             if !finished.value.load(ordering: .acquiring) { flag.pointer.pointee = 1 }
         }
     }

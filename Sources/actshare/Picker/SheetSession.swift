@@ -36,7 +36,8 @@ final class SheetSession: @unchecked Sendable {
     /// Whether the window has ended (and been waited for).
     private var reaped = false
     private var watcher: BackgroundWork<Void>?
-    private var wake: [Int32] = [-1, -1]
+    /// Written to wake the Cancel watcher from poll(2) when the activity has ended.
+    private var wake: (read: Int32, write: Int32) = (-1, -1)
     private var runningTitle = ""
 
     /// The longest line read from the window (an answer typed in it).
@@ -44,20 +45,19 @@ final class SheetSession: @unchecked Sendable {
 
     /// Starts the window showing `request` (``SheetPicker/request(offers:items:parentWindow:performing:)``).
     init(executable: String, request: String) throws {
-        var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+        guard let (ours, theirs) = ChildProcess.socketPair() else {
             throw CommandFailure(.failed, "cannot make a socket for the share sheet: \(String(cString: strerror(errno)))")
         }
         do {
-            pid = try ChildProcess.start([executable], conversation: fds[1])
+            pid = try ChildProcess.start([executable], conversation: theirs)
         } catch let error as ActShareError {
-            close(fds[0])
-            close(fds[1])
+            close(ours)
+            close(theirs)
             throw CommandFailure(error)
         }
-        close(fds[1])
-        socket = Mutex(fds[0])
-        lines = LineReader(fd: fds[0], limit: Self.lineLimit)
+        close(theirs)
+        socket = Mutex(ours)
+        lines = LineReader(fd: ours, limit: Self.lineLimit)
         send(request)
     }
 
@@ -121,9 +121,10 @@ final class SheetSession: @unchecked Sendable {
     func watch(_ title: String, cancellation: UnsafeMutablePointer<Int32>) {
         runningTitle = title
         sendProgress(nil)
-        guard watcher == nil, socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &wake) == 0 else { return }
+        guard watcher == nil, let pair = ChildProcess.socketPair() else { return }
+        wake = pair
         let flag = UnsafeSendablePointer(cancellation)
-        let wakeFD = wake[0]
+        let wakeFD = pair.0
         watcher = BackgroundWork { [self] in
             while true {
                 var fds = [pollfd(fd: lines.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
@@ -145,11 +146,11 @@ final class SheetSession: @unchecked Sendable {
     /// Stops watching for Cancel once the activity has ended.
     func stopWatching() {
         guard let watcher else { return }
-        _ = write(wake[1], "x", 1)
+        _ = write(wake.write, "x", 1)
         watcher.wait()
         self.watcher = nil
-        close(wake[0])
-        close(wake[1])
+        close(wake.read)
+        close(wake.write)
     }
 
     private func sendProgress(_ fraction: Double?) {
@@ -217,11 +218,7 @@ final class SheetSession: @unchecked Sendable {
     private func waitForExit() -> Int32 {
         guard !reaped else { return 1 }
         reaped = true
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return 1 }
-        }
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ChildProcess.wait(pid)
     }
 }
 
