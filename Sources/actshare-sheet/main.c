@@ -193,7 +193,10 @@ static void on_progress_cancel(GtkButton *button, gpointer data) {
     cancel_running(data);
 }
 
-static void launch(const char *uri, GtkWidget *window) {
+/* Opens `path` with the desktop's application for it (GIO: no shell). */
+static void open_path(const char *path, GtkWidget *window) {
+    char *uri = g_filename_to_uri(path, NULL, NULL);
+    if (!uri) return;
     GError *error = NULL;
     GdkAppLaunchContext *context = gdk_display_get_app_launch_context(gtk_widget_get_display(window));
     if (!g_app_info_launch_default_for_uri(uri, G_APP_LAUNCH_CONTEXT(context), &error)) {
@@ -201,14 +204,13 @@ static void launch(const char *uri, GtkWidget *window) {
         g_error_free(error);
     }
     g_object_unref(context);
+    g_free(uri);
 }
 
 static void on_result_open(GtkButton *button, gpointer data) {
     (void)button;
     sheet *s = data;
-    char *uri = g_filename_to_uri(s->result_file, NULL, NULL);
-    if (uri) launch(uri, s->window);
-    g_free(uri);
+    open_path(s->result_file, s->window);
     close_window(s);
 }
 
@@ -229,14 +231,12 @@ static void on_result_show(GtkButton *button, gpointer data) {
         if (reply_value) g_variant_unref(reply_value);
         g_object_unref(bus);
     }
-    if (!shown && s->result_file) {
+    g_free(uri);
+    if (!shown) {
         char *folder = g_path_get_dirname(s->result_file);
-        char *folder_uri = g_filename_to_uri(folder, NULL, NULL);
-        if (folder_uri) launch(folder_uri, s->window);
-        g_free(folder_uri);
+        open_path(folder, s->window);
         g_free(folder);
     }
-    g_free(uri);
     close_window(s);
 }
 
