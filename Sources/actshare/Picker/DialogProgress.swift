@@ -58,8 +58,14 @@ final class DialogProgress: SessionObserver {
     }
 
     func log(_ level: LogLevel, _ message: String, provider: String) {
+        Self.logWarnings(level, message, provider: provider)
+    }
+
+    /// A provider's warnings and errors on standard error, when a window shows the progress
+    /// (the window has no place for them; escapes shown, not sent to a terminal).
+    static func logWarnings(_ level: LogLevel, _ message: String, provider: String) {
         guard level >= .warning else { return }
-        StandardStreams.err("actshare: \(provider): \(message)\n")
+        StandardStreams.err(TerminalText.visible("actshare: \(provider): \(message)") + "\n")
     }
 
     /// Closes the dialog once the activity has ended.

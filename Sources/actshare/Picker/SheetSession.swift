@@ -242,7 +242,6 @@ extension SheetSession: SessionObserver {
     }
 
     func log(_ level: LogLevel, _ message: String, provider: String) {
-        guard level >= .warning else { return }
-        StandardStreams.err(TerminalText.visible("actshare: \(provider): \(message)") + "\n")
+        DialogProgress.logWarnings(level, message, provider: provider)
     }
 }
