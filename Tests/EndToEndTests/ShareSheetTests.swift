@@ -7,14 +7,23 @@ import Testing
 @Suite(.serialized) struct ShareSheetTests {
     static let artefacts = "\(Sandbox.repository)/.build/test-artefacts"
 
+    /// An X server of the test's own, which `sandbox`'s programs are shown on.
+    static func display(for sandbox: Sandbox) throws -> ClipboardTests.Display {
+        let display = try ClipboardTests.Display()
+        sandbox.extraEnvironment["DISPLAY"] = display.name
+        return display
+    }
+
+    /// Mail's sandbox on a display, a note to send, and the Maildir it is delivered to.
+    static func mailSetUp() throws -> (sandbox: Sandbox, display: ClipboardTests.Display, note: String, maildir: String) {
+        let sandbox = try MailTests.sandbox()
+        return (sandbox, try display(for: sandbox), try sandbox.file("note.txt", "see you at ten\n"), "\(sandbox.root)/Mail")
+    }
+
     /// Mail's recipient is asked in the window itself; a refused answer is said there,
     /// and the mail written is offered to open.
     @Test func theMailRecipientIsAskedInsideTheWindow() throws {
-        let display = try ClipboardTests.Display()
-        let sandbox = try MailTests.sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
-        let note = try sandbox.file("note.txt", "see you at ten\n")
-        let maildir = "\(sandbox.root)/Mail"
+        let (sandbox, display, note, maildir) = try Self.mailSetUp()
         let session = try DesktopSession(["share", "-o", "spool=maildir:\(maildir)", "--", note], environment: sandbox.environment, display: display)
         let sheet = try session.window("Share")
         #expect(try session.commandLine(of: sheet).first?.hasSuffix("/actshare-sheet") == true)
@@ -37,9 +46,8 @@ import Testing
 
     /// A failure is said in words in the window, which stays after actshare ended.
     @Test func aFailureIsShownInTheWindow() throws {
-        let display = try ClipboardTests.Display()
         let sandbox = try PrintToPDFTests.sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let display = try Self.display(for: sandbox)
         let notes = try sandbox.file("notes.txt", "some words here\n")
         let session = try DesktopSession(
             ["share", "-o", "output-dir=\(sandbox.root)/no such folder", "--", notes], environment: sandbox.environment, display: display)
@@ -55,9 +63,8 @@ import Testing
     /// A PDF made is offered to open: Enter opens it with the desktop's application for
     /// PDFs (here one that copies what it is given).
     @Test func theMadePDFOpensFromTheWindow() throws {
-        let display = try ClipboardTests.Display()
         let sandbox = try PrintToPDFTests.sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let display = try Self.display(for: sandbox)
         let opened = "\(sandbox.root)/opened.pdf"
         try Sandbox.write("""
             [Desktop Entry]
@@ -86,9 +93,8 @@ import Testing
     /// A long activity shows its progress in the window; Esc there (as its Cancel button)
     /// cancels it: the provider sees is_cancelled and actshare exits 4.
     @Test func cancellingInTheWindowCancelsTheActivity() throws {
-        let display = try ClipboardTests.Display()
         let (sandbox, _) = try IsolationTests.sandbox("wait", IsolationTests.hostile("wait", perform: "hostile_wait_for_cancel", timeout: "30s"))
-        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let display = try Self.display(for: sandbox)
         let text = try sandbox.file("a.txt", "some words\n")
         let session = try DesktopSession(["share", text, "--json"], environment: sandbox.environment, display: display)
         // A space is typed into the search, not taken as a press of the focused tile.
@@ -143,9 +149,8 @@ import Testing
     /// action (its command with %F expanded as Thunar does: each path shell-quoted by GLib,
     /// the line split by g_shell_parse_argv).
     @Test func theFileManagersEntriesOpenTheWindow() throws {
-        let display = try ClipboardTests.Display()
         let sandbox = try Sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let display = try Self.display(for: sandbox)
         let notes = try sandbox.file("it's notes.txt", "three short words\n")
         #expect(try sandbox.run("integrate", "nautilus").status == 0)
         sandbox.extraEnvironment["NAUTILUS_SCRIPT_SELECTED_FILE_PATHS"] = "\(notes)\n"
@@ -180,9 +185,8 @@ import Testing
     /// decompression bomb, 3.6 GB once decoded) is not decoded: the window shows its
     /// type's icon and answers at once.
     @Test func oneImageIsShownSmallAndABombIsNot() throws {
-        let display = try ClipboardTests.Display()
         let sandbox = try Sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
+        let display = try Self.display(for: sandbox)
         let photo = "\(sandbox.root)/files/photo.png", bomb = "\(sandbox.root)/files/bomb.png"
         let make = """
             import struct, sys, zlib
@@ -211,11 +215,7 @@ import Testing
     /// A file manager's entry for one activity (Dolphin's "Share > Mail", `--activity`):
     /// the window opens on it, asks for the recipient and shows the result.
     @Test func oneActivityFromAFileManagerAsksInTheWindow() throws {
-        let display = try ClipboardTests.Display()
-        let sandbox = try MailTests.sandbox()
-        sandbox.extraEnvironment["DISPLAY"] = display.name
-        let note = try sandbox.file("note.txt", "see you at ten\n")
-        let maildir = "\(sandbox.root)/Mail"
+        let (sandbox, display, note, maildir) = try Self.mailSetUp()
         let session = try DesktopSession(
             ["share", "--activity", "org.actshare.mail", "--picker", "auto", "-o", "spool=maildir:\(maildir)", "--", note],
             environment: sandbox.environment, display: display)
