@@ -6,7 +6,7 @@
 //   C interfaces and shims (CActShare, CActShareCall for libffi, CActShareSystem, CGIO)
 //   → ActShareCore   items, content types, manifests, config, registry, routing (loads no code)
 //   → ActShareYAML   YAML (libyaml) into nodes with positions
-//   → ActShareManifests  manifest and config decoding, run in the actshare-manifests helper
+//   → ActShareManifests  manifest and config decoding: the YAML helper (actshare run as actshare-manifests)
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
 // Providers under Plugins/ are built as dynamic libraries against CActShare's header only:
@@ -20,15 +20,26 @@ import PackageDescription
 /// loading libstdc++.so and binding its 1,700 symbols took a third of a millisecond of every
 /// start. Its symbols stay hidden (the static Swift link passes --exclude-libs ALL), so a
 /// provider that loads libstdc++.so (poppler, for Print to PDF) gets its own.
-let staticLibstdcxx: [LinkerSetting] = [
-    .unsafeFlags(["-L", Context.packageDirectory + "/.build/static-libstdc++"], .when(platforms: [.linux], configuration: .release)),
+///
+/// They export nothing: the static Swift link passes -export-dynamic, which put every
+/// Swift symbol of the package and its dependencies (NIO, BoringSSL...) in the dynamic
+/// symbol table, 3 MB in the daemon that nothing looks up (providers call no host symbol).
+/// And they are linked by the toolchain's lld with packed relative relocations (DT_RELR,
+/// glibc 2.36, Debian 12): the 40,000 pointers the loader fixes at every start take a few
+/// kilobytes instead of a megabyte (docs/PACKAGING.md has the figures).
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-L", Context.packageDirectory + "/.build/static-libstdc++", "-Xlinker", "--no-export-dynamic",
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        ],
+        .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
     name: "actshare",
     products: [
         .executable(name: "actshare", targets: ["actshare"]),
-        .executable(name: "actshare-manifests", targets: ["actshare-manifests"]),
         .executable(name: "actshare-daemon", targets: ["actshare-daemon"]),
         .library(name: "ActShareCore", targets: ["ActShareCore"]),
         .library(name: "ActShareHost", targets: ["ActShareHost"]),
@@ -44,8 +55,6 @@ let package = Package(
         // The handoff daemon only: the CLI links none of these.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -77,20 +86,16 @@ let package = Package(
         .target(
             name: "ActShareManifests",
             dependencies: ["ActShareCore", "ActShareYAML"]),
-        .executableTarget(
-            name: "actshare-manifests",
-            dependencies: ["ActShareCore", "ActShareManifests"],
-            linkerSettings: staticLibstdcxx),
         .target(
             name: "ActShareHost",
             dependencies: ["ActShareCore", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
         .executableTarget(
             name: "actshare",
             dependencies: [
-                "ActShareCore", "ActShareHost", "ActShareHandoff",
+                "ActShareCore", "ActShareHost", "ActShareHandoff", "ActShareManifests",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: staticLibstdcxx),
+            linkerSettings: releaseLinking),
 
         // MARK: Handoff
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
@@ -105,11 +110,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: staticLibstdcxx),
+        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: releaseLinking),
         // The app-facing API over the control socket, in the shape of NSUserActivity.
         .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),
 
@@ -122,7 +125,7 @@ let package = Package(
         // MARK: Benchmarks (Benchmarks/mail-vs-python)
         .executableTarget(
             name: "actshare-mail-throughput", dependencies: ["ActShareCore", "ActShareHost"],
-            path: "Benchmarks/MailThroughput", linkerSettings: staticLibstdcxx),
+            path: "Benchmarks/MailThroughput", linkerSettings: releaseLinking),
 
         // MARK: Tests
         .testTarget(
@@ -132,6 +135,9 @@ let package = Package(
         .testTarget(name: "ActShareYAMLTests", dependencies: ["ActShareYAML", "ActShareCore"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
+        .testTarget(
+            name: "ActShareDaemonTests",
+            dependencies: ["ActShareDaemon", "ActShareCore", .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),
         .testTarget(name: "ActShareProviderTests", dependencies: ["ActShareProvider"]),
         .testTarget(

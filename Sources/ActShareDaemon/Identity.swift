@@ -1,13 +1,5 @@
 import ActShareCore
-import Crypto
 import NIOSSL
-import SwiftASN1
-import X509
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,19 +21,11 @@ struct Identity: Sendable {
         try FileSystem.createDirectories(directory)
         chmod(directory, 0o700)
         if !FileSystem.exists(keyFile) || !FileSystem.exists(certificateFile) {
-            let key = P256.Signing.PrivateKey()
-            let subject = try DistinguishedName { CommonName("actshare \(name)") }
-            let now = Date()
-            let certificate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
-                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(20 * 365 * 86400),
-                issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions { Critical(BasicConstraints.notCertificateAuthority) },
-                issuerPrivateKey: .init(key))
+            let made = try SelfSignedIdentity(commonName: "actshare \(name)")
             // The key is written once, with O_EXCL and 0600: never readable by others, not even briefly.
             unlink(keyFile)
-            try writeNew(Array(key.pemRepresentation.utf8), to: keyFile)
-            try FileSystem.writeAtomically(Array(try certificate.serializeAsPEM().pemString.utf8), to: certificateFile)
+            try writeNew(made.keyPEM, to: keyFile)
+            try FileSystem.writeAtomically(made.certificatePEM, to: certificateFile)
         }
         guard let certificate = try NIOSSLCertificate.fromPEMFile(certificateFile).first else {
             throw ActShareError(.io, "\(certificateFile): no certificate in it")

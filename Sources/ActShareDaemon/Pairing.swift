@@ -1,4 +1,3 @@
-import Crypto
 
 /// The short authentication string both sides show when pairing.
 ///

@@ -1,4 +1,3 @@
-import Crypto
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareManifests
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +15,12 @@ signal(SIGPIPE, SIG_IGN)
 // byte (PathName), where CommandLine.arguments would replace its bytes with U+FFFD.
 let arguments = (1..<Int(CommandLine.argc)).map { index in
     CommandLine.unsafeArgv[index].map { PathName.decode(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? ""
+}
+
+// Run as `actshare-manifests` (by ManifestLoader), this program is the YAML helper: one
+// executable, one copy of the Swift runtime, for both (docs/PACKAGING.md).
+if let zero = CommandLine.unsafeArgv[0], FileSystem.baseName(String(cString: zero)) == SearchPaths.manifestHelperName {
+    ManifestsHelper.main(arguments)
 }
 
 do {

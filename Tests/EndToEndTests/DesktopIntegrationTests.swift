@@ -224,10 +224,15 @@ import Testing
         environment["DESTDIR"] = root
         environment["PREFIX"] = "/usr"
         environment["BIN_DIR"] = Sandbox.buildDirectory
+        let prefix = "\(root)/usr"
+        // What an earlier version installed and this one does not: removed, not left behind.
+        let obsoleteHelper = "\(prefix)/libexec/actshare/actshare-manifests"
+        try FileManager.default.createDirectory(atPath: "\(prefix)/libexec/actshare", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: obsoleteHelper, contents: Data("#!/bin/sh\n".utf8)))
         let install = try Sandbox.execute("\(Sandbox.repository)/scripts/install", [], environment: environment, stdin: nil, timeout: 300)
         #expect(install.status == 0, "\(install.stderr)")
-        let prefix = "\(root)/usr"
-        for file in ["bin/actshare", "libexec/actshare/actshare-manifests", "libexec/actshare/actshare-daemon", "lib/systemd/user/actshare.service",
+        #expect(!FileManager.default.fileExists(atPath: obsoleteHelper))
+        for file in ["bin/actshare", "libexec/actshare/actshare-daemon", "lib/systemd/user/actshare.service",
                      "libexec/actshare/actshare-provider-host", "lib/actshare/libmail.so",
                      "share/actshare/manifests/printtopdf.yaml", "include/actshare/provider.h", "lib/pkgconfig/actshare.pc",
                      "share/bash-completion/completions/actshare", "share/zsh/site-functions/_actshare",

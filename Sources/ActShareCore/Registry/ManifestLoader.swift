@@ -1,8 +1,10 @@
 /// Gets the decoded manifests and config for a run: from the index when it is fresh,
 /// else from `actshare-manifests`, the helper that parses YAML and refreshes the index.
 ///
-/// The helper keeps the YAML parser (and Foundation, which it needs) out of the
-/// `actshare` process, whose start-up time is what a user waits for.
+/// The helper is `actshare` itself under that name (ActShareManifests' ManifestsHelper),
+/// in a process of its own: a manifest that crashes or hangs the YAML parser stops
+/// only the helper, which has ``helperTimeLimit`` in all, and a run whose index is
+/// fresh does not touch YAML code at all.
 public struct ManifestLoader: Sendable {
     public var paths: SearchPaths
 
@@ -36,7 +38,7 @@ public struct ManifestLoader: Sendable {
     public func decode(manifest file: String) throws -> ManifestIndex.Entry {
         let index = ManifestIndex(directory: paths.cacheDirectory, libraryDirectories: paths.libraryDirectories)
         guard let entry = try runHelper(["--", file], index: index).manifests.first else {
-            throw ActShareError(.io, "\(paths.manifestHelper) returned nothing for \(file)")
+            throw ActShareError(.io, "\(SearchPaths.manifestHelperName) returned nothing for \(file)")
         }
         return entry
     }
@@ -47,21 +49,21 @@ public struct ManifestLoader: Sendable {
         let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
         let outcome = try ChildProcess.run(
             paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + ["--check", file],
-            timeLimit: Self.helperTimeLimit)
+            name: SearchPaths.manifestHelperName, timeLimit: Self.helperTimeLimit)
         guard !outcome.timedOut, outcome.status == 0 else {
-            throw ActShareError(.io, "cannot read manifests: \(paths.manifestHelper) failed (status \(outcome.status))")
+            throw ActShareError(.io, "cannot read manifests: \(SearchPaths.manifestHelperName) failed (status \(outcome.status))")
         }
         return PathName.decode(outcome.output).split(separator: "\n").map(String.init)
     }
 
     private func runHelper(_ arguments: [String], index: ManifestIndex) throws -> ManifestIndex.Contents {
-        let helper = paths.manifestHelper
+        let helper = SearchPaths.manifestHelperName
         let outcome: ChildProcess.Outcome
         do {
             let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
             outcome = try ChildProcess.run(
-                helper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + arguments,
-                timeLimit: Self.helperTimeLimit)
+                paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + arguments,
+                name: helper, timeLimit: Self.helperTimeLimit)
         } catch let error as ActShareError {
             throw ActShareError(.io, "cannot read manifests: \(error.message)")
         }

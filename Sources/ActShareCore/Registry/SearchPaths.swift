@@ -11,9 +11,11 @@ public struct SearchPaths: Sendable {
     public var stateDirectory: String
     /// `$XDG_CACHE_HOME/actshare`: the manifest index.
     public var cacheDirectory: String
-    /// `actshare-manifests`, the helper that parses YAML: beside the running executable in
-    /// a build tree, `PREFIX/libexec/actshare` when installed.
+    /// The program that parses YAML: the running `actshare` itself, run as
+    /// ``manifestHelperName`` (see ``ManifestLoader``).
     public var manifestHelper: String
+    /// The name (`argv[0]`) under which `actshare` is the YAML helper.
+    public static let manifestHelperName = "actshare-manifests"
     /// `actshare-provider-host`, the helper that runs an isolated provider.
     public var providerHost: String
     /// `actshare-sheet`, the share sheet's window, beside the provider host (built only
@@ -54,12 +56,13 @@ public struct SearchPaths: Sendable {
         providers += xdg.dataDirs.map { FileSystem.join($0, "actshare/providers") }
 
         var libraries: [String] = []
-        var helper = "actshare-manifests"
+        var helper = "actshare"
         var daemon = "actshare-daemon"
         var providerHost = "actshare-provider-host"
         var builtinDirectories: [String] = []
         var pkgConfigDirectory: String?
         if let executable = FileSystem.executablePath {
+            helper = executable
             let binDirectory = FileSystem.directoryName(executable)
             // ACTSHARE_NO_BUILTINS=1 leaves the built-in providers out (for tests and debugging).
             let builtins = Environment.value("ACTSHARE_NO_BUILTINS").map { $0.isEmpty || $0 == "0" } ?? true
@@ -67,7 +70,6 @@ public struct SearchPaths: Sendable {
                 builtinDirectories.append(FileSystem.join(repository, "manifests"))
                 if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
-                helper = FileSystem.join(binDirectory, "actshare-manifests")
                 daemon = FileSystem.join(binDirectory, "actshare-daemon")
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
                 pkgConfigDirectory = FileSystem.join(repository, ".build/pkgconfig")
@@ -78,7 +80,6 @@ public struct SearchPaths: Sendable {
                 libraries.append(FileSystem.join(prefix, "lib/actshare"))
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
                 // Programs actshare runs, not people: out of PATH.
-                helper = FileSystem.join(prefix, "libexec/actshare/actshare-manifests")
                 daemon = FileSystem.join(prefix, "libexec/actshare/actshare-daemon")
                 pkgConfigDirectory = FileSystem.join(prefix, "lib/pkgconfig")
             }

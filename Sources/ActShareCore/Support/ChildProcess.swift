@@ -25,8 +25,10 @@ public enum ChildProcess {
     /// With a `timeLimit`, the child runs in a process group of its own, and the whole group
     /// is killed when the limit passes (a shell's children too): a command the daemon runs
     /// for an app must not hold the daemon up. `input`, if given, is its standard input
-    /// (written while it reads: it must read it all before it writes much).
-    public static func run(_ executable: String, _ arguments: [String], input: [UInt8]? = nil,
+    /// (written while it reads: it must read it all before it writes much). `name`, if
+    /// given, is the child's `argv[0]` (actshare runs its YAML helper as itself under
+    /// another name); else it is `executable`.
+    public static func run(_ executable: String, _ arguments: [String], name: String? = nil, input: [UInt8]? = nil,
                            timeLimit: Duration? = nil) throws -> Outcome {
         var fds: [Int32] = [0, 0]
         guard cactshare_pipe_cloexec(&fds) == 0 else { throw FileSystem.ioError("cannot make a pipe", errno) }
@@ -41,7 +43,7 @@ public enum ChildProcess {
         }
 
         let spawned = Result {
-            try spawn([executable] + arguments, searchingPath: false, input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
+            try spawn([name ?? executable] + arguments, program: executable, searchingPath: false, input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
                       flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), failure: "cannot run")
         }
         close(writeEnd)  // the child's copy is the only one left: its end is the pipe's end
@@ -122,9 +124,10 @@ public enum ChildProcess {
     /// Spawns `argv` with standard input from `input` (else /dev/null), no descriptor
     /// above standard error, and the posix_spawn `flags` (a process group or a session
     /// of its own: its number is the child's pid).
-    private static func spawn(_ argv: [String], searchingPath: Bool, input: Int32?, output: Output, flags: Int16,
-                              failure: String) throws -> pid_t {
-        guard let program = argv.first else { throw ActShareError(.io, "no program to start") }
+    /// `program` is what is run, if not `argv[0]`.
+    private static func spawn(_ argv: [String], program: String? = nil, searchingPath: Bool, input: Int32?, output: Output,
+                              flags: Int16, failure: String) throws -> pid_t {
+        guard let program = program ?? argv.first else { throw ActShareError(.io, "no program to start") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,5 @@
 import ActShareCore
 import ActShareHandoff
-import Crypto
 #if canImport(Glibc)
 import Glibc
 #endif

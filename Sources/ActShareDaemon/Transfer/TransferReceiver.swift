@@ -1,7 +1,6 @@
 import ActShareCore
 import ActShareHandoff
 import CActShareSystem
-import Crypto
 import NIOCore
 #if canImport(Glibc)
 import Glibc

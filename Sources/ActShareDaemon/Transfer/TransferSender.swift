@@ -1,6 +1,5 @@
 import ActShareCore
 import ActShareHandoff
-import Crypto
 import NIOCore
 #if canImport(Glibc)
 import Glibc
