@@ -1,4 +1,5 @@
 import ActShareCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,13 +68,15 @@ public enum ManifestsHelper {
         let bytes: [UInt8]
         if let indexFile {
             index.file = indexFile
-            bytes = index.rebuild(
-                directories: directories, configFile: configFile, decodeManifest: decodeManifest, decodeConfig: decodeConfig
-            ).bytes
+            bytes =
+                index.rebuild(
+                    directories: directories, configFile: configFile, decodeManifest: decodeManifest, decodeConfig: decodeConfig
+                ).bytes
         } else {
-            bytes = index.rebuild(
-                files: files, configFile: configFile, useIndexFile: false, decodeManifest: decodeManifest, decodeConfig: decodeConfig
-            ).bytes
+            bytes =
+                index.rebuild(
+                    files: files, configFile: configFile, useIndexFile: false, decodeManifest: decodeManifest, decodeConfig: decodeConfig
+                ).bytes
         }
         exit(FileSystem.writeAll(bytes, to: 1) ? 0 : 1)
     }

@@ -1,8 +1,9 @@
 import ActShareCore
-@testable import ActShareDaemon
 import Foundation
 import NIOSSL
 import Testing
+
+@testable import ActShareDaemon
 
 /// The identity the daemon makes on first start, read back by NIOSSL and by OpenSSL's
 /// command line (a reader we did not write).
@@ -33,8 +34,9 @@ import Testing
         #expect(text.contains("Signature Algorithm: ecdsa-with-SHA256"))
         #expect(text.contains("ASN1 OID: prime256v1"))
         #expect(text.contains("X509v3 Basic Constraints: critical\n                CA:FALSE"))
-        #expect(try openssl(["x509", "-in", certificate, "-noout", "-subject", "-issuer", "-nameopt", "RFC2253"])
-            == "subject=CN=actshare laptop\nissuer=CN=actshare laptop\n")
+        #expect(
+            try openssl(["x509", "-in", certificate, "-noout", "-subject", "-issuer", "-nameopt", "RFC2253"])
+                == "subject=CN=actshare laptop\nissuer=CN=actshare laptop\n")
         // Valid now, and for years.
         _ = try openssl(["x509", "-in", certificate, "-noout", "-checkend", String(19 * 365 * 86400)])
         // Signed by its own key: OpenSSL verifies it with itself as the only trusted certificate.

@@ -43,7 +43,8 @@ public enum ChildProcess {
         }
 
         let spawned = Result {
-            try spawn([name ?? executable] + arguments, program: executable, searchingPath: false, input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
+            try spawn([name ?? executable] + arguments, program: executable, searchingPath: false,
+                      input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
                       flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), failure: "cannot run")
         }
         close(writeEnd)  // the child's copy is the only one left: its end is the pipe's end
