@@ -5,6 +5,10 @@ import CNIOBoringSSL
 /// A value type: a copy goes on from where the original was (transfers keep a part's
 /// hasher and finish a copy of it). The daemon used swift-crypto for this and for the
 /// identity's key, which linked a second BoringSSL, 5 MB (docs/PACKAGING.md).
+///
+/// `CNIOBoringSSL` is swift-nio-ssl's own copy of BoringSSL, which it does not promise
+/// as API: a later swift-nio-ssl may change what these two files (this one and
+/// ``SelfSignedIdentity``) use, and they are all that would need changing.
 struct SHA256 {
     private var context = SHA256_CTX()
 

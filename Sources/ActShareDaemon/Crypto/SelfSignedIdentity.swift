@@ -4,7 +4,7 @@ import CNIOBoringSSL
 /// A new P-256 key and a self-signed X.509 certificate for it, both in PEM.
 ///
 /// Made with the BoringSSL that swift-nio-ssl links for TLS (see ``SHA256``). The
-/// certificate is what TLS needs and no more: version 3, a random 127-bit serial, the
+/// certificate is what TLS needs and no more: version 3, a random serial, the
 /// subject as issuer, valid from an hour ago for 20 years, basic constraints "not a CA"
 /// (critical), ECDSA with SHA-256. Peers trust it by the pin of its key, never by its
 /// names or dates.
@@ -37,11 +37,12 @@ struct SelfSignedIdentity {
         defer { X509_free(certificate) }
         guard X509_set_version(certificate, Int(X509_VERSION_3)) == 1 else { throw failure("version") }
 
-        // A positive serial of up to 127 bits, random (RFC 5280 allows 20 octets).
+        // 16 random octets, the first from 0x01 to 0x7F: positive and 16 octets long
+        // (RFC 5280 allows up to 20).
         var serial = [UInt8](repeating: 0, count: 16)
         guard RAND_bytes(&serial, serial.count) == 1 else { throw failure("serial") }
         serial[0] &= 0x7F
-        serial[0] |= 0x01  // never zero, never shorter than it looks
+        serial[0] |= 0x01
         guard let number = BN_bin2bn(serial, serial.count, nil) else { throw failure("serial") }
         defer { BN_free(number) }
         guard BN_to_ASN1_INTEGER(number, X509_get_serialNumber(certificate)) != nil else {
