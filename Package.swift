@@ -112,6 +112,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Run as it is by the tests and benchmarks; a release install links its objects as
+        // libactshare-daemon.so instead, on actshare's Swift runtime (scripts/link-release).
         .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: releaseLinking),
         // The app-facing API over the control socket, in the shape of NSUserActivity.
         .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),

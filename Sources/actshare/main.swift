@@ -19,8 +19,14 @@ let arguments = (1..<Int(CommandLine.argc)).map { index in
 
 // Run as `actshare-manifests` (by ManifestLoader), this program is the YAML helper: one
 // executable, one copy of the Swift runtime, for both (docs/PACKAGING.md).
-if let zero = CommandLine.unsafeArgv[0], FileSystem.baseName(String(cString: zero)) == SearchPaths.manifestHelperName {
-    ManifestsHelper.main(arguments)
+// Run as `actshare-daemon` (a release install's link to it), it runs the handoff daemon
+// from its library.
+if let zero = CommandLine.unsafeArgv[0] {
+    switch FileSystem.baseName(String(cString: zero)) {
+    case SearchPaths.manifestHelperName: ManifestsHelper.main(arguments)
+    case SearchPaths.daemonName: DaemonLibrary.run(SearchPaths.fromEnvironment().daemonLibrary)
+    default: break
+    }
 }
 
 do {

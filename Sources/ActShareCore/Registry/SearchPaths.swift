@@ -22,8 +22,15 @@ public struct SearchPaths: Sendable {
     /// where GTK 4 is).
     public var sheet: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-sheet") }
     /// `actshare-daemon`, the handoff daemon `actshare daemon` runs: beside the running
-    /// executable in a build tree, `PREFIX/libexec/actshare` when installed.
+    /// executable in a build tree, `PREFIX/libexec/actshare` when installed. A release
+    /// install makes it a link to `actshare`, which then runs ``daemonLibrary``.
     public var daemon = "actshare-daemon"
+    /// The name (`argv[0]`) under which `actshare` runs the daemon from ``daemonLibrary``.
+    public static let daemonName = "actshare-daemon"
+    /// `libactshare-daemon.so`, the daemon's code (SwiftNIO, TLS) without a Swift runtime
+    /// of its own: `PREFIX/lib/actshare` when installed from a release build (see
+    /// docs/PACKAGING.md), beside the running executable in a build tree.
+    public var daemonLibrary = "libactshare-daemon.so"
     /// Where the built-in providers' manifests are (whether or not they are searched).
     public var builtinDirectories: [String] = []
     /// Where `actshare.pc` is, the plugin author's pkg-config file: `.build/pkgconfig` in
@@ -58,6 +65,7 @@ public struct SearchPaths: Sendable {
         var libraries: [String] = []
         var helper = "actshare"
         var daemon = "actshare-daemon"
+        var daemonLibrary = "libactshare-daemon.so"
         var providerHost = "actshare-provider-host"
         var builtinDirectories: [String] = []
         var pkgConfigDirectory: String?
@@ -71,6 +79,7 @@ public struct SearchPaths: Sendable {
                 if builtins { providers.append(FileSystem.join(repository, "manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
                 daemon = FileSystem.join(binDirectory, "actshare-daemon")
+                daemonLibrary = FileSystem.join(binDirectory, "libactshare-daemon.so")
                 providerHost = FileSystem.join(repository, ".build/bin/actshare-provider-host")
                 pkgConfigDirectory = FileSystem.join(repository, ".build/pkgconfig")
             } else {
@@ -81,6 +90,7 @@ public struct SearchPaths: Sendable {
                 providerHost = FileSystem.join(prefix, "libexec/actshare/actshare-provider-host")
                 // Programs actshare runs, not people: out of PATH.
                 daemon = FileSystem.join(prefix, "libexec/actshare/actshare-daemon")
+                daemonLibrary = FileSystem.join(prefix, "lib/actshare/libactshare-daemon.so")
                 pkgConfigDirectory = FileSystem.join(prefix, "lib/pkgconfig")
             }
         }
@@ -92,6 +102,7 @@ public struct SearchPaths: Sendable {
             stateDirectory: FileSystem.join(xdg.stateHome, "actshare"),
             cacheDirectory: FileSystem.join(xdg.cacheHome, "actshare"), manifestHelper: helper, providerHost: providerHost)
         paths.daemon = daemon
+        paths.daemonLibrary = daemonLibrary
         paths.builtinDirectories = builtinDirectories
         paths.pkgConfigDirectory = pkgConfigDirectory
         return paths

@@ -103,11 +103,15 @@ public enum ChildProcess {
 
     /// Starts `argv` (searched in PATH) and returns at once: standard input from `input`
     /// (else /dev/null), standard output to /dev/null when `quiet`, in a session of its own
-    /// when `detached` (it outlives actshare and its terminal).
+    /// when `detached` (it outlives actshare and its terminal). `name`, if given, is its
+    /// `argv[0]` instead of `argv[0]`'s path (the daemon restarts itself so).
     @discardableResult
-    public static func start(_ argv: [String], input: Int32? = nil, quiet: Bool = false, detached: Bool = false) throws -> pid_t {
-        try spawn(argv, searchingPath: true, input: input, output: quiet ? .discarded : .inherited,
-                  flags: detached ? 0x80 : 0, failure: "cannot start")  // 0x80: POSIX_SPAWN_SETSID
+    public static func start(_ argv: [String], name: String? = nil, input: Int32? = nil, quiet: Bool = false,
+                             detached: Bool = false) throws -> pid_t {
+        guard let program = argv.first else { throw ActShareError(.io, "no program to start") }
+        return try spawn([name ?? program] + argv.dropFirst(), program: program, searchingPath: true, input: input,
+                         output: quiet ? .discarded : .inherited, flags: detached ? 0x80 : 0,  // 0x80: POSIX_SPAWN_SETSID
+                         failure: "cannot start")
     }
 
     /// Starts `argv` with both its standard input and output on `socket`: a program that

@@ -23,7 +23,8 @@ public enum ReceivedNotice {
         let count = transfer.files.count
         let summary = "\(count) file\(count == 1 ? "" : "s") from \(transfer.from)"
         let body = transfer.paths.map { FileSystem.baseName($0) }.joined(separator: ", ")
-        _ = try? ChildProcess.start([executable, "--notify", folder, summary, body], quiet: true, detached: true)
+        // As `actshare-daemon` by name: in a release install the executable is actshare's.
+        _ = try? ChildProcess.start([executable, "--notify", folder, summary, body], name: SearchPaths.daemonName, quiet: true, detached: true)
     }
 
     /// The `--notify` helper: shows the notice and opens `folder` when its action is chosen.

@@ -1,0 +1,30 @@
+import ActShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the handoff daemon from `libactshare-daemon.so`: what `actshare` does when it is
+/// run as `actshare-daemon` (a release install's link to it).
+///
+/// The library holds the daemon's code (SwiftNIO, TLS) and no Swift runtime: it uses this
+/// program's, which exports what the library needs (scripts/link-release). So the package
+/// carries one runtime, and the command line never loads NIO or TLS: only a daemon opens
+/// the library.
+enum DaemonLibrary {
+    /// The daemon's entry point in the library: its `main`, under SwiftPM's name for the
+    /// `actshare-daemon` executable's.
+    static let entryPoint = "actshare_daemon_main"
+
+    static func run(_ library: String) -> Never {
+        func fail(_ message: String) -> Never {
+            StandardStreams.error(message)
+            exit(ExitStatus.failed.rawValue)
+        }
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+            fail("cannot load the daemon: \(dlerror().map { String(cString: $0) } ?? library)")
+        }
+        guard let symbol = dlsym(handle, entryPoint) else { fail("\(library) has no \(entryPoint)") }
+        typealias Main = @convention(c) (Int32, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
+        exit(unsafeBitCast(symbol, to: Main.self)(CommandLine.argc, CommandLine.unsafeArgv))
+    }
+}
