@@ -9,7 +9,8 @@ import Glibc
 /// The library holds the daemon's code (SwiftNIO, TLS) and no Swift runtime: it uses this
 /// program's, which exports what the library needs (scripts/link-release). So the package
 /// carries one runtime, and the command line never loads NIO or TLS: only a daemon opens
-/// the library.
+/// the library. Its path comes from where this executable is (SearchPaths), never from
+/// the environment.
 enum DaemonLibrary {
     /// The daemon's entry point in the library: its `main`, under SwiftPM's name for the
     /// `actshare-daemon` executable's.
