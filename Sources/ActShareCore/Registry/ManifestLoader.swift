@@ -46,10 +46,7 @@ public struct ManifestLoader: Sendable {
     /// Every error and warning of one manifest, as lines `FILE:LINE:COLUMN: error: …`,
     /// for `providers check` (decoding for use stops at the first).
     public func problems(manifest file: String) throws -> [String] {
-        let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
-        let outcome = try ChildProcess.run(
-            paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + ["--check", file],
-            name: SearchPaths.manifestHelperName, timeLimit: Self.helperTimeLimit)
+        let outcome = try helperOutcome(["--check", file])
         guard !outcome.timedOut, outcome.status == 0 else {
             throw ActShareError(.io, "cannot read manifests: \(SearchPaths.manifestHelperName) failed (status \(outcome.status))")
         }
@@ -60,10 +57,7 @@ public struct ManifestLoader: Sendable {
         let helper = SearchPaths.manifestHelperName
         let outcome: ChildProcess.Outcome
         do {
-            let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
-            outcome = try ChildProcess.run(
-                paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + arguments,
-                name: helper, timeLimit: Self.helperTimeLimit)
+            outcome = try helperOutcome(arguments)
         } catch let error as ActShareError {
             throw ActShareError(.io, "cannot read manifests: \(error.message)")
         }
@@ -74,5 +68,14 @@ public struct ManifestLoader: Sendable {
             throw ActShareError(.io, "cannot read manifests: \(helper) failed (status \(outcome.status))")
         }
         return contents
+    }
+
+    /// Runs the helper (this executable as `actshare-manifests`) to its end, with the
+    /// library and built-in directories and then `arguments`, within ``helperTimeLimit``.
+    private func helperOutcome(_ arguments: [String]) throws -> ChildProcess.Outcome {
+        let builtins = paths.builtinDirectories.flatMap { ["--builtin-dir", $0] }
+        return try ChildProcess.run(
+            paths.manifestHelper, ["--library-dirs", paths.libraryDirectories.joined(separator: ":")] + builtins + arguments,
+            name: SearchPaths.manifestHelperName, timeLimit: Self.helperTimeLimit)
     }
 }
