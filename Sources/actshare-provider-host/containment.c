@@ -1,6 +1,8 @@
 /* See containment.h. */
 #include "containment.h"
 
+#include "supervisor.h"
+
 #include <CActShareSystem.h>
 
 #include <dirent.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -92,6 +95,14 @@ int containment_kill_descendants(void) {
 }
 
 static pid_t worker = -1;
+static int channel = -1;
+
+int containment_channel(void) { return channel; }
+
+void containment_close_channel(void) {
+    if (channel >= 0) close(channel);
+    channel = -1;
+}
 
 /* The worker, on SIGTERM (which only the guard sends it): its descendants go with it. */
 static void on_terminate(int signal_number) {
@@ -175,10 +186,14 @@ void containment_start(int protocol_in, int protocol_out, int keep_sessions) {
     if (temporary && temporary[0] == '/' && strstr(temporary, "/actshare-provider-") && strlen(temporary) < sizeof private_directory) {
         strcpy(private_directory, temporary);
     }
+    int ends[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) ends[0] = ends[1] = -1;
     worker = fork();
     if (worker > 0) {
         close(protocol_in);
         close(protocol_out);
+        if (ends[1] >= 0) close(ends[1]);
+        if (ends[0] >= 0) supervisor_start(ends[0]);
         struct sigaction action;
         memset(&action, 0, sizeof action);
         sigfillset(&action.sa_mask);
@@ -188,7 +203,10 @@ void containment_start(int protocol_in, int protocol_out, int keep_sessions) {
         sigaction(SIGTERM, &action, NULL);
         guard();
     }
-    /* The worker (or, if fork failed, the helper unguarded). */
+    /* The worker (or, if fork failed, the helper unguarded, with no one to supervise). */
+    if (ends[0] >= 0) close(ends[0]);
+    channel = worker == 0 ? ends[1] : -1;
+    if (worker < 0 && ends[1] >= 0) close(ends[1]);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rlimit memory = {CONTAINMENT_MEMORY_LIMIT, CONTAINMENT_MEMORY_LIMIT};
     struct rlimit current;

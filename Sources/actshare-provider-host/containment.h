@@ -26,6 +26,13 @@
  * the rest goes as always, and everything when actshare stops the helper. */
 void containment_start(int protocol_in, int protocol_out, int keep_sessions);
 
+/* The worker's end of its channel to the guard, which hands the guard the listener of
+ * the Unix-socket rule (supervisor.h); -1 once closed. */
+int containment_channel(void);
+
+/* Closes that channel: done before any provider code loads. */
+void containment_close_channel(void);
+
 /* Lets the user start at most `extra` processes beyond those running now. */
 void containment_limit_processes(unsigned extra);
 

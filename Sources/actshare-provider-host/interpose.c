@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define EXPORTED __attribute__((visibility("default")))
@@ -123,6 +124,20 @@ EXPORTED int connect(int fd, const struct sockaddr *address, socklen_t length) {
             snprintf(text + strlen(text), sizeof text - strlen(text), "]:%u", ntohs(in6->sin6_port));
         }
         if (text[0]) sandbox_note(ASP_REFUSED_CONNECT, text);
+        if (address->sa_family == AF_UNIX && length > offsetof(struct sockaddr_un, sun_path)) {
+            /* A path, or @ and an abstract name, as ss(8) shows them. */
+            const struct sockaddr_un *un = (const struct sockaddr_un *)address;
+            size_t size = length - offsetof(struct sockaddr_un, sun_path);
+            char name[sizeof un->sun_path + 2] = "";
+            if (un->sun_path[0] == '\0') {
+                name[0] = '@';
+                memcpy(name + 1, un->sun_path + 1, size - 1);
+                name[size] = '\0';
+            } else {
+                memcpy(name, un->sun_path, strnlen(un->sun_path, size));
+            }
+            sandbox_note(ASP_REFUSED_UNIX, name);
+        }
         errno = saved;
     }
     return result;

@@ -269,6 +269,9 @@ static void handle_load(asp_buffer *b) {
         send_error(ASP_ERROR_MALFORMED, "malformed LOAD frame");
         return;
     }
+    /* The provider must not hold the channel to the guard (sandbox_apply closed it
+     * already when there is a sandbox). */
+    containment_close_channel();
     library = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     containment_kill_descendants(); /* nor does one a library's constructor started */
     if (!library) {

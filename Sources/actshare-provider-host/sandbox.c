@@ -2,6 +2,7 @@
 #include "sandbox.h"
 
 #include "containment.h"
+#include "supervisor.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ enum {
     FS_MAKE_REG = 1ull << 8, FS_MAKE_SOCK = 1ull << 9, FS_MAKE_FIFO = 1ull << 10, FS_MAKE_BLOCK = 1ull << 11,
     FS_MAKE_SYM = 1ull << 12, FS_REFER = 1ull << 13, FS_TRUNCATE = 1ull << 14,
     NET_BIND_TCP = 1ull << 0, NET_CONNECT_TCP = 1ull << 1,
-    SCOPE_SIGNAL = 1ull << 1,
+    SCOPE_ABSTRACT_UNIX = 1ull << 0, SCOPE_SIGNAL = 1ull << 1,
 };
 /* The rights that may be granted on a file rather than a directory. */
 #define FS_FILE_RIGHTS (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE)
@@ -155,6 +156,9 @@ static const struct {
     {SYS_vhangup, "vhangup"}, {SYS_io_uring_setup, "io_uring_setup"}, {SYS_io_uring_enter, "io_uring_enter"},
     {SYS_io_uring_register, "io_uring_register"}, {SYS_fsopen, "fsopen"}, {SYS_fsmount, "fsmount"},
     {SYS_move_mount, "move_mount"}, {SYS_open_tree, "open_tree"}, {SYS_fspick, "fspick"},
+    /* Another process's descriptors (actshare's, the user's programs'): the guard's own
+     * use of it is outside the filter. */
+    {SYS_pidfd_getfd, "pidfd_getfd"},
 #ifdef SYS_iopl
     {SYS_iopl, "iopl"}, {SYS_ioperm, "ioperm"},
 #endif
@@ -179,7 +183,7 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer)
         if (number == SYS_execveat) path = (const char *)SYSCALL_ARG1(context);
         sandbox_note(ASP_REFUSED_EXEC, path);
         error = EACCES;
-    } else if (number == SYS_socket) {
+    } else if (number == SYS_socket || number == SYS_socketpair) {
         char family[16];
         int value = (int)SYSCALL_ARG0(context), n = 0;
         char digits[12];
@@ -205,8 +209,13 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer)
 
 #define ACTION_REFUSE(error) (SANDBOX_CAN_TRAP ? SECCOMP_RET_TRAP : (SECCOMP_RET_ERRNO | (error)))
 #define ARG0_LOW offsetof(struct seccomp_data, args[0])
+#define ARG1_LOW offsetof(struct seccomp_data, args[1])
+/* A socket's type without SOCK_NONBLOCK and SOCK_CLOEXEC. */
+#define SOCKET_TYPE_MASK 0xf
 
-static int install_seccomp(int network, int exec) {
+/* Installs the filter; with `unix_sockets`, connect() is handed to the guard, and the
+ * filter's listener is returned (else 0), or -1 with errno. */
+static int install_seccomp(int network, int exec, int unix_sockets) {
     struct sock_filter program[256];
     size_t n = 0;
 #define EMIT(instruction) program[n++] = (struct sock_filter)instruction
@@ -223,13 +232,41 @@ static int install_seccomp(int network, int exec) {
         EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)forbidden[i].number, 0, 1));
         EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
     }
-    if (!network) {
+    /* socket(): a Unix socket only with display or D-Bus, and then only a stream one (a
+     * datagram socket could send to any path without connect()); another family only
+     * with the network. */
+    if (!unix_sockets && !network) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+    } else if (!unix_sockets) {
         EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4));
         EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
         EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    } else {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 7));
+        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
+        /* Another family: allowed with the network (to 6), else refused (to 7). */
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, network ? 3 : 4));
+        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW));
+        EMIT(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1));
         EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
         EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
+        /* Every connect() is the guard's to judge (supervisor.h). */
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF));
     }
+    /* socketpair(): two connected ends that reach no one, but only of a stream: a
+     * datagram end could still send to any path. */
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 5));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW));
+    EMIT(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
     if (!exec) {
         EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 1));
         EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
@@ -261,7 +298,7 @@ static int install_seccomp(int network, int exec) {
     sigaction(SIGSYS, &action, NULL);
 #endif
     struct sock_fprog filter = {.len = (unsigned short)n, .filter = program};
-    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, unix_sockets ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &filter);
 }
 
 /* ---- Landlock ----------------------------------------------------------------------- */
@@ -291,8 +328,10 @@ static int install_landlock(int network, char *error, size_t error_size) {
         attributes_size = 2 * sizeof(uint64_t);
     }
     if (abi >= 6) {
-        /* Signals only to its own processes: not to actshare, not to the user's others. */
-        attributes.scoped = SCOPE_SIGNAL;
+        /* Signals only to its own processes: not to actshare, not to the user's others;
+         * and no abstract Unix socket outside the sandbox (the guard connects the ones
+         * allowed, from outside). */
+        attributes.scoped = SCOPE_SIGNAL | SCOPE_ABSTRACT_UNIX;
         attributes_size = sizeof attributes;
     }
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, attributes_size, 0);
@@ -359,12 +398,32 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
         }
         rules[rule_count++] = (struct rule){path, length, rights};
     }
+    uint32_t socket_count;
     if (asp_get_u64(payload, &memory) != 0 || asp_get_u64(payload, &file_size) != 0
-        || asp_get_u32(payload, &open_files) != 0 || asp_get_u32(payload, &processes) != 0) {
+        || asp_get_u32(payload, &open_files) != 0 || asp_get_u32(payload, &processes) != 0
+        || asp_get_u32(payload, &socket_count) != 0 || socket_count > SUPERVISOR_MAX_ADDRESSES) {
         snprintf(error, error_size, "malformed SANDBOX frame");
         return ASP_ERROR_MALFORMED;
     }
+    supervisor_address sockets[SUPERVISOR_MAX_ADDRESSES];
+    for (uint32_t i = 0; i < socket_count; i++) {
+        unsigned abstract;
+        char *name = NULL;
+        size_t length = 0;
+        if (asp_get_u8(payload, &abstract) != 0 || abstract > 1 || asp_get_bytes(payload, &name, &length) != 0 || length == 0
+            || length + abstract > SUPERVISOR_MAX_ADDRESS - 1 || (!abstract && name[0] != '/')) {
+            free(name);
+            snprintf(error, error_size, "malformed SANDBOX frame");
+            return ASP_ERROR_MALFORMED;
+        }
+        /* As sockaddr_un has it: an abstract name after a NUL. */
+        sockets[i].bytes[0] = '\0';
+        memcpy(sockets[i].bytes + abstract, name, length);
+        sockets[i].length = length + abstract;
+        free(name);
+    }
     int network = (flags & ASP_SANDBOX_NETWORK) != 0, exec = (flags & ASP_SANDBOX_EXEC) != 0;
+    int unix_sockets = (flags & ASP_SANDBOX_UNIX) != 0;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(error, error_size, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
         return ASP_ERROR_SANDBOX;
@@ -381,10 +440,24 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
         snprintf(error, error_size, "this kernel has no Landlock");
         return ASP_ERROR_NO_LANDLOCK;
     }
-    if (install_seccomp(network, exec) != 0) {
+    int listener = install_seccomp(network, exec, unix_sockets);
+    if (listener < 0) {
         snprintf(error, error_size, "seccomp: %s", strerror(errno));
+        containment_close_channel();
         return ASP_ERROR_SANDBOX;
     }
+    if (unix_sockets) {
+        /* Without the guard, every connect would fail: say so now rather than then. */
+        int handed = containment_channel() >= 0 ? supervisor_hand_over(containment_channel(), listener, sockets, socket_count) : -1;
+        int saved = errno;
+        close(listener);
+        containment_close_channel();
+        if (handed != 0) {
+            snprintf(error, error_size, "cannot hand the Unix-socket rule to the guard: %s", strerror(saved));
+            return ASP_ERROR_SANDBOX;
+        }
+    }
+    containment_close_channel();
     active = 1;
     *abi = (uint32_t)enforced;
     return 0;

@@ -119,6 +119,7 @@ enum GoldenReading {
             try u8("flags")
             for _ in 0..<(try u32("rules")) { try u8("rights"); try bytes("path") }
             try u64("memory"); try u64("file-size"); _ = try u32("open-files"); _ = try u32("processes")
+            for _ in 0..<(try u32("sockets")) { try u8("abstract"); try bytes("socket") }
         case .load:
             line = "LOAD"
             try bytes("library")

@@ -17,7 +17,8 @@ import Testing
         #expect(listed.stdout.contains(
             "sandboxed: reads the shared items, $XDG_STATE_HOME/actshare; writes nothing of yours; no network; runs no programs"), "\(listed.stdout)")
         #expect(listed.stdout.contains("sandboxed: reads the shared items; writes to the folder named by option spool; no network; runs programs\n"))
-        #expect(listed.stdout.contains("sandboxed: reads the shared items; writes nothing of yours; no network; runs programs; may keep a process running after the activity"))
+        #expect(listed.stdout.contains(
+            "sandboxed: reads the shared items; writes nothing of yours; no network; runs programs; uses the display (it can see and type into your windows on X11); may keep a process running after the activity"))
     }
 
     /// Copy's X11 server outlives the call (background: true), sandboxed, and pastes.

@@ -9,7 +9,7 @@ import Glibc
 /// permissions (each attempt refused, named, and harmless) and then allowed each thing
 /// by a permission that says so.
 @Suite struct SandboxTests {
-    static let hooks = ["read", "list", "write", "connect", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
+    static let hooks = ["read", "list", "write", "connect", "unix", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
 
     /// The Intruder's manifest, one activity per hook, with `permissions` (YAML lines) if given.
     static func manifest(permissions: String? = nil) -> String {
@@ -82,6 +82,81 @@ import Glibc
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             return poll(&entry, 1, milliseconds) == 1
         }
+    }
+
+    /// A Unix socket listening at a path, or at @NAME (an abstract one).
+    final class UnixListener {
+        let fd: Int32
+        let name: String
+
+        init(_ name: String) throws {
+            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            self.name = name
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(name.utf8)
+            withUnsafeMutableBytes(of: &address.sun_path) { path in
+                for (index, byte) in bytes.enumerated() where index < path.count - 1 { path[index] = byte }
+                if name.hasPrefix("@") { path[0] = 0 }
+            }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (name.hasPrefix("@") ? 0 : 1))
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            #expect(bound == 0 && listen(fd, 8) == 0, "cannot listen at \(name)")
+            if !name.hasPrefix("@") { chmod(name, 0o777) }
+        }
+
+        deinit { close(fd) }
+
+        /// Whether a connection arrived within `milliseconds`.
+        func connected(within milliseconds: Int32) -> Bool {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&entry, 1, milliseconds) == 1
+        }
+    }
+
+    /// A provider reaches no Unix socket it did not declare: not actshare's daemon by its
+    /// path, not an abstract socket, not the X server by either of its sockets. Declared,
+    /// `display: true` reaches this session's X server only, and `dbus: session` the bus.
+    @Test func unixSocketsAreReachedOnlyAsDeclared() throws {
+        let display = try ClipboardTests.Display()
+        let number = display.name.dropFirst()
+        let xPath = "/tmp/.X11-unix/X\(number)", xAbstract = "@/tmp/.X11-unix/X\(number)"
+        func attempts(permissions: String?) throws -> (Sandbox, daemon: UnixListener, abstract: UnixListener, bus: UnixListener) {
+            let (sandbox, _) = try Self.sandbox(permissions: permissions)
+            try FileManager.default.createDirectory(atPath: "\(sandbox.root)/runtime/actshare", withIntermediateDirectories: true)
+            let daemon = try UnixListener("\(sandbox.root)/runtime/actshare/daemon.sock")
+            let abstract = try UnixListener("@actshare-test-\(UUID().uuidString)")
+            let bus = try UnixListener("\(sandbox.root)/runtime/bus")
+            sandbox.extraEnvironment["DISPLAY"] = display.name
+            try sandbox.runAsNobody()
+            return (sandbox, daemon, abstract, bus)
+        }
+        let intruder = "org.test.intruder"
+        let nothing = try attempts(permissions: nil)
+        for target in [nothing.daemon.name, nothing.abstract.name, nothing.bus.name, xPath, xAbstract] {
+            let result = try Self.attempt(nothing.0, "unix", target)
+            #expect(result.status == 1, "\(target)")
+            #expect(result.error == "org.test.intruder.unix: \(intruder) tried to open a Unix socket (to reach another program), which its manifest does not allow (no display, no D-Bus) (it said: cannot open a socket for \(target): Permission denied)", "\(target)")
+        }
+        #expect(!nothing.daemon.connected(within: 100) && !nothing.abstract.connected(within: 0) && !nothing.bus.connected(within: 0))
+
+        let shown = try attempts(permissions: "  display: true")
+        for target in [xPath, xAbstract] {
+            let result = try Self.attempt(shown.0, "unix", target)
+            #expect(result.status == 0, "\(target): \(result.error ?? "")")
+        }
+        for target in [shown.daemon.name, shown.abstract.name, shown.bus.name] {
+            let result = try Self.attempt(shown.0, "unix", target)
+            #expect(result.status == 1, "\(target)")
+            #expect(result.error == "org.test.intruder.unix: \(intruder) tried to connect to \(target), a Unix socket its manifest does not allow (only its display and D-Bus sockets) (it said: cannot connect to \(target): Permission denied)", "\(target)")
+        }
+        #expect(!shown.daemon.connected(within: 100) && !shown.abstract.connected(within: 0) && !shown.bus.connected(within: 0))
+
+        let bus = try attempts(permissions: "  dbus: session")
+        #expect(try Self.attempt(bus.0, "unix", bus.bus.name).status == 0)
+        #expect(bus.bus.connected(within: 2000))
+        for target in [bus.daemon.name, xPath] { #expect(try Self.attempt(bus.0, "unix", target).status == 1, "\(target)") }
+        #expect(!bus.daemon.connected(within: 100))
     }
 
     @Test func everyAttemptIsRefusedAndNamed() throws {

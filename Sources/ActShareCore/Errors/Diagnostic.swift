@@ -4,6 +4,8 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     public enum Severity: String, Sendable {
         case error
         case warning
+        /// What a provider's author should know (what a permission gives), not a fault.
+        case note
     }
 
     public var severity: Severity
@@ -23,7 +25,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
 
     /// `FILE:LINE:COLUMN: error: MESSAGE`, or `actshare: MESSAGE` without a location.
     public var description: String {
-        guard let location else { return "actshare: \(severity == .warning ? "warning: " : "")\(message)" }
+        guard let location else { return "actshare: \(severity == .error ? "" : "\(severity.rawValue): ")\(message)" }
         return "\(location): \(severity.rawValue): \(message)"
     }
 }

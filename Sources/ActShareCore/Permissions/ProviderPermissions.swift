@@ -19,16 +19,27 @@ public struct ProviderPermissions: Sendable, Equatable {
     /// Whether a process it puts in a session of its own (a clipboard server) may outlive
     /// the call, sandboxed as it was (`background:`; with `exec: true`).
     public var background: Bool
+    /// Whether it may reach this session's display server (`display: true`): the X11
+    /// socket of `$DISPLAY` and the Wayland socket of `$WAYLAND_DISPLAY`, no other.
+    public var display: Bool
+    /// Which D-Bus bus it may reach (`dbus:`); by default none.
+    public var dbus: DBusPermission
 
     public init(read: [PermissionPlace] = [.items], write: [PermissionPlace] = [], outputOptions: [String] = [],
-                network: Bool = false, exec: Bool = false, background: Bool = false) {
+                network: Bool = false, exec: Bool = false, background: Bool = false, display: Bool = false,
+                dbus: DBusPermission = .none) {
         self.read = read
         self.write = write
         self.outputOptions = outputOptions
         self.network = network
         self.exec = exec
         self.background = background
+        self.display = display
+        self.dbus = dbus
     }
+
+    /// Whether it may open Unix sockets at all (only to the display and the bus declared).
+    public var reachesUnixSockets: Bool { display || dbus != .none }
 
     /// What a provider that declares nothing may do.
     public static let standard = ProviderPermissions()
@@ -43,6 +54,8 @@ public struct ProviderPermissions: Sendable, Equatable {
         parts.append(write.isEmpty ? "writes nothing of yours" : "writes to \(places(write))")
         parts.append(network ? "uses the network" : "no network")
         parts.append(exec ? "runs programs" : "runs no programs")
+        if display { parts.append("uses the display (it can see and type into your windows on X11)") }
+        if dbus == .session { parts.append("talks to programs on the session bus (D-Bus)") }
         if background { parts.append("may keep a process running after the activity") }
         return parts.joined(separator: "; ")
     }

@@ -104,6 +104,8 @@ enum ManifestCodec {
         writer.write(permissions.network)
         writer.write(permissions.exec)
         writer.write(permissions.background)
+        writer.write(permissions.display)
+        writer.write(permissions.dbus.rawValue)
     }
 
     private static func readPermissions(from reader: inout ByteReader) throws -> ProviderPermissions {
@@ -113,10 +115,14 @@ enum ManifestCodec {
                 return place
             }
         }
+        let read = try places(try reader.readStrings()), write = try places(try reader.readStrings())
+        let outputOptions = try reader.readStrings()
+        let network = try reader.readBool(), exec = try reader.readBool(), background = try reader.readBool()
+        let display = try reader.readBool()
+        guard let dbus = DBusPermission(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
         return ProviderPermissions(
-            read: try places(try reader.readStrings()), write: try places(try reader.readStrings()),
-            outputOptions: try reader.readStrings(), network: try reader.readBool(), exec: try reader.readBool(),
-            background: try reader.readBool())
+            read: read, write: write, outputOptions: outputOptions, network: network, exec: exec,
+            background: background, display: display, dbus: dbus)
     }
 
     // MARK: Activities

@@ -73,7 +73,7 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 10"
+    private static let magic = "actshare-manifest-index 11"
     /// Below this many manifests, statting them costs less than starting a thread.
     private static let statThreadThreshold = 32
 

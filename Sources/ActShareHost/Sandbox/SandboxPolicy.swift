@@ -16,6 +16,10 @@ struct SandboxPolicy: Equatable {
     var rules: [Rule] = []
     var network: Bool
     var exec: Bool
+    /// Whether it may open Unix sockets, to connect to `sockets` only.
+    var unixSockets: Bool
+    /// The Unix sockets it may connect to (``SessionSockets``).
+    var sockets: [[UInt8]] = []
     /// Whether the helper must refuse to run without Landlock (config `sandbox: required`).
     var required = false
     var limits: SandboxLimits
@@ -33,10 +37,12 @@ struct SandboxPolicy: Equatable {
     static let systemWritable = ["/dev/null"]
 
     init(manifest: ProviderManifest, request: ActivityRequest, privateDirectory: String, limits: SandboxLimits,
-         home: String = FileSystem.homeDirectory, xdg: XDGDirectories = .fromEnvironment()) {
+         home: String = FileSystem.homeDirectory, xdg: XDGDirectories = .fromEnvironment(),
+         variable: (String) -> String? = Environment.value) {
         let permissions = manifest.permissions
         network = permissions.network
         exec = permissions.exec
+        unixSockets = permissions.reachesUnixSockets
         self.limits = limits
         let execute = permissions.exec ? UInt8(ASP_RIGHT_EXEC) : 0
         let read = UInt8(ASP_RIGHT_READ), write = UInt8(ASP_RIGHT_WRITE)
@@ -45,6 +51,13 @@ struct SandboxPolicy: Equatable {
         add(FileSystem.directoryName(manifest.library), read | execute)
         for path in Self.systemWritable { add(path, read | write) }
         add(privateDirectory, read | write)
+        if unixSockets {
+            let session = SessionSockets(
+                display: permissions.display, dbus: permissions.dbus == .session, home: home, runtimeDirectory: xdg.runtimeDir,
+                variable: variable)
+            sockets = session.addresses
+            for file in session.readableFiles { add(file, read) }
+        }
         for (places, rights) in [(permissions.read, read | execute), (permissions.write, read | write)] {
             for place in places {
                 switch place {
@@ -94,15 +107,26 @@ struct SandboxPolicy: Equatable {
             if !paths.isEmpty { groups.append("\(words) \(paths.joined(separator: ", "))") }
         }
         groups.append(network ? "network" : "no network")
+        groups.append(
+            unixSockets
+                ? "Unix sockets: \(sockets.isEmpty ? "none found" : sockets.map(Self.socketName).joined(separator: ", "))"
+                : "no Unix sockets")
         groups.append(exec ? "programs (\(limits.processes) processes more)" : "no programs")
         groups.append("\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, \(limits.openFiles) open files")
         return groups.joined(separator: "; ")
     }
 
+    /// A socket address as ss(8) shows it: a path, or @ and an abstract name.
+    static func socketName(_ address: [UInt8]) -> String {
+        address.first == 0 ? "@" + PathName.display(PathName.decode(address.dropFirst())) : PathName.display(PathName.decode(address))
+    }
+
     /// The SANDBOX frame that asks the helper to enforce this.
     var frame: Frame {
         var frame = Frame(.sandbox)
-        frame.append(UInt8((network ? ASP_SANDBOX_NETWORK : 0) | (exec ? ASP_SANDBOX_EXEC : 0) | (required ? ASP_SANDBOX_REQUIRED : 0)))
+        frame.append(UInt8(
+            (network ? ASP_SANDBOX_NETWORK : 0) | (exec ? ASP_SANDBOX_EXEC : 0) | (required ? ASP_SANDBOX_REQUIRED : 0)
+                | (unixSockets ? ASP_SANDBOX_UNIX : 0)))
         frame.append(UInt32(rules.count))
         for rule in rules {
             frame.append(rule.rights)
@@ -112,6 +136,12 @@ struct SandboxPolicy: Equatable {
         frame.append(limits.fileSize)
         frame.append(limits.openFiles)
         frame.append(exec ? limits.processes : 0)
+        frame.append(UInt32(sockets.count))
+        for address in sockets {
+            let abstract = address.first == 0
+            frame.append(UInt8(abstract ? 1 : 0))
+            frame.append(bytes: abstract ? Array(address.dropFirst()) : address)
+        }
         return frame
     }
 }

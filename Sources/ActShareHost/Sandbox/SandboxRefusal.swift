@@ -14,6 +14,10 @@ struct SandboxRefusal {
             return "\(provider) tried to open \(shown), which its manifest does not allow"
         case ASP_REFUSED_CONNECT:
             return "\(provider) tried to connect to \(shown), which its manifest does not allow (no network)"
+        case ASP_REFUSED_SOCKET where subject == "1":
+            return "\(provider) tried to open a Unix socket (to reach another program), which its manifest does not allow (no display, no D-Bus)"
+        case ASP_REFUSED_UNIX:
+            return "\(provider) tried to connect to \(shown), a Unix socket its manifest does not allow (only its display and D-Bus sockets)"
         case ASP_REFUSED_SOCKET:
             return "\(provider) tried to open a network socket (address family \(shown)), which its manifest does not allow (no network)"
         case ASP_REFUSED_EXEC:

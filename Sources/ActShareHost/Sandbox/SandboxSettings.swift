@@ -25,15 +25,18 @@ public struct SandboxSettings: Sendable {
         "XDG_DATA_DIRS", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP",
     ]
 
-    /// The helper's environment: the kept variables, `LC_*` and `ACTSHARE_*`, and
-    /// `TMPDIR` pointing at its private directory.
-    static func environment(privateDirectory: String) -> [String] {
+    /// The helper's environment: the kept variables, `LC_*` and `ACTSHARE_*`, the session
+    /// bus's address for a provider granted it, and `TMPDIR` pointing at its private
+    /// directory.
+    static func environment(privateDirectory: String, permissions: ProviderPermissions) -> [String] {
         var entries: [String] = []
         var pointer = cactshare_environ()
         while let entry = pointer?.pointee {
             let text = String(cString: entry)
             let name = text.prefix { $0 != "=" }
-            if keptVariables.contains(String(name)) || name.hasPrefix("LC_") || (name.hasPrefix("ACTSHARE_") && name != "ACTSHARE_ISOLATION") {
+            if keptVariables.contains(String(name)) || name.hasPrefix("LC_") || (name.hasPrefix("ACTSHARE_") && name != "ACTSHARE_ISOLATION")
+                || (name == "DBUS_SESSION_BUS_ADDRESS" && permissions.dbus == .session)
+            {
                 entries.append(text)
             }
             pointer = pointer?.advanced(by: 1)

@@ -56,7 +56,7 @@ final class HelperTransport: HookTransport {
             privateDirectory = directory
             process = try ProviderProcess(
                 helper: helper, provider: manifest.id, arguments: manifest.permissions.background ? ["--keep-sessions"] : [],
-                environment: SandboxSettings.environment(privateDirectory: directory.path))
+                environment: SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions))
             let policy = policy(for: request, privateDirectory: directory.path)
             self.policy = policy
             trace?("provider \(manifest.id): sandbox: \(policy.description)")

@@ -138,7 +138,9 @@ public struct ManifestDecoder: Sendable {
                                    problems: ManifestProblems) throws -> ProviderPermissions {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
-        try problems.attempt { try map.checkKeys(["read", "write", "output-option", "network", "exec", "background"], in: "'permissions'") }
+        try problems.attempt {
+            try map.checkKeys(["read", "write", "output-option", "network", "exec", "background", "display", "dbus"], in: "'permissions'")
+        }
         func places(_ key: String) throws -> [PermissionPlace]? {
             guard let listValue = map[key] else { return nil }
             let elements = listValue.isBareTilde ? [listValue] : (try? listValue.sequence(kind: kind)) ?? []
@@ -168,6 +170,30 @@ public struct ManifestDecoder: Sendable {
             permissions.background = try backgroundValue.bool(kind: kind)
             if permissions.background && !permissions.exec {
                 throw backgroundValue.error("'permissions.background' needs 'exec: true': a process that outlives the call must be started", kind: kind)
+            }
+        }
+        try problems.attempt {
+            guard let displayValue = map["display"] else { return }
+            permissions.display = try displayValue.bool(kind: kind)
+            if permissions.display {
+                problems.warnings.append(Diagnostic(
+                    .note,
+                    "'permissions.display' lets the provider reach this session's display server ($DISPLAY's X11 socket, $WAYLAND_DISPLAY's Wayland socket) and nothing else; on X11 that means it can read and type into every window",
+                    at: displayValue.location))
+            }
+        }
+        try problems.attempt {
+            guard let dbusValue = map["dbus"] else { return }
+            let text = try dbusValue.string(kind: kind)
+            guard let dbus = DBusPermission(rawValue: text) else {
+                throw dbusValue.error("'permissions.dbus' is '\(text)'; write session (the user's session bus) or none (the system bus is never granted)", kind: kind)
+            }
+            permissions.dbus = dbus
+            if dbus == .session {
+                problems.warnings.append(Diagnostic(
+                    .warning,
+                    "'permissions.dbus' gives the provider the whole session bus, where it can ask any program to act for it (systemd can run commands outside the sandbox); declare it only if the provider cannot work without it",
+                    at: dbusValue.location))
             }
         }
         try problems.attempt {

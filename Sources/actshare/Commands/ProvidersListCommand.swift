@@ -109,6 +109,8 @@ struct ProvidersListCommand: ParsableCommand {
                 writer.member("network", .bool(provider.permissions.network))
                 writer.member("exec", .bool(provider.permissions.exec))
                 writer.member("background", .bool(provider.permissions.background))
+                writer.member("display", .bool(provider.permissions.display))
+                writer.member("dbus", .string(provider.permissions.dbus.rawValue))
                 writer.endObject()
                 writer.member("sandbox", .string(sandbox))
             }

@@ -47,7 +47,11 @@ enum {
                                   Permissions). u8 flags (ASP_SANDBOX_*); u32 n; n × (u8
                                   rights (ASP_RIGHT_*), bytes path): the paths it may use;
                                   u64 address-space limit, u64 file-size limit, u32
-                                  open-files limit, u32 extra processes (0: no limit set).
+                                  open-files limit, u32 extra processes (0: no limit set);
+                                  u32 m; m × (u8 abstract, bytes name): the Unix sockets
+                                  it may connect to (with ASP_SANDBOX_UNIX): a path (0),
+                                  or an abstract socket's name (1); at most 16, each at
+                                  most 107 bytes.
                                   A path that does not exist is skipped. Answer: OK with
                                   u32 the Landlock ABI enforced (0: none, this kernel has no
                                   Landlock; the rest still applies), or ERROR, after which
@@ -89,6 +93,8 @@ enum {
     ASP_SANDBOX_EXEC = 2,    /**< may start processes and run programs */
     ASP_SANDBOX_REQUIRED = 4, /**< without Landlock, refuse (ERROR, then exit) rather than
                                    run the provider unsandboxed */
+    ASP_SANDBOX_UNIX = 8,     /**< may open Unix stream sockets, and connect them to the
+                                   addresses listed only (without it: no Unix socket) */
 };
 
 /** The rights a SANDBOX path grants (to it, and beneath it for a directory). */
@@ -106,6 +112,8 @@ enum {
     ASP_REFUSED_EXEC = 4,    /**< running the program */
     ASP_REFUSED_PROCESS = 5, /**< starting a process */
     ASP_REFUSED_CALL = 6,    /**< a system call no provider needs (its name) */
+    ASP_REFUSED_UNIX = 7,    /**< a connection to a Unix socket the policy does not list
+                                  (its path, or @ and its abstract name) */
 };
 
 /** What an ERROR frame reports. actshare words its message by the kind, never by text. */

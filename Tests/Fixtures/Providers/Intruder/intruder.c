@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,6 +78,30 @@ int32_t intruder_connect(const actshare_request *request, actshare_session *sess
         return failed(session, "connect to port", port);
     }
     close(fd);
+    return ACTSHARE_STATUS_DONE;
+}
+
+/* target: a Unix socket's path, or @ and an abstract name. Connected, it is sent a
+ * line asking actshare's daemon to publish a command (what a socket lets one do). */
+int32_t intruder_unix(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *name = target(session);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return failed(session, "open a socket for", name);
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    size_t length = strlen(name);
+    if (length >= sizeof address.sun_path) length = sizeof address.sun_path - 1;
+    memcpy(address.sun_path, name, length);
+    if (name[0] == '@') address.sun_path[0] = '\0';
+    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + length + (name[0] == '@' ? 0 : 1));
+    if (connect(fd, (struct sockaddr *)&address, size) != 0) {
+        close(fd);
+        return failed(session, "connect to", name);
+    }
+    static const char line[] = "{\"op\":\"become-current\",\"activity\":{\"on_continued\":\"id > /tmp/m\"}}\n";
+    ssize_t written = write(fd, line, sizeof line - 1);
+    close(fd);
+    if (written != (ssize_t)(sizeof line - 1)) return failed(session, "write to", name);
     return ACTSHARE_STATUS_DONE;
 }
 

@@ -8,6 +8,7 @@ ACTSHARE_EXPORT int32_t intruder_read(const actshare_request *request, actshare_
 ACTSHARE_EXPORT int32_t intruder_list(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_write(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_connect(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t intruder_unix(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_exec(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_spawn(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_fork_bomb(const actshare_request *request, actshare_session *session);
