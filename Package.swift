@@ -88,7 +88,7 @@ let package = Package(
             dependencies: ["ActShareCore", "ActShareYAML"]),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
+            dependencies: ["ActShareCore", "ActShareHandoff", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
         .executableTarget(
             name: "actshare",
             dependencies: [

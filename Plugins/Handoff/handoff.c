@@ -70,6 +70,18 @@ typedef struct control {
 
 static int control_open(control *c, char *error, size_t size) {
     memset(c, 0, sizeof *c);
+    /* Sandboxed, the daemon is reached only through the connection actshare opened for
+     * this provider (ACTSHARE_HANDOFF_FD), restricted to the shared items; taken once. */
+    const char *granted = getenv("ACTSHARE_HANDOFF_FD");
+    if (granted) {
+        char *end = NULL;
+        long fd = strtol(granted, &end, 10);
+        unsetenv("ACTSHARE_HANDOFF_FD");
+        if (end && *end == '\0' && fd > 2 && fd < 1024 && fcntl((int)fd, F_GETFD) >= 0) {
+            c->fd = (int)fd;
+            return 0;
+        }
+    }
     const char *runtime = getenv("XDG_RUNTIME_DIR");
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     if (runtime && runtime[0] == '/') {

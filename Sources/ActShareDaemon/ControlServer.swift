@@ -1,18 +1,51 @@
 import ActShareCore
 import ActShareHandoff
+import CActShareSystem
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The control socket's side of the daemon: one connection of this user's CLI, apps
 /// (ActShareKit) or providers at a time, a JSON request per line, each answered from the
 /// shared ``Daemon`` (docs/PROTOCOL.md, "The control socket").
+///
+/// The socket is the user's (0600), but a sandboxed provider runs as the user too: a
+/// caller the kernel names (SO_PEERCRED) as confined is answered with a refusal and let
+/// go, whatever it asks. A provider that may hand off gets a connection actshare opened
+/// and restricted (`restrict`) to the items it was given.
 struct ControlServer {
     let daemon: Daemon
 
+    /// The refusal a confined caller gets.
+    static func refusal(pid: Int32) -> ControlResponse {
+        .failure(
+            "actshare's daemon does not act for a sandboxed process (pid \(pid)): a provider hands off only through the connection actshare opens for it (permissions: handoff: true)",
+            exitCode: .failed)
+    }
+
+    /// The process at the other end, as the kernel says; nil if it cannot say.
+    static func caller(of channel: any Channel) async -> cactshare_peer_credentials? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<cactshare_peer_credentials> = provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return try? await future.get()
+    }
+
     func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
         var linked: [String] = []
+        let caller = await Self.caller(of: connection.channel)
+        // Unknown counts as confined: refusing a real caller is the safe mistake.
+        let confined = caller.map { ProcessConfinement.isConfined(pid: $0.pid) } ?? true
         try? await connection.executeThenClose { inbound, outbound in
+            if confined {
+                let pid = caller?.pid ?? 0
+                DaemonLog.line("refused a request from pid \(pid): it runs sandboxed")
+                try await outbound.write(try Wire.line(Self.refusal(pid: pid)))
+                return
+            }
             var lines = inbound.makeAsyncIterator()
             let link = AppLink(outbound: outbound)
+            var restriction: [String]?
             while let line = try await lines.next() {
                 let request: ControlRequest
                 do {
@@ -26,6 +59,23 @@ struct ControlServer {
                     command = try ControlCommand(request)
                 } catch {
                     try await outbound.write(try Wire.line(ControlResponse.failure(error.message, exitCode: .badInput)))
+                    continue
+                }
+                if case .restrict(let paths) = command {
+                    let response: ControlResponse
+                    if restriction == nil {
+                        restriction = paths
+                        response = .success()
+                    } else {
+                        response = .failure("this connection is restricted already", exitCode: .badInput)
+                    }
+                    try await outbound.write(try Wire.line(response))
+                    continue
+                }
+                if let restriction, !command.isAllowed(within: restriction) {
+                    try await outbound.write(try Wire.line(ControlResponse.failure(
+                        "this connection may only hand off the items actshare gave the provider, to a paired device (\(request.op.rawValue) is not allowed)",
+                        exitCode: .badInput)))
                     continue
                 }
                 let response: ControlResponse
@@ -118,7 +168,7 @@ struct ControlServer {
                 return .success(id: dropped.id)
             case .update:
                 return .failure("update answers a will-save event", exitCode: .badInput)
-            case .pair, .pairWait, .confirm, .sendFiles:
+            case .pair, .pairWait, .confirm, .sendFiles, .restrict:
                 return .failure("\(op.rawValue) is not expected here", exitCode: .badInput)
             }
         } catch let failure as HandoffFailure {

@@ -63,29 +63,7 @@ struct HandlerManifest: Sendable {
     }
 
     /// The command line, split as a shell would split plain words and quotes.
-    var argv: [String] {
-        var words: [String] = []
-        var current = ""
-        var quote: Character?
-        var inWord = false
-        for character in exec {
-            if let open = quote {
-                if character == open { quote = nil } else { current.append(character) }
-            } else if character == "'" || character == "\"" {
-                quote = character
-                inWord = true
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(current) }
-                current = ""
-                inWord = false
-            } else {
-                current.append(character)
-                inWord = true
-            }
-        }
-        if inWord { words.append(current) }
-        return words
-    }
+    var argv: [String] { CommandWords.split(exec) }
 
     /// How `activity` continues here: a handler, the browser, or why not (exit 3).
     static func continuation(for activity: UserActivity, handlers: [HandlerManifest]) -> Result<Continuation, HandoffFailure> {

@@ -105,12 +105,9 @@ struct PeerServer {
             }
             if let app = await daemon.state.links[id] { await app.tellContinued(id, by: by) }
             if let command = activity.onContinued {
-                // In the background, its output let go: the app may start something that
-                // lasts, and the device that continued is not kept waiting for it.
-                _ = await daemon.runCommand(
-                    ["/bin/sh", "-c", "ACTSHARE_CONTINUED_BY=\"$1\"; export ACTSHARE_CONTINUED_BY; (eval \"$2\") </dev/null >/dev/null &",
-                     "sh", by, command],
-                    timeLimit: Daemon.commandTimeLimit)
+                // Let go: the app may start something that lasts, and the device that
+                // continued is not kept waiting for it. Its words, never a shell's.
+                await daemon.startCommand(command, environment: ["ACTSHARE_CONTINUED_BY=\(by)"])
             }
             return PeerMessage(.ok)
         default:

@@ -57,6 +57,27 @@ public enum ActivityChecks {
         guard JSONValue.object(activity.userInfo).encodedSize <= UserActivity.maximumUserInfoSize else {
             return "its user info is larger than \(UserActivity.maximumUserInfoSize) bytes"
         }
+        // A peer's commands are dropped, never run (``fromPeer(_:)``): not worth a refusal.
+        for (name, command) in [("needs_save_command", activity.needsSaveCommand), ("on_continued", activity.onContinued)] where !fromPeer {
+            if let command, let problem = commandProblem(command) { return "its \(name) \(problem)" }
+        }
+        return nil
+    }
+
+    /// The most words, and bytes a word, of an activity's command.
+    public static let maximumCommandWords = 64
+    public static let maximumCommandWordLength = 4096
+
+    /// What is wrong with a command's words, or nil: a program's absolute path first, then
+    /// its arguments; it is run as it is, never by a shell.
+    public static func commandProblem(_ words: [String]) -> String? {
+        guard let program = words.first, program.hasPrefix("/") else {
+            return "must be a program's absolute path and its arguments, as a list of words (it is not run by a shell)"
+        }
+        guard words.count <= maximumCommandWords,
+              words.allSatisfy({ $0.utf8.count <= maximumCommandWordLength && !$0.utf8.contains(0) }) else {
+            return "has more than \(maximumCommandWords) words, or a word longer than \(maximumCommandWordLength) bytes"
+        }
         return nil
     }
 

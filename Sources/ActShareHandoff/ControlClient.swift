@@ -44,6 +44,10 @@ public final class ControlClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// A descriptor of this connection of the caller's own (close-on-exec, numbered
+    /// `atLeast` or above), which stays open when this client goes; -1 if none can be made.
+    public func duplicateDescriptor(atLeast lowest: Int32) -> Int32 { fcntl(fd, F_DUPFD_CLOEXEC, lowest) }
+
     /// Ends the connection both ways (a thread blocked in `receive` returns).
     public func shutdown() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 

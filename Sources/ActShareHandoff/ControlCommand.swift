@@ -24,6 +24,7 @@ public enum ControlCommand: Sendable {
     case discover(timeout: Double?)
     case needsSave(id: String, yes: Bool)
     case update(userInfo: [String: JSONValue]?)
+    case restrict(paths: [String])
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -56,6 +57,25 @@ public enum ControlCommand: Sendable {
         case .discover: self = .discover(timeout: request.timeout)
         case .needsSave: self = .needsSave(id: try required(request.id, "an id"), yes: request.yes ?? true)
         case .update: self = .update(userInfo: request.activity?.userInfo)
+        case .restrict: self = .restrict(paths: try required(request.paths, "paths"))
+        }
+    }
+
+    /// Whether a connection restricted to `paths` may make this request: hand off those
+    /// files (or what is beneath them), a URL or text, and see the devices to hand off to.
+    public func isAllowed(within paths: [String]) -> Bool {
+        switch self {
+        case .send(let activity, _):
+            return activity.needsSaveCommand == nil && activity.onContinued == nil
+        case .sendFiles(let files, _, _, let copy):
+            return !copy && files.allSatisfy { file in
+                file.hasPrefix("/") && !file.split(separator: "/").contains("..")
+                    && paths.contains { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            }
+        case .devices, .status:
+            return true
+        default:
+            return false
         }
     }
 }

@@ -15,6 +15,10 @@ public struct ControlRequest: Codable, Sendable {
         /// An app's own connection (ActShareKit): the activity needs saving before it is
         /// next fetched; and the app's answer to a `will-save` event.
         case needsSave = "needs-save", update
+        /// From actshare only: this connection may from now on only hand off `paths` (and
+        /// what is beneath them), URLs and text to paired devices; it is given so to a
+        /// sandboxed provider that declares `handoff: true`.
+        case restrict
     }
 
     public var op: Operation

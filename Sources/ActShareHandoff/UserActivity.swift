@@ -13,11 +13,12 @@ public struct UserActivity: Codable, Sendable, Equatable {
     public var team: String?
     public var version: Int
     /// Run on the origin before the activity is fetched (the `userActivityWillSave`
-    /// moment); what it prints on stdout, if a JSON object, becomes the new userInfo.
-    public var needsSaveCommand: String?
-    /// Run on the origin once another device continued it; it gets the device's name in
-    /// `ACTSHARE_CONTINUED_BY`.
-    public var onContinued: String?
+    /// moment): a program's absolute path and its arguments, run without a shell; what it
+    /// prints on stdout, if a JSON object, becomes the new userInfo.
+    public var needsSaveCommand: [String]?
+    /// Run on the origin once another device continued it, as `needsSaveCommand` is, in a
+    /// session of its own; it gets the device's name in `ACTSHARE_CONTINUED_BY`.
+    public var onContinued: [String]?
     /// Seconds since 1970 when it became current.
     public var created: Double
     /// The device it comes from, as the continuing side knows it: its id and name.
@@ -33,7 +34,7 @@ public struct UserActivity: Codable, Sendable, Equatable {
     public static let handedOffText = "org.actshare.handoff.text"
 
     public init(id: String = "", type: String, title: String, userInfo: [String: JSONValue] = [:], webpageURL: String? = nil,
-                team: String? = nil, version: Int = 1, needsSaveCommand: String? = nil, onContinued: String? = nil,
+                team: String? = nil, version: Int = 1, needsSaveCommand: [String]? = nil, onContinued: [String]? = nil,
                 created: Double = 0, origin: String? = nil, continuedBy: [String] = []) {
         self.id = id
         self.type = type
@@ -68,12 +69,19 @@ public struct UserActivity: Codable, Sendable, Equatable {
         webpageURL = try c.decodeIfPresent(String.self, forKey: .webpageURL)
         team = try c.decodeIfPresent(String.self, forKey: .team)
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
-        needsSaveCommand = try c.decodeIfPresent(String.self, forKey: .needsSaveCommand)
-        onContinued = try c.decodeIfPresent(String.self, forKey: .onContinued)
+        needsSaveCommand = Self.command(in: c, at: .needsSaveCommand)
+        onContinued = Self.command(in: c, at: .onContinued)
         created = try c.decodeIfPresent(Double.self, forKey: .created) ?? 0
         origin = try c.decodeIfPresent(String.self, forKey: .origin)
         originName = try c.decodeIfPresent(String.self, forKey: .originName)
         continuedBy = try c.decodeIfPresent([String].self, forKey: .continuedBy) ?? []
+    }
+
+    /// A command's words; a command of another form (the shell text of actshare before
+    /// 0.2, which is never run) is read as no words, which ``ActivityChecks`` refuses.
+    private static func command(in container: KeyedDecodingContainer<CodingKeys>, at key: CodingKeys) -> [String]? {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) == false else { return nil }
+        return (try? container.decode([String].self, forKey: key)) ?? []
     }
 
     /// What a peer may see in a list, before it fetches the whole activity: no userInfo,

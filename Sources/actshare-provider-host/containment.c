@@ -1,6 +1,7 @@
 /* See containment.h. */
 #include "containment.h"
 
+#include "sandbox.h"
 #include "supervisor.h"
 
 #include <CActShareSystem.h>
@@ -179,7 +180,7 @@ void containment_limit_processes(unsigned extra) {
     }
 }
 
-void containment_start(int protocol_in, int protocol_out, int keep_sessions) {
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions) {
     keeping_sessions = keep_sessions != 0;
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     const char *temporary = getenv("TMPDIR");
@@ -192,7 +193,9 @@ void containment_start(int protocol_in, int protocol_out, int keep_sessions) {
     if (worker > 0) {
         close(protocol_in);
         close(protocol_out);
+        if (grant >= 0) close(grant);
         if (ends[1] >= 0) close(ends[1]);
+        sandbox_confine_guard();
         if (ends[0] >= 0) supervisor_start(ends[0]);
         struct sigaction action;
         memset(&action, 0, sizeof action);

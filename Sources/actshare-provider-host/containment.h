@@ -19,12 +19,13 @@
 #define CONTAINMENT_EXTRA_PROCESSES 64
 
 /* Forks the worker and returns in it, with the limits above set; the guard never returns.
- * `protocol_in` and `protocol_out` are closed in the guard (only the worker talks). With
+ * `protocol_in`, `protocol_out` and `grant` (if not -1) are closed in the guard (only the
+ * worker talks, and a grant's connection ends when the worker does). With
  * `keep_sessions` (a provider whose manifest says `background: true`, as actshare tells
  * the helper on its command line), a process the provider put in a session of its own
  * (setsid: a clipboard server) outlives the call and the helper, sandboxed as it was;
  * the rest goes as always, and everything when actshare stops the helper. */
-void containment_start(int protocol_in, int protocol_out, int keep_sessions);
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions);
 
 /* The worker's end of its channel to the guard, which hands the guard the listener of
  * the Unix-socket rule (supervisor.h); -1 once closed. */

@@ -371,9 +371,18 @@ done:
     free(symbol);
 }
 
+/* The descriptor of the connection to the handoff daemon that actshare opens for a
+ * provider with `handoff: true` (HandoffGrant.swift), named to the provider in
+ * ACTSHARE_HANDOFF_FD. */
+#define GRANT_FD 5
+
 int main(int argc, char **argv) {
-    /* Nothing but the protocol is inherited on purpose: close anything else. */
-    close_range(5, ~0U, 0);
+    /* Nothing but the protocol (and a grant) is inherited on purpose: close anything else. */
+    const char *granted = getenv("ACTSHARE_HANDOFF_FD");
+    int grant = granted && strcmp(granted, "5") == 0 && fcntl(GRANT_FD, F_GETFD) >= 0 ? GRANT_FD : -1;
+    close_range(grant >= 0 ? GRANT_FD + 1 : GRANT_FD, ~0U, 0);
+    if (grant >= 0) fcntl(grant, F_SETFD, FD_CLOEXEC); /* the provider's, not its children's */
+    else unsetenv("ACTSHARE_HANDOFF_FD");
     /* The protocol moves to private descriptors, and stdout to stderr, before any
      * provider code runs: what a provider prints cannot reach the pipe. */
     protocol_in = fcntl(3, F_DUPFD_CLOEXEC, 100);
@@ -386,7 +395,7 @@ int main(int argc, char **argv) {
     close(4);
     dup2(2, 1);
     /* actshare says `--keep-sessions` for a provider whose manifest says background: true. */
-    containment_start(protocol_in, protocol_out, argc > 1 && strcmp(argv[1], "--keep-sessions") == 0);
+    containment_start(protocol_in, protocol_out, grant, argc > 1 && strcmp(argv[1], "--keep-sessions") == 0);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -301,6 +301,22 @@ static int install_seccomp(int network, int exec, int unix_sockets) {
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, unix_sockets ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &filter);
 }
 
+void sandbox_confine_guard(void) {
+    struct sock_filter program[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    };
+    struct sock_fprog filter = {.len = sizeof program / sizeof *program, .filter = program};
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+}
+
 /* ---- Landlock ----------------------------------------------------------------------- */
 
 static uint64_t landlock_rights(unsigned rights, uint64_t handled) {

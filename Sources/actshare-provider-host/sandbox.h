@@ -28,6 +28,12 @@
  * enforced (0: this kernel has none), or an ASP_ERROR_* kind with a reason in `error`. */
 int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size);
 
+/* Confines the guard (which runs no provider code) for good: no new privileges, and no
+ * program run. It connects sockets for the provider, and actshare's own services refuse
+ * a confined caller (cactshare_process_is_confined), so they refuse those connections
+ * too, as they refuse the provider's. */
+void sandbox_confine_guard(void);
+
 /* Whether a sandbox is in force. */
 int sandbox_active(void);
 

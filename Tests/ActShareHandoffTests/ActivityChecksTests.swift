@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ActShareHandoff
 
@@ -30,12 +31,28 @@ import Testing
 
     @Test func aPeerCannotSendCommandsOrClaimAnOrigin() throws {
         var sent = Self.activity()
-        sent.needsSaveCommand = "touch /tmp/x"
-        sent.onContinued = "touch /tmp/y"
+        sent.needsSaveCommand = ["/usr/bin/touch", "/tmp/x"]
+        sent.onContinued = ["/usr/bin/touch", "/tmp/y"]
         sent.origin = "someone else"
         sent.continuedBy = ["me"]
         let kept = try ActivityChecks.fromPeer(sent).get()
         #expect(kept.needsSaveCommand == nil && kept.onContinued == nil && kept.origin == nil && kept.continuedBy.isEmpty)
+    }
+
+    /// An app's commands are words run without a shell: a program's absolute path first.
+    @Test func aLocalCommandIsAProgramAndItsWords() {
+        var activity = Self.activity()
+        activity.onContinued = ["/usr/bin/touch", "/tmp/y"]
+        #expect(ActivityChecks.problem(with: activity, fromPeer: false) == nil)
+        for words in [[], ["touch", "/tmp/y"], ["/bin/sh", "a\0b"], Array(repeating: "/bin/true", count: 65)] {
+            activity.onContinued = words
+            #expect(ActivityChecks.problem(with: activity, fromPeer: false)?.hasPrefix("its on_continued ") == true, "\(words)")
+        }
+        // The shell text of earlier versions is read as no words, and so refused.
+        let old = #"{"type":"org.example.a","title":"A","needs_save_command":"id > /tmp/m"}"#
+        let decoded = try? JSONDecoder().decode(UserActivity.self, from: Data(old.utf8))
+        #expect(decoded?.needsSaveCommand == [])
+        #expect(decoded.flatMap { ActivityChecks.problem(with: $0, fromPeer: false) }?.hasPrefix("its needs_save_command must be a program's absolute path") == true)
     }
 
     @Test func userInfoIsMeasuredAsJSON() {

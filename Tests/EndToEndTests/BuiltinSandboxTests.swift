@@ -82,4 +82,56 @@ extension HandoffTests {
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(try b.run("handoff", "list").stdout.contains("alpha  org.actshare.handoff.url  https://example.org/sandboxed"))
     }
+
+    /// The daemon acts for no sandboxed process; a provider that may hand off gets a
+    /// connection actshare opened, which hands off its items and nothing else.
+    @Test func aSandboxedProviderCannotMakeTheDaemonItsDeputy() throws {
+        let (a, b) = try Self.pairedMachines((27_198, 27_199))
+        // Confined as a provider is (no new privileges, a seccomp filter): refused, whatever it asks.
+        let marker = "\(a.sandbox.root)/owned"
+        let publish = #"{"op":"become-current","activity":{"type":"org.example.x","title":"x","user_info":{},"version":1,"on_continued":["/bin/touch","\#(marker)"]}}"#
+        let script = "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(sys.argv[2].encode()+b'\\n'); print(s.makefile().readline(), end='')"
+        let noLandlock = "\(Sandbox.repository)/.build/bin/no-landlock"
+        let confined = try Sandbox.execute(noLandlock, ["/usr/bin/python3", "-c", script, a.socket, publish], environment: a.sandbox.environment, stdin: nil)
+        #expect(confined.stdout.contains(#""ok":false"#) && confined.stdout.contains("actshare's daemon does not act for a sandboxed process"), "\(confined.stdout) \(confined.stderr)")
+        let devices = try Sandbox.execute(noLandlock, [Sandbox.binary, "handoff", "devices"], environment: a.sandbox.environment, stdin: nil)
+        #expect(devices.status == 1)
+        #expect(devices.stderr.hasPrefix("actshare: actshare's daemon does not act for a sandboxed process (pid "), "\(devices.stderr)")
+        #expect(try a.run("activity", "list").stdout.isEmpty, "nothing was published")
+
+        // A provider with handoff: true, on its connection: its item goes; a secret, a
+        // pairing, an unpairing and a command do not.
+        let directory = "\(a.sandbox.root)/intruder"
+        a.sandbox.providerPath.insert(directory, at: 0)
+        try Sandbox.write(SandboxTests.manifest(permissions: "  handoff: true"), to: "\(directory)/provider.yaml")
+        let item = try a.sandbox.file("shared.txt", "shared words\n")
+        let secret = "\(a.sandbox.root)/home/secret.txt"
+        try "top secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        func ask(_ line: String) throws -> (status: Int32, answer: String) {
+            let run = try a.run("perform", "org.test.intruder.handoff", item, "-o", "target=\(line)", "--json")
+            let answer = (try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String ?? ""
+            return (run.status, answer)
+        }
+        let refused = "this connection may only hand off the items actshare gave the provider"
+        for line in [
+            #"{"op":"send-files","paths":["\#(secret)"],"devices":["beta"]}"#,
+            #"{"op":"send-files","paths":["\#(item)/../../home/secret.txt"],"devices":["beta"]}"#,
+            #"{"op":"unpair","device":"beta"}"#,
+            #"{"op":"pair","host":"127.0.0.1","port":9}"#,
+            publish,
+            #"{"op":"send","device":"beta","activity":{"type":"org.example.x","title":"x","user_info":{},"version":1,"needs_save_command":["/bin/true"]}}"#,
+            #"{"op":"restrict","paths":["/"]}"#,
+        ] {
+            let (status, answer) = try ask(line)
+            #expect(status == 1, "\(line)")
+            #expect(answer.contains(refused) || answer.contains("restricted already"), "\(line): \(answer)")
+        }
+        let sent = try ask(#"{"op":"send-files","paths":["\#(item)"],"devices":["beta"]}"#)
+        #expect(sent.status == 0, "\(sent.answer)")
+        let received = try b.run("handoff", "received", "--json").stdout
+        #expect(received.contains("shared.txt") && !received.contains("secret.txt"), "\(received)")
+        #expect(try a.run("handoff", "devices").stdout.contains("beta"), "still paired")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(try a.run("activity", "list").stdout.isEmpty, "nothing was published")
+    }
 }

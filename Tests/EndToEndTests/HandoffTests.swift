@@ -146,7 +146,7 @@ import Testing
             a, "--type", "org.example.notes.editing", "--title", "Shopping list", "--user-info", #"{"note": 42}"#,
             "--webpage-url", "https://example.org/n/42", "--version", "2",
             "--needs-save-command", #"echo '{"note": 43, "saved": true}'"#,
-            "--on-continued", "echo \"$ACTSHARE_CONTINUED_BY\" > \(marker)")
+            "--on-continued", "sh -c 'echo \"$ACTSHARE_CONTINUED_BY\" > \(marker)'")
         #expect(id.count == 16)
 
         // Visible on B within a second.
@@ -224,7 +224,7 @@ import Testing
         let started = "\(a.sandbox.root)/on-continued-started"
         let id = try Self.publish(
             a, "--type", "org.example.notes.editing", "--title", "Slow app", "--user-info", #"{"note": 1}"#,
-            "--needs-save-command", "sleep 30", "--on-continued", "echo yes > \(started); sleep 30")
+            "--needs-save-command", "sleep 30", "--on-continued", "sh -c 'echo yes > \(started); sleep 30'")
         let received = try Self.installCopyingHandler(on: b)
 
         let before = Date()

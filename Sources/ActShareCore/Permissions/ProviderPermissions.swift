@@ -24,10 +24,14 @@ public struct ProviderPermissions: Sendable, Equatable {
     public var display: Bool
     /// Which D-Bus bus it may reach (`dbus:`); by default none.
     public var dbus: DBusPermission
+    /// Whether it may hand the shared items to the user's paired devices (`handoff:`):
+    /// through a connection to the handoff daemon that actshare opens for it, restricted
+    /// to those items; it reaches the daemon no other way.
+    public var handoff: Bool
 
     public init(read: [PermissionPlace] = [.items], write: [PermissionPlace] = [], outputOptions: [String] = [],
                 network: Bool = false, exec: Bool = false, background: Bool = false, display: Bool = false,
-                dbus: DBusPermission = .none) {
+                dbus: DBusPermission = .none, handoff: Bool = false) {
         self.read = read
         self.write = write
         self.outputOptions = outputOptions
@@ -36,6 +40,7 @@ public struct ProviderPermissions: Sendable, Equatable {
         self.background = background
         self.display = display
         self.dbus = dbus
+        self.handoff = handoff
     }
 
     /// Whether it may open Unix sockets at all (only to the display and the bus declared).
@@ -56,6 +61,7 @@ public struct ProviderPermissions: Sendable, Equatable {
         parts.append(exec ? "runs programs" : "runs no programs")
         if display { parts.append("uses the display (it can see and type into your windows on X11)") }
         if dbus == .session { parts.append("talks to programs on the session bus (D-Bus)") }
+        if handoff { parts.append("hands the shared items to your paired devices") }
         if background { parts.append("may keep a process running after the activity") }
         return parts.joined(separator: "; ")
     }

@@ -106,6 +106,7 @@ enum ManifestCodec {
         writer.write(permissions.background)
         writer.write(permissions.display)
         writer.write(permissions.dbus.rawValue)
+        writer.write(permissions.handoff)
     }
 
     private static func readPermissions(from reader: inout ByteReader) throws -> ProviderPermissions {
@@ -120,9 +121,10 @@ enum ManifestCodec {
         let network = try reader.readBool(), exec = try reader.readBool(), background = try reader.readBool()
         let display = try reader.readBool()
         guard let dbus = DBusPermission(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+        let handoff = try reader.readBool()
         return ProviderPermissions(
             read: read, write: write, outputOptions: outputOptions, network: network, exec: exec,
-            background: background, display: display, dbus: dbus)
+            background: background, display: display, dbus: dbus, handoff: handoff)
     }
 
     // MARK: Activities

@@ -27,9 +27,9 @@ public enum ChildProcess {
     /// for an app must not hold the daemon up. `input`, if given, is its standard input
     /// (written while it reads: it must read it all before it writes much). `name`, if
     /// given, is the child's `argv[0]` (actshare runs its YAML helper as itself under
-    /// another name); else it is `executable`.
+    /// another name); else it is `executable`. `environment` (`NAME=value`) is added to ours.
     public static func run(_ executable: String, _ arguments: [String], name: String? = nil, input: [UInt8]? = nil,
-                           timeLimit: Duration? = nil) throws -> Outcome {
+                           environment: [String] = [], timeLimit: Duration? = nil) throws -> Outcome {
         var fds: [Int32] = [0, 0]
         guard cactshare_pipe_cloexec(&fds) == 0 else { throw FileSystem.ioError("cannot make a pipe", errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -45,7 +45,7 @@ public enum ChildProcess {
         let spawned = Result {
             try spawn([name ?? executable] + arguments, program: executable, searchingPath: false,
                       input: input == nil ? nil : inputFDs[0], output: .into(writeEnd),
-                      flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), failure: "cannot run")
+                      flags: timeLimit == nil ? 0 : Int16(POSIX_SPAWN_SETPGROUP), environment: environment, failure: "cannot run")
         }
         close(writeEnd)  // the child's copy is the only one left: its end is the pipe's end
         if let input {
@@ -131,7 +131,7 @@ public enum ChildProcess {
     /// of its own: its number is the child's pid).
     /// `program` is what is run, if not `argv[0]`.
     private static func spawn(_ argv: [String], program: String? = nil, searchingPath: Bool, input: Int32?, output: Output,
-                              flags: Int16, failure: String) throws -> pid_t {
+                              flags: Int16, environment: [String] = [], failure: String) throws -> pid_t {
         guard let program = program ?? argv.first else { throw ActShareError(.io, "no program to start") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -161,9 +161,24 @@ public enum ChildProcess {
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = searchingPath
-            ? posix_spawnp(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
-            : posix_spawn(&pid, program, &actions, &attributes, cArguments, cactshare_environ())
+        var added: [UnsafeMutablePointer<CChar>?] = []
+        if !environment.isEmpty {
+            let names = Set(environment.map { $0.prefix { $0 != "=" } })
+            var pointer = cactshare_environ()
+            while let entry = pointer?.pointee {
+                if !names.contains(String(cString: entry).prefix { $0 != "=" }) { added.append(strdup(entry)) }
+                pointer = pointer?.advanced(by: 1)
+            }
+            added += environment.map { strdup($0) }
+            added.append(nil)
+        }
+        defer { added.forEach { free($0) } }
+        func spawn(with envp: UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+            searchingPath
+                ? posix_spawnp(&pid, program, &actions, &attributes, cArguments, envp)
+                : posix_spawn(&pid, program, &actions, &attributes, cArguments, envp)
+        }
+        let spawned = added.isEmpty ? spawn(with: cactshare_environ()) : added.withUnsafeBufferPointer { spawn(with: $0.baseAddress) }
         guard spawned == 0 else { throw FileSystem.ioError("\(failure) \(program)", spawned) }
         return pid
     }

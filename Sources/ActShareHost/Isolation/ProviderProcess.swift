@@ -35,8 +35,9 @@ final class ProviderProcess {
     /// flood the terminal, write control sequences to it, or (through children left
     /// behind) hold the caller's own output open.
     /// `environment` (`NAME=value` entries) replaces actshare's own when given.
-    /// `arguments` follow the helper's name on its command line.
-    init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil) throws {
+    /// `arguments` follow the helper's name on its command line. `grant`, if given, is
+    /// also the helper's descriptor 5 (``HandoffGrant``).
+    init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil, grant: Int32? = nil) throws {
         self.provider = provider
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
@@ -58,8 +59,9 @@ final class ProviderProcess {
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
+        if let grant { posix_spawn_file_actions_adddup2(&actions, grant, HandoffGrant.descriptor) }
         // Nothing else: a provider is not given the host's other files and sockets.
-        cactshare_spawn_close_from(&actions, 5)
+        cactshare_spawn_close_from(&actions, grant == nil ? 5 : HandoffGrant.descriptor + 1)
         // A process group of its own, so Ctrl-C on the terminal reaches actshare (which
         // cancels in order) and not the helper; and default signal handling, unblocked.
         var attributes = posix_spawnattr_t()

@@ -34,7 +34,8 @@ public struct SandboxSettings: Sendable {
         while let entry = pointer?.pointee {
             let text = String(cString: entry)
             let name = text.prefix { $0 != "=" }
-            if keptVariables.contains(String(name)) || name.hasPrefix("LC_") || (name.hasPrefix("ACTSHARE_") && name != "ACTSHARE_ISOLATION")
+            if keptVariables.contains(String(name)) || name.hasPrefix("LC_")
+                || (name.hasPrefix("ACTSHARE_") && name != "ACTSHARE_ISOLATION" && name != HandoffGrant.variable)
                 || (name == "DBUS_SESSION_BUS_ADDRESS" && permissions.dbus == .session)
             {
                 entries.append(text)

@@ -1,5 +1,8 @@
 import ActShareCore
 import CActShareProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Calls a provider's hooks in `actshare-provider-host`, a helper process of its own.
 ///
@@ -54,9 +57,13 @@ final class HelperTransport: HookTransport {
         do {
             let directory = try PrivateDirectory()
             privateDirectory = directory
+            var environment = SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions)
+            let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
+            defer { if let grant { close(grant) } }
+            if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
             process = try ProviderProcess(
                 helper: helper, provider: manifest.id, arguments: manifest.permissions.background ? ["--keep-sessions"] : [],
-                environment: SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions))
+                environment: environment, grant: grant)
             let policy = policy(for: request, privateDirectory: directory.path)
             self.policy = policy
             trace?("provider \(manifest.id): sandbox: \(policy.description)")

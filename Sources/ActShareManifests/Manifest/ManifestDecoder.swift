@@ -139,7 +139,8 @@ public struct ManifestDecoder: Sendable {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
         try problems.attempt {
-            try map.checkKeys(["read", "write", "output-option", "network", "exec", "background", "display", "dbus"], in: "'permissions'")
+            try map.checkKeys(
+                ["read", "write", "output-option", "network", "exec", "background", "display", "dbus", "handoff"], in: "'permissions'")
         }
         func places(_ key: String) throws -> [PermissionPlace]? {
             guard let listValue = map[key] else { return nil }
@@ -194,6 +195,16 @@ public struct ManifestDecoder: Sendable {
                     .warning,
                     "'permissions.dbus' gives the provider the whole session bus, where it can ask any program to act for it (systemd can run commands outside the sandbox); declare it only if the provider cannot work without it",
                     at: dbusValue.location))
+            }
+        }
+        try problems.attempt {
+            guard let handoffValue = map["handoff"] else { return }
+            permissions.handoff = try handoffValue.bool(kind: kind)
+            if permissions.handoff {
+                problems.warnings.append(Diagnostic(
+                    .note,
+                    "'permissions.handoff' lets the provider send the shared items (and only those), URLs and text to the user's paired devices, through a connection to the handoff daemon that actshare opens for it",
+                    at: handoffValue.location))
             }
         }
         try problems.attempt {

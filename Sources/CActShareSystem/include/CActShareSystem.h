@@ -34,4 +34,19 @@ int cactshare_landlock_abi(void);
 /// links; returns 0, or -1 if something could not be removed.
 int cactshare_remove_tree(const char *path);
 
+/// A Unix socket's peer as the kernel saw it connect (struct ucred, which needs
+/// _GNU_SOURCE): read with getsockopt(SO_PEERCRED).
+typedef struct cactshare_peer_credentials {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+} cactshare_peer_credentials;
+
+/// Whether process `pid` runs confined as a provider's sandbox is (docs/SECURITY.md): with
+/// no new privileges under a seccomp filter, which neither it nor its children can undo.
+/// A sandboxed provider, and the helper's guard that connects sockets for it, always are;
+/// so are other sandboxes' processes (Flatpak's), which actshare's services refuse too.
+/// A process whose status cannot be read counts as confined. 1 or 0.
+int cactshare_process_is_confined(int pid);
+
 #endif

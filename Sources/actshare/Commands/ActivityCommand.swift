@@ -24,8 +24,8 @@ struct ActivityCommand: ParsableCommand {
         @Option(name: .customLong("webpage-url"), help: "An http or https URL, opened where no handler continues the type.") var webpageURL: String?
         @Option(help: "The team of the apps that may continue it.") var team: String?
         @Option(help: "The activity's version (a handler's max-version must be no lower).") var version: Int = 1
-        @Option(name: .customLong("needs-save-command"), help: "Run here before another device fetches it; a JSON object it prints becomes the userInfo.") var needsSaveCommand: String?
-        @Option(name: .customLong("on-continued"), help: "Run here once another device continued it (ACTSHARE_CONTINUED_BY names it).") var onContinued: String?
+        @Option(name: .customLong("needs-save-command"), help: "A program and its arguments, run here (without a shell) before another device fetches it; a JSON object it prints becomes the userInfo.") var needsSaveCommand: String?
+        @Option(name: .customLong("on-continued"), help: "A program and its arguments, run here (without a shell) once another device continued it (ACTSHARE_CONTINUED_BY names it).") var onContinued: String?
 
         func run() throws {
             guard ReverseDNS.isValid(type) else { throw CommandFailure(.badInput, "--type \(type) is not a reverse-DNS type such as org.example.app.editing") }
@@ -40,9 +40,26 @@ struct ActivityCommand: ParsableCommand {
             }
             guard version >= 1 else { throw CommandFailure(.badInput, "--version must be 1 or more") }
             let activity = UserActivity(type: type, title: title, userInfo: info, webpageURL: webpageURL, team: team, version: version,
-                                        needsSaveCommand: needsSaveCommand, onContinued: onContinued)
+                                        needsSaveCommand: try needsSaveCommand.map { try Self.command($0, option: "--needs-save-command") },
+                                        onContinued: try onContinued.map { try Self.command($0, option: "--on-continued") })
             let response = try DaemonConnection().call(ControlRequest(.becomeCurrent, activity: activity))
             StandardStreams.out("\(response.id ?? "")\n")
+        }
+
+        /// A command line as the words the daemon runs (no shell), its program found on PATH.
+        static func command(_ line: String, option: String) throws -> [String] {
+            var words = CommandWords.split(line)
+            guard let program = words.first else { throw CommandFailure(.badInput, "\(option) names no program") }
+            if !program.contains("/") {
+                guard let found = FileSystem.programOnPath(program) else {
+                    throw CommandFailure(.badInput, "\(option): \(program) is not a program on PATH (the command is run without a shell; for one, write sh -c '…')")
+                }
+                words[0] = found
+            } else {
+                words[0] = FileSystem.absolute(program)
+            }
+            if let problem = ActivityChecks.commandProblem(words) { throw CommandFailure(.badInput, "\(option) \(problem)") }
+            return words
         }
     }
 

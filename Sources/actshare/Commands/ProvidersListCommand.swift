@@ -111,6 +111,7 @@ struct ProvidersListCommand: ParsableCommand {
                 writer.member("background", .bool(provider.permissions.background))
                 writer.member("display", .bool(provider.permissions.display))
                 writer.member("dbus", .string(provider.permissions.dbus.rawValue))
+                writer.member("handoff", .bool(provider.permissions.handoff))
                 writer.endObject()
                 writer.member("sandbox", .string(sandbox))
             }

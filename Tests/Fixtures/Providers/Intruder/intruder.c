@@ -105,6 +105,34 @@ int32_t intruder_unix(const actshare_request *request, actshare_session *session
     return ACTSHARE_STATUS_DONE;
 }
 
+/* target: a request line for the handoff daemon, sent on the connection actshare gave
+ * (ACTSHARE_HANDOFF_FD); its answer line comes back as a text item, and DONE if it
+ * says "ok":true. */
+int32_t intruder_handoff(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *line = target(session), *granted = getenv("ACTSHARE_HANDOFF_FD");
+    if (!granted) {
+        errno = EBADF;
+        return failed(session, "find the daemon's connection for", line);
+    }
+    int fd = atoi(granted);
+    if (write(fd, line, strlen(line)) != (ssize_t)strlen(line) || write(fd, "\n", 1) != 1) return failed(session, "send", line);
+    /* The answer: the first line that is not an event (a send's progress). */
+    char answer[4096];
+    for (int lines = 0; lines < 100000; lines++) {
+        size_t length = 0;
+        while (length < sizeof answer - 1) {
+            ssize_t count = read(fd, answer + length, 1);
+            if (count <= 0 || answer[length] == '\n') break;
+            length++;
+        }
+        answer[length] = '\0';
+        if (length == 0 || !strstr(answer, "\"event\"")) break;
+    }
+    session->return_item(session, ACTSHARE_ITEM_TEXT, answer, "text/plain");
+    return strstr(answer, "\"ok\":true") ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
+}
+
 /* Replaces the process with the target program: refused, or the helper is gone. */
 int32_t intruder_exec(const actshare_request *request, actshare_session *session) {
     (void)request;
