@@ -37,13 +37,16 @@ struct ControlServer {
         // Unknown counts as confined: refusing a real caller is the safe mistake.
         let confined = caller.map { ProcessConfinement.isConfined(pid: $0.pid) } ?? true
         try? await connection.executeThenClose { inbound, outbound in
+            var lines = inbound.makeAsyncIterator()
             if confined {
+                // Its request is read first, so that it reads the refusal rather than a
+                // socket closed under its write.
+                guard try await lines.next() != nil else { return }
                 let pid = caller?.pid ?? 0
                 DaemonLog.line("refused a request from pid \(pid): it runs sandboxed")
                 try await outbound.write(try Wire.line(Self.refusal(pid: pid)))
                 return
             }
-            var lines = inbound.makeAsyncIterator()
             let link = AppLink(outbound: outbound)
             var restriction: [String]?
             while let line = try await lines.next() {

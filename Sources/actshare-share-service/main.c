@@ -12,6 +12,8 @@
  */
 #include "introspection.h"
 
+#include <CActShareSystem.h>
+
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
 #include <json.h>
@@ -48,12 +50,54 @@ static void call_free(call *c) {
 
 /* ---- From a D-Bus call to actshare's command line --------------------------------- */
 
+/* What actshare is given for `uri`, item `index` of `uris`: a file: URI as its path, and
+ * only if the caller could open that file itself, as it sees the file system (through
+ * /proc/PID/root: its mount namespace and root); another URI as it is. A path given
+ * without a scheme is refused: it would pass as a file without that check. A descriptor
+ * needs no check: the caller opened it (docs/DBUS.md). */
+static char *uri_operand(const char *uri, pid_t caller, gsize index, GError **error) {
+    g_autofree char *scheme = g_uri_parse_scheme(uri);
+    if (!scheme) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                    "items 'uris'[%" G_GSIZE_FORMAT "] is not a URI; give a file as file:///… or as a descriptor in 'fds'", index);
+        return NULL;
+    }
+    if (g_ascii_strcasecmp(scheme, "file") != 0) return g_strdup(uri);
+    g_autofree char *path = g_filename_from_uri(uri, NULL, NULL);
+    struct stat ours, theirs;
+    int fd = -1;
+    if (path && path[0] == '/') {
+        g_autofree char *seen = g_strdup_printf("/proc/%d/root%s", (int)caller, path);
+        fd = open(seen, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    }
+    gboolean same = fd >= 0 && fstat(fd, &theirs) == 0 && stat(path, &ours) == 0 && ours.st_dev == theirs.st_dev
+                    && ours.st_ino == theirs.st_ino;
+    if (fd >= 0) close(fd);
+    if (!same) {
+        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
+                    "items 'uris'[%" G_GSIZE_FORMAT "]: the caller cannot open %s itself, so it is not shared", index,
+                    path ? path : uri);
+        return NULL;
+    }
+    return g_steal_pointer(&path);
+}
+
+/* The caller's process id, as the bus says; 0 if it cannot say. */
+static pid_t caller_pid(GDBusConnection *connection, const char *sender) {
+    g_autoptr(GVariant) reply = g_dbus_connection_call_sync(
+        connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+        g_variant_new("(s)", sender), G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL, NULL);
+    guint32 pid = 0;
+    if (reply) g_variant_get(reply, "(u)", &pid);
+    return (pid_t)pid;
+}
+
 /* Adds the items: text to `options`, files (by the descriptors' paths) and URIs to
  * `operands` (after `--`); FALSE with `error` set for a bad dictionary. Text with a
  * `mime-type` goes on actshare's standard input (`-` with `--type`), set in `input`: the
  * type of a descriptor's file is found from the file itself. */
-static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *options, GPtrArray *operands, char **input,
-                          GError **error) {
+static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, GPtrArray *options, GPtrArray *operands,
+                          char **input, GError **error) {
     GVariantIter iter;
     const char *key;
     GVariant *value;
@@ -101,12 +145,13 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, GPtrArray *opt
             }
         } else if (strcmp(key, "uris") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY)) {
             gsize n;
-            const char **uris = g_variant_get_strv(value, &n);
+            g_autofree const char **uris = g_variant_get_strv(value, &n);
             for (gsize i = 0; i < n; i++) {
-                g_ptr_array_add(operands, g_strdup(uris[i]));
+                char *operand = uri_operand(uris[i], caller, i, error);
+                if (!operand) return FALSE;
+                g_ptr_array_add(operands, operand);
                 count++;
             }
-            g_free(uris);
         } else if (strcmp(key, "text") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
             g_free(text);
             text = g_variant_dup_string(value, NULL);
@@ -292,8 +337,18 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
     g_ptr_array_add(argv, g_strdup("--json"));
     g_autoptr(GError) error = NULL;
     g_autofree char *input = NULL;
+    /* A sandboxed caller (a provider's helper, a Flatpak app) would have actshare read
+     * and write for it what its sandbox forbids: it is refused, whatever it asks. */
+    pid_t caller = caller_pid(connection, sender);
+    if (caller <= 0 || cactshare_process_is_confined(caller)) {
+        g_dbus_method_invocation_return_error(
+            invocation, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
+            "actshare does not share for a sandboxed process (pid %d): it would read and write for it what its sandbox forbids",
+            (int)caller);
+        return;
+    }
     if (!add_options(options_value, argv, &error)
-        || !add_items(items, g_dbus_method_invocation_get_message(invocation), argv, operands, &input, &error)) {
+        || !add_items(items, g_dbus_method_invocation_get_message(invocation), caller, argv, operands, &input, &error)) {
         g_dbus_method_invocation_return_gerror(invocation, error);
         return;
     }

@@ -62,7 +62,28 @@ import CActShareProtocol
         #expect(frame.kind == .sandbox)
         #expect(frame.payload[0] == UInt8(ASP_SANDBOX_NETWORK | ASP_SANDBOX_EXEC))
         #expect(Array(frame.payload[1..<5]) == withUnsafeBytes(of: UInt32(policy.rules.count).littleEndian, Array.init))
-        // The limits close the frame: memory, file size, open files, processes.
-        #expect(Array(frame.payload.suffix(4)) == withUnsafeBytes(of: UInt32(64).littleEndian, Array.init))
+        // The limits come next: memory, file size, open files, processes; then no Unix socket.
+        #expect(Array(frame.payload.suffix(8).prefix(4)) == withUnsafeBytes(of: UInt32(64).littleEndian, Array.init))
+        #expect(Array(frame.payload.suffix(4)) == [0, 0, 0, 0])
+    }
+
+    /// `display: true` grants this session's X11 socket (path and abstract), its Wayland
+    /// socket and the X authority file; `dbus: session` the bus's address; nothing else.
+    @Test func displayAndBusSockets() {
+        let session: [String: String] = [
+            "DISPLAY": ":7.0", "WAYLAND_DISPLAY": "wayland-3", "XAUTHORITY": "/run/user/1000/xauth",
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/b%75s,guid=1;unix:abstract=/tmp/dbus-x;tcp:host=h",
+        ]
+        let display = SessionSockets(display: true, dbus: false, home: "/home/u", runtimeDirectory: "/run/user/1000") { session[$0] }
+        #expect(display.addresses == [Array("/tmp/.X11-unix/X7".utf8), [0] + Array("/tmp/.X11-unix/X7".utf8), Array("/run/user/1000/wayland-3".utf8)])
+        #expect(display.readableFiles == ["/run/user/1000/xauth"])
+        let bus = SessionSockets(display: false, dbus: true, home: "/home/u", runtimeDirectory: "/run/user/1000") { session[$0] }
+        #expect(bus.addresses == [Array("/run/user/1000/bus".utf8), [0] + Array("/tmp/dbus-x".utf8)])
+        #expect(SessionSockets.sessionBus(nil, runtimeDirectory: "/run/user/5") == [Array("/run/user/5/bus".utf8)])
+        #expect(SessionSockets.x11("otherhost:0").isEmpty, "a remote display is TCP: network, not a socket")
+        #expect(SessionSockets.x11(":0;rm").isEmpty)
+        #expect(SessionSockets.wayland("../bus", runtimeDirectory: "/run/user/1000") == nil)
+        let none = SessionSockets(display: false, dbus: false, home: "/home/u", runtimeDirectory: "/run/user/1000") { session[$0] }
+        #expect(none.addresses.isEmpty && none.readableFiles.isEmpty)
     }
 }

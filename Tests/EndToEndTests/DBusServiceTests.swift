@@ -49,6 +49,46 @@ import Testing
         #expect(run.stdout.contains("'completed': <false>, 'error': <'--type not a type is not a MIME type such as text/html'>"), "\(run.stdout)")
     }
 
+    /// The service reads and writes for no sandboxed caller: not for a process with no
+    /// new privileges, not for a provider granted the session bus (through its helper's
+    /// guard); a file: URI is shared only if the caller could open the file itself, and a
+    /// path without a scheme not at all.
+    @Test func aSandboxedCallerIsRefusedAndPathsAreTheCallers() throws {
+        let sandbox = try Sandbox()
+        sandbox.providerPath.insert("\(sandbox.root)/intruder", at: 0)
+        try Sandbox.write(SandboxTests.manifest(permissions: "  exec: true\n  dbus: session"), to: "\(sandbox.root)/intruder/provider.yaml")
+        let notes = try sandbox.file("notes.txt", "three short words\n")
+        let hidden = "\(sandbox.root)/hidden"
+        try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
+        let secret = "\(hidden)/secret.txt"
+        try "top secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        let list = "/usr/bin/\(Self.call) org.actshare.Share1.ListActivities \"{'text': <'hello'>}\""
+        let count = "\"{'activity': <'org.example.wordcount.count'>}\""
+        // The caller in a mount namespace of its own, where a tmpfs hides the secret's folder.
+        let hiding = try sandbox.file("hiding.sh", """
+            mount -t tmpfs none \(hidden) && \(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(secret)']>}" \(count)
+            """)
+        let listing = try sandbox.file("list.sh", list)  // the provider's item, so that it may read it
+        let run = try Self.onSessionBus(sandbox, """
+            echo "confined: $(\(Sandbox.repository)/.build/bin/no-landlock \(list) 2>&1)"
+            echo "provider: $(\(Sandbox.binary) perform org.test.intruder.command \(listing) -o "target=/bin/sh \(listing)" --json 2>&1)"
+            echo "hidden: $(unshare --mount /bin/sh \(hiding) 2>&1)"
+            echo "path: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['\(secret)']>}" \(count) 2>&1)"
+            echo "dash: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['-']>}" \(count) 2>&1)"
+            echo "own: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(notes)']>}" \(count) 2>&1)"
+            """)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        func line(_ label: String) -> String { lines.first { $0.hasPrefix(label + ": ") } ?? "" }
+        let refused = "org.freedesktop.DBus.Error.AccessDenied: actshare does not share for a sandboxed process (pid "
+        #expect(line("confined").contains(refused), "\(run.stdout)\(run.stderr)")
+        #expect(line("provider").contains(refused), "\(run.stdout)")
+        #expect(line("hidden").contains("org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(secret) itself, so it is not shared"), "\(run.stdout)")
+        #expect(line("path").contains("InvalidArgs: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
+        #expect(line("dash").contains("InvalidArgs: items 'uris'[0] is not a URI"), "\(run.stdout)")
+        #expect(line("own").contains("'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
+        #expect(!run.stdout.contains("top secret"))
+    }
+
     /// An application hands over an open file (as sandboxed apps do: no path needed), and
     /// a descriptor that is not a file is refused.
     @Test func pyGObjectSharesAFileDescriptor() throws {

@@ -9,7 +9,7 @@ import Glibc
 /// permissions (each attempt refused, named, and harmless) and then allowed each thing
 /// by a permission that says so.
 @Suite struct SandboxTests {
-    static let hooks = ["read", "list", "write", "connect", "unix", "handoff", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
+    static let hooks = ["read", "list", "write", "connect", "unix", "handoff", "command", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
 
     /// The Intruder's manifest, one activity per hook, with `permissions` (YAML lines) if given.
     static func manifest(permissions: String? = nil) -> String {

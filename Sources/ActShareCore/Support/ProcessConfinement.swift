@@ -1,8 +1,7 @@
 import CActShareSystem
 
 /// Whether a local process runs confined, as every sandboxed provider does
-/// (`cactshare_process_is_confined`: no new privileges under a seccomp filter, which it
-/// cannot undo). actshare's daemon and D-Bus service ask it of each caller, as the kernel
+/// (`cactshare_process_is_confined`: with no new privileges, which it cannot undo). actshare's daemon and D-Bus service ask it of each caller, as the kernel
 /// names it (SO_PEERCRED), and act for no confined one: a sandbox must not be widened by
 /// asking actshare to do what it forbids.
 public enum ProcessConfinement {

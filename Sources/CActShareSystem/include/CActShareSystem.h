@@ -42,10 +42,10 @@ typedef struct cactshare_peer_credentials {
     uint32_t gid;
 } cactshare_peer_credentials;
 
-/// Whether process `pid` runs confined as a provider's sandbox is (docs/SECURITY.md): with
-/// no new privileges under a seccomp filter, which neither it nor its children can undo.
-/// A sandboxed provider, and the helper's guard that connects sockets for it, always are;
-/// so are other sandboxes' processes (Flatpak's), which actshare's services refuse too.
+/// Whether process `pid` runs confined (docs/SECURITY.md): with no new privileges, the
+/// mark every unprivileged sandbox must set before Landlock or seccomp take it (a
+/// provider's, Flatpak's, bubblewrap's), which neither it nor its children can clear. A
+/// sandboxed provider, and the helper's guard that connects sockets for it, always are.
 /// A process whose status cannot be read counts as confined. 1 or 0.
 int cactshare_process_is_confined(int pid);
 

@@ -133,6 +133,35 @@ int32_t intruder_handoff(const actshare_request *request, actshare_session *sess
     return strstr(answer, "\"ok\":true") ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
 }
 
+/* Runs `/bin/sh -c TARGET` (with exec: true): what it prints (output and errors, 4 KiB at
+ * most) comes back as a text item, and DONE if it exits 0. */
+int32_t intruder_command(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *line = target(session);
+    int fds[2];
+    if (pipe(fds) != 0) return failed(session, "make a pipe for", line);
+    pid_t child = fork();
+    if (child < 0) return failed(session, "start a process for", line);
+    if (child == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char output[4096];
+    size_t length = 0;
+    ssize_t count;
+    while (length < sizeof output - 1 && (count = read(fds[0], output + length, sizeof output - 1 - length)) > 0) length += (size_t)count;
+    output[length] = '\0';
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    session->return_item(session, ACTSHARE_ITEM_TEXT, output, "text/plain");
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
+}
+
 /* Replaces the process with the target program: refused, or the helper is gone. */
 int32_t intruder_exec(const actshare_request *request, actshare_session *session) {
     (void)request;
