@@ -204,7 +204,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     int32_t status = ACTSHARE_STATUS_DONE;
     size_t count = 0;
     buffer directory = {0}, wanted = {0}, temporary = {0}, final = {0};
-    int fd = -1, anonymous = 0;
+    int fd = -1, anonymous = 0, direct = 0;
     document d = {.drawing = 0};
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
@@ -296,6 +296,19 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
     } else if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
         buffer_append_format(&temporary, "%s/.actshare-pdf-XXXXXX", directory.bytes);
         fd = mkostemp(temporary.bytes, O_CLOEXEC);
+    } else if ((errno == EACCES || errno == EPERM) && output && *output) {
+        /* Sandboxed, a file named in a broad folder (the home folder) is granted alone, made
+         * empty by actshare: written in place, and emptied again on failure (actshare then
+         * removes it). */
+        int saved = errno;
+        fd = open(wanted.bytes, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        struct stat status;
+        if (fd >= 0 && (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode) || status.st_size != 0)) {
+            close(fd);
+            fd = -1;
+        }
+        direct = fd >= 0;
+        if (!direct) errno = saved;
     }
     if (fd < 0) {
         snprintf(error, sizeof error, "cannot write in %s: %s", directory.bytes, strerror(errno));
@@ -341,7 +354,9 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
         status = ACTSHARE_STATUS_CANCELLED;
         goto done;
     }
-    if (link_unused(temporary.bytes, wanted.bytes, &final) != 0) {
+    if (direct) {
+        buffer_append_string(&final, wanted.bytes);
+    } else if (link_unused(temporary.bytes, wanted.bytes, &final) != 0) {
         snprintf(error, sizeof error, "cannot write %s: %s", wanted.bytes, strerror(errno));
         status = fail(session, errno == EACCES || errno == ENOENT || errno == ENOTDIR ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED, error);
         goto done;
@@ -350,6 +365,9 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
 
 done:
     document_release(&d);
+    if (direct && status != ACTSHARE_STATUS_DONE && ftruncate(fd, 0) != 0) {
+        /* Nothing more can be done: actshare removes it only when empty. */
+    }
     if (fd >= 0) close(fd);
     if (temporary.length && !anonymous) unlink(temporary.bytes);
     for (size_t i = 0; i < request->item_count; i++) {

@@ -62,4 +62,69 @@ import Testing
             "\(file):7:9: warning: 'permissions.read' lists '~', which lets the provider read every file there; list only the folders it needs",
         ])
     }
+
+    /// The new keys decode, and `providers check` explains each; a bus other than the
+    /// session's, or an output default in a broad place, is an error at its position.
+    @Test func displayBusHandoffAndOutputDefaults() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        let file = "\(directory)/provider.yaml"
+        func manifest(_ permissions: String, default value: String = "~/Documents") -> String {
+            """
+            schema: actshare/provider@1
+            id: org.example.p
+            name: P
+            version: 1
+            library: \(Fixtures.path("manifests/libfake.so"))
+            permissions:
+            \(permissions)
+              write: [output]
+              output-option: out
+            activities:
+              - type: org.example.p.go
+                title: Go
+                options: [{name: out, type: string, default: "\(value)"}]
+                hooks: {perform: go}
+            """
+        }
+        try Fixtures.write(manifest("  display: true\n  dbus: session\n  handoff: true"), to: file)
+        let decoded = try ManifestDecoder().decode(file: file)
+        #expect(decoded.permissions.display && decoded.permissions.dbus == .session && decoded.permissions.handoff)
+        #expect(decoded.permissions.summary.hasSuffix("uses the display (it can see and type into your windows on X11); talks to programs on the session bus (D-Bus); hands the shared items to your paired devices"))
+        let explained = ManifestDecoder().problems(file: file).map(\.description)
+        #expect(explained.contains { $0.hasPrefix("\(file):7:12: note: 'permissions.display' lets the provider reach this session's display server") }, "\(explained)")
+        #expect(explained.contains { $0.hasPrefix("\(file):8:9: warning: 'permissions.dbus' gives the provider the whole session bus") }, "\(explained)")
+        #expect(explained.contains { $0.hasPrefix("\(file):9:12: note: 'permissions.handoff' lets the provider send the shared items") }, "\(explained)")
+
+        try Fixtures.write(manifest("  dbus: system"), to: file)
+        #expect(ManifestDecoder().problems(file: file).map(\.description).contains(
+            "\(file):7:9: error: 'permissions.dbus' is 'system'; write session (the user's session bus) or none (the system bus is never granted)"))
+
+        for (value, problem) in [
+            ("~/.bashrc", "is in the home folder's hidden files, where its configuration lives"), ("~", "is the home folder"),
+            ("$XDG_CONFIG_HOME/autostart", "is among the user's own configuration, data and state"), ("/", "is the whole file system"),
+            ("mbox:~/.mail", "is in the home folder's hidden files, where its configuration lives"), ("/home/u", "is a home folder or the folder of them"),
+        ] {
+            try Fixtures.write(manifest("  read: [items]", default: value), to: file)
+            let problems = ManifestDecoder().problems(file: file).map(\.description)
+            #expect(problems == ["\(file):13:50: error: 'activities[0].options[0].default' of output option 'out' is '\(value)', which \(problem): the provider could change what is there for every user who does not choose; name a folder of its own, such as ~/Documents"], "\(value): \(problems)")
+            #expect(throws: ActShareError.self) { try ManifestDecoder().decode(file: file) }
+        }
+        for value in ["~/Documents", "~/Documents/out.pdf", "maildir:~/Mail", "/srv/out"] {
+            #expect(OutputPlace.defaultProblem(value) == nil, "\(value)")
+        }
+    }
+
+    /// A user's output in a broad folder is granted alone; elsewhere its folder.
+    @Test func broadFolders() {
+        let xdg = XDGDirectories(
+            dataHome: "/home/u/.local/share", dataDirs: [], configHome: "/home/u/.config", configDirs: [], stateHome: "/home/u/.local/state",
+            cacheHome: "/home/u/.cache", runtimeDir: "/run/user/1000")
+        for folder in ["/", "/home", "/home/u", "/home/u/.config/autostart", "/home/u/.ssh", "/run/user/1000/actshare"] {
+            #expect(OutputPlace.isBroad(folder, home: "/home/u", xdg: xdg), "\(folder)")
+        }
+        for folder in ["/home/u/Documents", "/home/u/Documents/.drafts", "/srv", "/home/other", "/tmp/x"] {
+            #expect(!OutputPlace.isBroad(folder, home: "/home/u", xdg: xdg), "\(folder)")
+        }
+    }
 }

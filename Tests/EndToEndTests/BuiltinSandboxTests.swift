@@ -49,6 +49,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(sandbox.root)/elsewhere", withIntermediateDirectories: true)
         #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output=\(named)").status == 0)
         #expect(FileManager.default.fileExists(atPath: named))
+        // A file named in the home folder: granted alone (not the home folder), written in place.
+        let inHome = "\(sandbox.root)/home/direct.pdf"
+        let direct = try sandbox.run("perform", "org.actshare.print-to-pdf", text, "-o", "output=\(inHome)")
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(try PrintToPDFTests.info(inHome)["Pages"] == "1")
         // With neither, ~/Documents.
         try FileManager.default.createDirectory(atPath: "\(sandbox.root)/home/Documents", withIntermediateDirectories: true)
         #expect(try sandbox.run("perform", "org.actshare.print-to-pdf", text).status == 0)

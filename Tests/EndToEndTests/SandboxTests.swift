@@ -159,6 +159,31 @@ import Glibc
         #expect(!bus.daemon.connected(within: 100))
     }
 
+    /// An output file the user names in the home folder is granted alone (made first, and
+    /// removed again if left empty), not the home folder; a default there is refused.
+    @Test func anOutputFileInTheHomeFolderIsGrantedAlone() throws {
+        let (sandbox, _) = try Self.sandbox(permissions: "  write: [output]\n  output-option: out")
+        try sandbox.runAsNobody()
+        let home = "\(sandbox.root)/home"
+        let bashrc = "\(home)/.bashrc", notes = "\(home)/notes.txt", unused = "\(home)/unused.txt"
+        try "# mine\n".write(toFile: bashrc, atomically: true, encoding: .utf8)
+        lchown(bashrc, 65534, 65534)
+        func write(_ target: String, out: String) throws -> Run {
+            try sandbox.run("perform", "org.test.intruder.write", "--text", "x", "-o", "out=\(out)", "-o", "target=\(target)", "--json")
+        }
+        let written = try write(notes, out: notes)
+        #expect(written.status == 0, "\(written.stdout)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "echo owned\n")
+        let beside = try write(bashrc, out: notes)
+        #expect(beside.status == 1)
+        #expect((try beside.json()["error"] as? String)?.contains("tried to open \(bashrc), which its manifest does not allow") == true, "\(beside.stdout)")
+        #expect(try String(contentsOfFile: bashrc, encoding: .utf8) == "# mine\n")
+        // Granted but not written: the empty file made for it goes again.
+        let other = try sandbox.run("perform", "org.test.intruder.read", "--text", "x", "-o", "out=\(unused)", "-o", "target=/etc/passwd", "--json")
+        #expect(other.status == 0, "\(other.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: unused), "the empty file made for the grant is removed")
+    }
+
     @Test func everyAttemptIsRefusedAndNamed() throws {
         let (sandbox, secret) = try Self.sandbox()
         let home = "\(sandbox.root)/home"

@@ -108,6 +108,13 @@ public enum FileSystem {
 
     public static func isDirectory(_ path: String) -> Bool { status(path)?.isDirectory ?? false }
 
+    /// `path` with every link, `.` and `..` resolved (realpath), or nil if it cannot be.
+    public static func resolved(_ path: String) -> String? {
+        guard let pointer = PathName.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(pointer) }
+        return PathName.decode(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+    }
+
     /// The names in a directory in byte order, without `.` and `..`, each after `prefix`
     /// (say the directory and a slash, for full paths); nil if it cannot be read.
     public static func contents(ofDirectory path: String, prefixedWith prefix: String = "") -> [String]? {

@@ -20,6 +20,10 @@ struct SandboxPolicy: Equatable {
     var unixSockets: Bool
     /// The Unix sockets it may connect to (``SessionSockets``).
     var sockets: [[UInt8]] = []
+    /// Output files granted alone (a file the user named in a broad folder, such as the
+    /// home folder): made, empty, before the helper starts (``OutputFile``), as a rule
+    /// names only what exists.
+    var outputFiles: [String] = []
     /// Whether the helper must refuse to run without Landlock (config `sandbox: required`).
     var required = false
     var limits: SandboxLimits
@@ -65,7 +69,13 @@ struct SandboxPolicy: Equatable {
                     for item in request.items { if let path = item.path { add(path, rights) } }
                 case .output:
                     for option in permissions.outputOptions {
-                        if let value = request.option(option), let folder = Self.outputFolder(value, home: home) { add(folder, rights) }
+                        switch request.option(option).flatMap({ Self.outputGrant($0, home: home, xdg: xdg) }) {
+                        case .folder(let folder): add(folder, rights)
+                        case .file(let file):
+                            add(file, rights)
+                            if !outputFiles.contains(file) { outputFiles.append(file) }
+                        case nil: break
+                        }
                     }
                 case .path:
                     if let path = place.expanded(home: home, xdg: xdg) { add(path, rights) }
@@ -74,16 +84,41 @@ struct SandboxPolicy: Equatable {
         }
     }
 
-    /// The folder an output option's value names: the value itself when it is a folder,
-    /// else the folder of the file it names. `~/` is the user's, as a shell would have it,
-    /// and a `kind:` before the path (`maildir:~/Mail`) is left aside.
-    static func outputFolder(_ value: String, home: String) -> String? {
+    /// What an output option's value grants.
+    enum OutputGrant: Equatable {
+        /// Writing in a folder.
+        case folder(String)
+        /// Writing one file, and nothing else in its folder.
+        case file(String)
+    }
+
+    /// The grant for an output option's value: the folder it names, or the folder of the
+    /// file it names, unless that folder is a broad place (``OutputPlace/isBroad``: the
+    /// home folder, a hidden folder of it…): then the file alone.
+    static func outputGrant(_ value: String, home: String, xdg: XDGDirectories) -> OutputGrant? {
+        guard let folder = outputFolder(value, home: home) else { return nil }
+        guard let file = outputPath(value, home: home), folder != file else { return .folder(folder) }
+        let resolved = FileSystem.resolved(folder) ?? folder
+        return OutputPlace.isBroad(resolved, home: FileSystem.resolved(home) ?? home, xdg: xdg) ? .file(file) : .folder(folder)
+    }
+
+    /// The path an output option's value names: `~/` is the user's, as a shell would have
+    /// it, and a `kind:` before the path (`maildir:~/Mail`) is left aside; nil for one that
+    /// is relative or has `..` in it.
+    static func outputPath(_ value: String, home: String) -> String? {
         var path = value
         if !path.hasPrefix("/") && !path.hasPrefix("~"), let colon = path.firstIndex(of: ":") {
             path = String(path[path.index(after: colon)...])
         }
         if path == "~" { path = home } else if path.hasPrefix("~/") { path = FileSystem.join(home, String(path.dropFirst(2))) }
         guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return nil }
+        return path
+    }
+
+    /// The folder an output option's value names: the value itself when it is a folder,
+    /// else the folder of the file it names.
+    static func outputFolder(_ value: String, home: String) -> String? {
+        guard let path = outputPath(value, home: home) else { return nil }
         return FileSystem.isDirectory(path) ? path : FileSystem.directoryName(path)
     }
 

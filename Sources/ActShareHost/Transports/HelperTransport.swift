@@ -29,6 +29,8 @@ final class HelperTransport: HookTransport {
     /// What the running helper's sandbox allows, and its private temporary directory.
     private var policy: SandboxPolicy?
     private var privateDirectory: PrivateDirectory?
+    /// The output files granted alone to the running helper, made for it.
+    private var outputFiles: [OutputFile] = []
     /// The Landlock ABI the running helper enforces (0: none; nil: not started).
     private(set) var landlockABI: UInt32?
 
@@ -66,6 +68,7 @@ final class HelperTransport: HookTransport {
                 environment: environment, grant: grant)
             let policy = policy(for: request, privateDirectory: directory.path)
             self.policy = policy
+            outputFiles = policy.outputFiles.map(OutputFile.init)
             trace?("provider \(manifest.id): sandbox: \(policy.description)")
             try enter(policy)
         } catch let error as ProviderProcess.Fault {

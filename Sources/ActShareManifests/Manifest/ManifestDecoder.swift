@@ -120,7 +120,8 @@ public struct ManifestDecoder: Sendable {
         }
 
         let permissions = try problems.attempt {
-            try top["permissions"].map { try decodePermissions($0, activities: activities, problems: problems) } ?? .standard
+            try top["permissions"].map { try decodePermissions($0, activities: activities, declared: top["activities"], problems: problems) }
+                ?? .standard
         }
 
         guard let id, let name, let version, let library, let isolation, let permissions, problems.errors.isEmpty else {
@@ -134,7 +135,7 @@ public struct ManifestDecoder: Sendable {
 
     // MARK: Permissions
 
-    private func decodePermissions(_ value: YAMLValue, activities: [ActivityDeclaration],
+    private func decodePermissions(_ value: YAMLValue, activities: [ActivityDeclaration], declared: YAMLValue?,
                                    problems: ManifestProblems) throws -> ProviderPermissions {
         let kind = Self.kind
         let map = try value.mapping(kind: kind)
@@ -215,6 +216,17 @@ public struct ManifestDecoder: Sendable {
                         throw optionValue.error("'permissions.output-option' names '\(name)', which no activity declares in 'options'", kind: kind)
                     }
                     permissions.outputOptions.append(name)
+                }
+            }
+            // A default is what every user gets without a word: never a broad place.
+            for activity in (try? declared?.sequence(kind: kind)) ?? [] {
+                for option in (try? activity.mapping(kind: kind)["options"]?.sequence(kind: kind)) ?? [] {
+                    guard let map = try? option.mapping(kind: kind), let name = try? map["name"]?.string(kind: kind),
+                          permissions.outputOptions.contains(name), let defaultValue = map["default"],
+                          let text = try? defaultValue.string(kind: kind), let problem = OutputPlace.defaultProblem(text) else { continue }
+                    problems.record(defaultValue.error(
+                        "'\(defaultValue.path)' of output option '\(name)' is '\(text)', which \(problem): the provider could change what is there for every user who does not choose; name a folder of its own, such as ~/Documents",
+                        kind: kind))
                 }
             }
             if permissions.write.contains(.output) && permissions.outputOptions.isEmpty {
