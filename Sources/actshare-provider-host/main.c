@@ -233,12 +233,13 @@ static void handle_sandbox(asp_buffer *b) {
     static int applied;
     char error[512];
     uint32_t abi = 0;
+    unsigned capped = 0;
     if (applied || library) {
         send_error(ASP_ERROR_MALFORMED, "SANDBOX after SANDBOX or LOAD");
         return;
     }
     applied = 1;
-    int failed = sandbox_apply(b, &abi, error, sizeof error);
+    int failed = sandbox_apply(b, &abi, &capped, error, sizeof error);
     if (failed != 0) {
         /* Half a sandbox is no sandbox: no provider code runs here (a LOAD that actshare
          * sent without waiting is refused too). */
@@ -248,6 +249,7 @@ static void handle_sandbox(asp_buffer *b) {
     }
     asp_buffer payload = {0};
     asp_put_u32(&payload, abi);
+    asp_put_u8(&payload, capped);
     send_frame(ASP_FRAME_OK, &payload);
     asp_free(&payload);
 }

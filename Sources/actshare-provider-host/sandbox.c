@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -165,6 +166,8 @@ static const struct {
 };
 
 static const char *forbidden_name(long number) {
+    if (number == SYS_memfd_create) return "memfd_create";
+    if (number == SYS_shmget) return "shmget";
     for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++) {
         if (forbidden[i].number == number) return forbidden[i].name;
     }
@@ -215,7 +218,7 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer)
 
 /* Installs the filter; with `unix_sockets`, connect() is handed to the guard, and the
  * filter's listener is returned (else 0), or -1 with errno. */
-static int install_seccomp(int network, int exec, int unix_sockets) {
+static int install_seccomp(int network, int exec, int unix_sockets, int shared_memory) {
     struct sock_filter program[256];
     size_t n = 0;
 #define EMIT(instruction) program[n++] = (struct sock_filter)instruction
@@ -257,6 +260,14 @@ static int install_seccomp(int network, int exec, int unix_sockets) {
         /* Every connect() is the guard's to judge (supervisor.h). */
         EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1));
         EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF));
+    }
+    /* Memory in files no resource limit counts: only a display client, whose buffers are
+     * shared with the display server, may make them. */
+    if (!shared_memory) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_shmget, 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
     }
     /* socketpair(): two connected ends that reach no one, but only of a stream: a
      * datagram end could still send to any path. */
@@ -381,6 +392,41 @@ static int install_landlock(int network, char *error, size_t error_size) {
     return (int)abi;
 }
 
+/* ---- The private TMPDIR: a file system of its own ---------------------------------- */
+
+static int write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t written = write(fd, text, strlen(text));
+    close(fd);
+    return written == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Makes the private directory a tmpfs of `size` bytes, seen by this process and its
+ * children only: a user namespace (the user mapped to itself) with a mount namespace,
+ * then every capability of that namespace dropped. 1 if in force; 0 where user
+ * namespaces are not allowed (it is said to actshare, which says so with --explain). */
+static int cap_temporary(uint64_t size) {
+    const char *directory = getenv("TMPDIR");
+    if (!size || !directory || directory[0] != '/' || !strstr(directory, "/actshare-provider-")) return 0;
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return 0;
+    char map[64], options[128];
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    int mapped = write_file("/proc/self/uid_map", map) == 0 && write_file("/proc/self/setgroups", "deny") == 0;
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    mapped = mapped && write_file("/proc/self/gid_map", map) == 0;
+    snprintf(options, sizeof options, "size=%llu,mode=0700,uid=%u,gid=%u", (unsigned long long)size, (unsigned)uid, (unsigned)gid);
+    int mounted = mapped && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0
+        && mount("actshare-tmp", directory, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) == 0;
+    /* The namespace's capabilities go, whatever happened: the provider gets none. */
+    struct { uint32_t version; int pid; } header = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+    struct { uint32_t effective, permitted, inheritable; } none[2] = {{0, 0, 0}, {0, 0, 0}};
+    syscall(SYS_capset, &header, none);
+    return mounted;
+}
+
 /* ---- Limits ------------------------------------------------------------------------- */
 
 static void lower(int resource, uint64_t value) {
@@ -395,10 +441,10 @@ static void lower(int resource, uint64_t value) {
 
 /* ---- SANDBOX ------------------------------------------------------------------------ */
 
-int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size) {
+int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *error, size_t error_size) {
     unsigned flags;
     uint32_t count, open_files, processes;
-    uint64_t memory, file_size;
+    uint64_t memory, file_size, temporary_files;
     if (asp_get_u8(payload, &flags) != 0 || asp_get_u32(payload, &count) != 0 || count > MAX_RULES) {
         snprintf(error, error_size, "malformed SANDBOX frame");
         return ASP_ERROR_MALFORMED;
@@ -417,7 +463,7 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
     uint32_t socket_count;
     if (asp_get_u64(payload, &memory) != 0 || asp_get_u64(payload, &file_size) != 0
         || asp_get_u32(payload, &open_files) != 0 || asp_get_u32(payload, &processes) != 0
-        || asp_get_u32(payload, &socket_count) != 0 || socket_count > SUPERVISOR_MAX_ADDRESSES) {
+        || asp_get_u64(payload, &temporary_files) != 0 || asp_get_u32(payload, &socket_count) != 0 || socket_count > SUPERVISOR_MAX_ADDRESSES) {
         snprintf(error, error_size, "malformed SANDBOX frame");
         return ASP_ERROR_MALFORMED;
     }
@@ -439,11 +485,13 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
         free(name);
     }
     int network = (flags & ASP_SANDBOX_NETWORK) != 0, exec = (flags & ASP_SANDBOX_EXEC) != 0;
-    int unix_sockets = (flags & ASP_SANDBOX_UNIX) != 0;
+    int unix_sockets = (flags & ASP_SANDBOX_UNIX) != 0, shared_memory = (flags & ASP_SANDBOX_SHARED_MEMORY) != 0;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(error, error_size, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
         return ASP_ERROR_SANDBOX;
     }
+    /* Before Landlock: its rule for TMPDIR must name the new file system. */
+    *capped = cap_temporary(temporary_files) ? ASP_SANDBOX_CAPPED_TEMPORARY : 0;
     lower(RLIMIT_AS, memory);
     lower(RLIMIT_FSIZE, file_size);
     lower(RLIMIT_NOFILE, open_files);
@@ -456,7 +504,7 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_
         snprintf(error, error_size, "this kernel has no Landlock");
         return ASP_ERROR_NO_LANDLOCK;
     }
-    int listener = install_seccomp(network, exec, unix_sockets);
+    int listener = install_seccomp(network, exec, unix_sockets, shared_memory);
     if (listener < 0) {
         snprintf(error, error_size, "seccomp: %s", strerror(errno));
         containment_close_channel();

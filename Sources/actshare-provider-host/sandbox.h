@@ -12,7 +12,11 @@
  *     io_uring…); without network, sockets other than AF_UNIX; without exec, new
  *     processes and programs. A refused call fails with EPERM or EACCES; it does not
  *     kill, so the provider can say what failed;
- *   - resource limits: address space, file size, open files, processes.
+ *   - resource limits: address space, file size, open files, processes; and the private
+ *     TMPDIR a file system of its own with a size (in a user and mount namespace of the
+ *     worker's), since memory held in files is counted by no resource limit; memory files
+ *     and System V shared memory only for a display client.
+ *   - Unix sockets: none, or only those listed, connected by the guard (supervisor.h).
  * What the sandbox refuses is noted (sandbox_note) and sent to actshare with the call's
  * result, so the user reads which path or call was refused.
  */
@@ -24,9 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Applies the policy of a SANDBOX frame's payload. Returns 0 and the Landlock ABI
- * enforced (0: this kernel has none), or an ASP_ERROR_* kind with a reason in `error`. */
-int sandbox_apply(asp_buffer *payload, uint32_t *abi, char *error, size_t error_size);
+/* Applies the policy of a SANDBOX frame's payload. Returns 0, the Landlock ABI enforced
+ * (0: this kernel has none) and what else is in force (ASP_SANDBOX_CAPPED_*), or an
+ * ASP_ERROR_* kind with a reason in `error`. */
+int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *error, size_t error_size);
 
 /* Confines the guard (which runs no provider code) for good: no new privileges, and no
  * program run. It connects sockets for the provider, and actshare's own services refuse

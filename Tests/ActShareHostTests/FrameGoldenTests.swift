@@ -118,7 +118,7 @@ enum GoldenReading {
             line = "SANDBOX"
             try u8("flags")
             for _ in 0..<(try u32("rules")) { try u8("rights"); try bytes("path") }
-            try u64("memory"); try u64("file-size"); _ = try u32("open-files"); _ = try u32("processes")
+            try u64("memory"); try u64("file-size"); _ = try u32("open-files"); _ = try u32("processes"); try u64("temporary-files")
             for _ in 0..<(try u32("sockets")) { try u8("abstract"); try bytes("socket") }
         case .load:
             line = "LOAD"

@@ -48,7 +48,11 @@ import CActShareProtocol
         let policy = policy(permissions, options: [("dir", "\(root)/out"), ("file", "\(root)/pdfs/new.pdf"), ("spool", "maildir:~/Mail")])
         #expect(rights(policy, "\(root)/out") == read | write, "a folder: itself")
         #expect(rights(policy, "\(root)/pdfs") == read | write, "a file: its folder")
-        #expect(rights(policy, "/home/u") == read | write, "maildir: set aside, ~ expanded; ~/Mail does not exist: its folder")
+        // maildir: set aside, ~ expanded; ~/Mail does not exist, and its folder is the home
+        // folder: the one name alone, made before the helper starts, never the home folder.
+        #expect(rights(policy, "/home/u") == nil)
+        #expect(rights(policy, "/home/u/Mail") == read | write)
+        #expect(policy.outputFiles == ["/home/u/Mail"])
         #expect(SandboxPolicy.outputFolder("/a/../etc/passwd", home: "/home/u") == nil)
         #expect(SandboxPolicy.outputFolder("relative/x", home: "/home/u") == nil)
     }
@@ -62,8 +66,10 @@ import CActShareProtocol
         #expect(frame.kind == .sandbox)
         #expect(frame.payload[0] == UInt8(ASP_SANDBOX_NETWORK | ASP_SANDBOX_EXEC))
         #expect(Array(frame.payload[1..<5]) == withUnsafeBytes(of: UInt32(policy.rules.count).littleEndian, Array.init))
-        // The limits come next: memory, file size, open files, processes; then no Unix socket.
-        #expect(Array(frame.payload.suffix(8).prefix(4)) == withUnsafeBytes(of: UInt32(64).littleEndian, Array.init))
+        // The limits come next: memory, file size, open files, processes, temporary files;
+        // then no Unix socket.
+        #expect(Array(frame.payload.suffix(16).prefix(4)) == withUnsafeBytes(of: UInt32(64).littleEndian, Array.init))
+        #expect(Array(frame.payload.suffix(12).prefix(8)) == withUnsafeBytes(of: UInt64(512 << 20).littleEndian, Array.init))
         #expect(Array(frame.payload.suffix(4)) == [0, 0, 0, 0])
     }
 

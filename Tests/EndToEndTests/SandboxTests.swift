@@ -9,7 +9,7 @@ import Glibc
 /// permissions (each attempt refused, named, and harmless) and then allowed each thing
 /// by a permission that says so.
 @Suite struct SandboxTests {
-    static let hooks = ["read", "list", "write", "connect", "unix", "handoff", "command", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
+    static let hooks = ["read", "list", "write", "connect", "unix", "handoff", "command", "hoard", "exec", "spawn", "fork-bomb", "allocate", "ptrace", "read-items", "write-private"]
 
     /// The Intruder's manifest, one activity per hook, with `permissions` (YAML lines) if given.
     static func manifest(permissions: String? = nil) -> String {
@@ -182,6 +182,22 @@ import Glibc
         let other = try sandbox.run("perform", "org.test.intruder.read", "--text", "x", "-o", "out=\(unused)", "-o", "target=/etc/passwd", "--json")
         #expect(other.status == 0, "\(other.stdout)")
         #expect(!FileManager.default.fileExists(atPath: unused), "the empty file made for the grant is removed")
+    }
+
+    /// Memory held in files, which no address-space limit counts: memory files are
+    /// refused (without `display`), and the private TMPDIR holds at most the memory limit.
+    @Test func memoryHeldInFilesIsBounded() throws {
+        let (sandbox, _) = try Self.sandbox()
+        try sandbox.writeConfig("limits: {memory: 256MiB}\n")
+        try sandbox.runAsNobody()
+        let memfd = try Self.attempt(sandbox, "hoard", "memfd")
+        #expect(memfd.status == 1)
+        #expect(memfd.error?.contains("org.test.intruder tried to use memfd_create, a system call no provider may use") == true, "\(memfd.error ?? "")")
+        let files = try Self.attempt(sandbox, "hoard", "tmp")
+        #expect(files.status == 0, "\(files.error ?? "")")
+        let held = Int(files.texts.first?.split(separator: " ").first ?? "") ?? -1
+        #expect((0...256).contains(held), "TMPDIR held \(held) MiB under a 256 MiB limit")
+        #expect(held >= 192, "and what fits is usable: \(held) MiB")
     }
 
     @Test func everyAttemptIsRefusedAndNamed() throws {

@@ -4,6 +4,9 @@ public struct SandboxLimits: Sendable, Equatable {
     public var memory: UInt64 = 4 << 30
     /// The largest file it may write, in bytes.
     public var fileSize: UInt64 = 16 << 30
+    /// How much its private temporary directory (`TMPDIR`) may hold, in bytes; never more
+    /// than `memory`, since what it holds is memory.
+    public var temporaryFiles: UInt64 = 512 << 20
     /// How many files it may have open at once.
     public var openFiles: UInt32 = 1024
     /// How many processes it may start beyond those running (with `exec: true`; without,

@@ -27,6 +27,7 @@ enum ConfigCodec {
             writer.write(config.sandboxRequired)
             writer.write(config.limits.memory)
             writer.write(config.limits.fileSize)
+            writer.write(config.limits.temporaryFiles)
             writer.write(Int(config.limits.openFiles))
             writer.write(Int(config.limits.processes))
         }
@@ -57,6 +58,7 @@ enum ConfigCodec {
         config.sandboxRequired = try reader.readBool()
         config.limits.memory = try reader.readUInt64()
         config.limits.fileSize = try reader.readUInt64()
+        config.limits.temporaryFiles = try reader.readUInt64()
         guard let openFiles = UInt32(exactly: try reader.readInt()), let processes = UInt32(exactly: try reader.readInt()) else {
             throw ByteReader.Malformed()
         }

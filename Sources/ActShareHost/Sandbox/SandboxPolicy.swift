@@ -18,6 +18,8 @@ struct SandboxPolicy: Equatable {
     var exec: Bool
     /// Whether it may open Unix sockets, to connect to `sockets` only.
     var unixSockets: Bool
+    /// Whether it may make memory files and System V shared memory (a display client).
+    var sharedMemory: Bool
     /// The Unix sockets it may connect to (``SessionSockets``).
     var sockets: [[UInt8]] = []
     /// Output files granted alone (a file the user named in a broad folder, such as the
@@ -47,6 +49,7 @@ struct SandboxPolicy: Equatable {
         network = permissions.network
         exec = permissions.exec
         unixSockets = permissions.reachesUnixSockets
+        sharedMemory = permissions.display
         self.limits = limits
         let execute = permissions.exec ? UInt8(ASP_RIGHT_EXEC) : 0
         let read = UInt8(ASP_RIGHT_READ), write = UInt8(ASP_RIGHT_WRITE)
@@ -147,9 +150,14 @@ struct SandboxPolicy: Equatable {
                 ? "Unix sockets: \(sockets.isEmpty ? "none found" : sockets.map(Self.socketName).joined(separator: ", "))"
                 : "no Unix sockets")
         groups.append(exec ? "programs (\(limits.processes) processes more)" : "no programs")
-        groups.append("\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, \(limits.openFiles) open files")
+        groups.append(
+            "\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, temporary files up to \(temporaryFiles >> 20) MiB, \(limits.openFiles) open files")
+        if sharedMemory { groups.append("memory files (for the display)") }
         return groups.joined(separator: "; ")
     }
+
+    /// What the private TMPDIR may hold: its own limit, and never more than the memory.
+    var temporaryFiles: UInt64 { min(limits.temporaryFiles, limits.memory) }
 
     /// A socket address as ss(8) shows it: a path, or @ and an abstract name.
     static func socketName(_ address: [UInt8]) -> String {
@@ -161,7 +169,7 @@ struct SandboxPolicy: Equatable {
         var frame = Frame(.sandbox)
         frame.append(UInt8(
             (network ? ASP_SANDBOX_NETWORK : 0) | (exec ? ASP_SANDBOX_EXEC : 0) | (required ? ASP_SANDBOX_REQUIRED : 0)
-                | (unixSockets ? ASP_SANDBOX_UNIX : 0)))
+                | (unixSockets ? ASP_SANDBOX_UNIX : 0) | (sharedMemory ? ASP_SANDBOX_SHARED_MEMORY : 0)))
         frame.append(UInt32(rules.count))
         for rule in rules {
             frame.append(rule.rights)
@@ -171,6 +179,7 @@ struct SandboxPolicy: Equatable {
         frame.append(limits.fileSize)
         frame.append(limits.openFiles)
         frame.append(exec ? limits.processes : 0)
+        frame.append(temporaryFiles)
         frame.append(UInt32(sockets.count))
         for address in sockets {
             let abstract = address.first == 0

@@ -122,6 +122,9 @@ final class HelperTransport: HookTransport {
                 let abi = try reader.uint32()
                 self.landlockABI = abi
                 if abi == 0 { SandboxSettings.warnUnsandboxedOnce() }
+                if Int(try reader.byte()) & ASP_SANDBOX_CAPPED_TEMPORARY == 0 {
+                    self.trace?("provider \(self.manifest.id): temporary files not capped: this system allows no user namespace")
+                }
             case .error:
                 let (kind, message) = try reader.error()
                 let what: String

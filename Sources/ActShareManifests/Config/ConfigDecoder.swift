@@ -69,15 +69,19 @@ public struct ConfigDecoder: Sendable {
 
         if let limits = top["limits"] {
             let map = try limits.mapping(kind: kind)
-            try map.checkKeys(["memory", "file-size", "open-files", "processes"], in: "'limits'")
+            try map.checkKeys(["memory", "file-size", "temporary-files", "open-files", "processes"], in: "'limits'")
             for (key, _, value) in map.entries {
                 switch key {
-                case "memory", "file-size":
+                case "memory", "file-size", "temporary-files":
                     let text = try value.string(kind: kind)
                     guard let bytes = Units.bytes(text), bytes >= 64 << 20 else {
                         throw value.error("'limits.\(key)' must be a size of at least 64MiB such as 4GiB, not '\(text)'", kind: kind)
                     }
-                    if key == "memory" { config.limits.memory = bytes } else { config.limits.fileSize = bytes }
+                    switch key {
+                    case "memory": config.limits.memory = bytes
+                    case "file-size": config.limits.fileSize = bytes
+                    default: config.limits.temporaryFiles = bytes
+                    }
                 default:
                     let number = try value.int(kind: kind)
                     guard (1...1_000_000).contains(number) else {

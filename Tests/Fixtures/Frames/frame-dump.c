@@ -72,7 +72,7 @@ static int describe(unsigned type, asp_buffer *b) {
         if (u8_field(b, "flags") || u32_field(b, "rules", &count)) return -1;
         for (uint32_t i = 0; i < count; i++) if (u8_field(b, "rights") || bytes_field(b, "path")) return -1;
         if (u64_field(b, "memory") || u64_field(b, "file-size") || u32_field(b, "open-files", &count)
-            || u32_field(b, "processes", &count) || u32_field(b, "sockets", &count)) return -1;
+            || u32_field(b, "processes", &count) || u64_field(b, "temporary-files") || u32_field(b, "sockets", &count)) return -1;
         for (uint32_t i = 0; i < count; i++) if (u8_field(b, "abstract") || bytes_field(b, "socket")) return -1;
         return 0;
     case ASP_FRAME_LOAD:

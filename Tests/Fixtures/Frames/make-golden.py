@@ -33,8 +33,8 @@ frames = [
     frame("X", b("no recipient")),
     frame("D", u64(42) + ob(None)),
     frame("D", u64(0x7F0000001000) + ob("2 words")),
-    frame("S", u8(1) + u32(2) + u8(1) + b("/usr") + u8(3) + b(b"/tmp/caf\xe9") + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0) + u32(0)),
-    frame("S", u8(8) + u32(0) + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0)
+    frame("S", u8(1) + u32(2) + u8(1) + b("/usr") + u8(3) + b(b"/tmp/caf\xe9") + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0) + u64(512 << 20) + u32(0)),
+    frame("S", u8(8) + u32(0) + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0) + u64(0)
           + u32(2) + u8(0) + b("/tmp/.X11-unix/X0") + u8(1) + b("/tmp/.X11-unix/X0")),
     frame("Z", u8(1) + b("/home/u/.ssh/id_ed25519")),
     frame("Q", b"junk"),

@@ -47,14 +47,17 @@ enum {
                                   Permissions). u8 flags (ASP_SANDBOX_*); u32 n; n × (u8
                                   rights (ASP_RIGHT_*), bytes path): the paths it may use;
                                   u64 address-space limit, u64 file-size limit, u32
-                                  open-files limit, u32 extra processes (0: no limit set);
+                                  open-files limit, u32 extra processes (0: no limit set),
+                                  u64 temporary-files limit (the private TMPDIR's size,
+                                  0: none set);
                                   u32 m; m × (u8 abstract, bytes name): the Unix sockets
                                   it may connect to (with ASP_SANDBOX_UNIX): a path (0),
                                   or an abstract socket's name (1); at most 16, each at
                                   most 107 bytes.
                                   A path that does not exist is skipped. Answer: OK with
                                   u32 the Landlock ABI enforced (0: none, this kernel has no
-                                  Landlock; the rest still applies), or ERROR, after which
+                                  Landlock; the rest still applies) and u8 flags
+                                  (ASP_SANDBOX_CAPPED_* in force), or ERROR, after which
                                   the helper refuses LOAD: actshare may send LOAD without
                                   waiting. */
     ASP_FRAME_LOAD = 'L',    /**< bytes library path; u32 n; n × bytes symbol.
@@ -95,6 +98,14 @@ enum {
                                    run the provider unsandboxed */
     ASP_SANDBOX_UNIX = 8,     /**< may open Unix stream sockets, and connect them to the
                                    addresses listed only (without it: no Unix socket) */
+    ASP_SANDBOX_SHARED_MEMORY = 16, /**< may make memory files and System V shared memory
+                                         (a display client's buffers), which no limit bounds */
+};
+
+/** What a SANDBOX answer says is in force. */
+enum {
+    ASP_SANDBOX_CAPPED_TEMPORARY = 1, /**< the private TMPDIR is a file system of the size
+                                           given (it needs a user namespace) */
 };
 
 /** The rights a SANDBOX path grants (to it, and beneath it for a directory). */

@@ -16,6 +16,7 @@
 #include <sys/ptrace.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,6 +161,37 @@ int32_t intruder_command(const actshare_request *request, actshare_session *sess
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
     session->return_item(session, ACTSHARE_ITEM_TEXT, output, "text/plain");
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
+}
+
+/* Holds memory where no address-space limit counts it, and keeps it until the call ends:
+ * target `memfd` in memory files, `tmp` in files in $TMPDIR, 16 MiB at a time, up to
+ * 2 GiB. How many MiB it held comes back as a text item; FAILED if it could not start. */
+int32_t intruder_hoard(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *where = target(session), *directory = getenv("TMPDIR");
+    static char chunk[16 << 20];
+    memset(chunk, 'x', sizeof chunk);
+    int fds[128], count = 0, held = 0;
+    for (; count < 128; count++) {
+        char name[4200];
+        snprintf(name, sizeof name, "%s/hoard-%d", directory ? directory : "/tmp", count);
+        int fd = strcmp(where, "memfd") == 0 ? (int)syscall(SYS_memfd_create, "hoard", 0) : open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            if (count == 0) return failed(session, "make a memory file for", where);
+            break;
+        }
+        fds[count] = fd;
+        if (write(fd, chunk, sizeof chunk) != (ssize_t)sizeof chunk) {
+            count++;
+            break;
+        }
+        held += 16;
+    }
+    char text[64];
+    snprintf(text, sizeof text, "%d MiB", held);
+    session->return_item(session, ACTSHARE_ITEM_TEXT, text, "text/plain");
+    for (int i = 0; i < count; i++) close(fds[i]);
+    return ACTSHARE_STATUS_DONE;
 }
 
 /* Replaces the process with the target program: refused, or the helper is gone. */

@@ -11,6 +11,7 @@ ACTSHARE_EXPORT int32_t intruder_connect(const actshare_request *request, actsha
 ACTSHARE_EXPORT int32_t intruder_unix(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_handoff(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_command(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t intruder_hoard(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_exec(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_spawn(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t intruder_fork_bomb(const actshare_request *request, actshare_session *session);
