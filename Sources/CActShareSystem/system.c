@@ -50,6 +50,10 @@ int cactshare_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
 
+int cactshare_renameat_noreplace(int from_directory, const char *from, int to_directory, const char *to) {
+    return renameat2(from_directory, from, to_directory, to, RENAME_NOREPLACE);
+}
+
 int cactshare_landlock_abi(void) {
 #ifdef SYS_landlock_create_ruleset
     long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);

@@ -12,10 +12,10 @@ import Glibc
 #endif
 
 var arguments = CommandLine.arguments.dropFirst()
-// The notice for files received, started detached by the daemon (ReceivedNotice).
-if arguments.first == "--notify", arguments.count == 4 {
-    let values = Array(arguments.dropFirst())
-    exit(ReceivedNotice.run(folder: values[0], summary: values[1], body: values[2]))
+// The notice for files received, started by the daemon (ReceivedNotice): its words on
+// standard input.
+if arguments.first == "--notify", arguments.count == 2 {
+    exit(ReceivedNotice.run(folder: Array(arguments)[1]))
 }
 var port = HandoffDefaults.port
 var name = ""

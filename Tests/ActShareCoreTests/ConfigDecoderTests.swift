@@ -48,7 +48,7 @@ import Testing
         ("sandbox: maybe\n", "c.yaml:1:10: error: 'sandbox' must be auto (run providers unsandboxed on a kernel without Landlock, with a warning) or required (do not run them), not 'maybe'"),
         ("limits: {memory: 1KiB}\n", "c.yaml:1:18: error: 'limits.memory' must be a size of at least 64MiB such as 4GiB, not '1KiB'"),
         ("limits: {open-files: 3}\n", "c.yaml:1:22: error: 'limits.open-files' must be at least 16, not 3"),
-        ("limits: {threads: 3}\n", "c.yaml:1:10: error: unknown key 'threads' in 'limits' (allowed: file-size, memory, open-files, processes)"),
+        ("limits: {threads: 3}\n", "c.yaml:1:10: error: unknown key 'threads' in 'limits' (allowed: file-size, memory, open-files, processes, temporary-files)"),
         ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
     ])
     func rejectsBrokenConfig(_ text: String, _ expected: String) throws {

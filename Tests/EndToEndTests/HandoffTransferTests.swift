@@ -310,7 +310,10 @@ extension HandoffTransferTests {
         try Sandbox.write("#!/bin/sh\nprintf '%s\\n' \"$@\" > \(opened)\n", to: "\(bin)/xdg-open")
         chmod("\(bin)/xdg-open", 0o755)
         let desktop = ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"]
-        let dunst = try ClipboardTests.Server(["/usr/bin/dunst"], environment: (b.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
+        // Markup on: the server says it reads markup in bodies, so names must be escaped.
+        let dunstrc = try b.sandbox.file("dunstrc", "[global]\n    markup = full\n")
+        let dunst = try ClipboardTests.Server(
+            ["/usr/bin/dunst", "-config", dunstrc], environment: (b.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
         b.sandbox.extraEnvironment.merge(desktop) { $1 }
         b.sandbox.extraEnvironment["PATH"] = "\(bin):/usr/bin:/bin"
         b.stop()
@@ -331,6 +334,38 @@ extension HandoffTransferTests {
         #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "\(received)\n", "the folder, and only it, is opened")
         let history = try dunstctl(["history"]).stdout
         #expect(history.contains("2 files from alpha") && history.contains("one.txt, two.txt"), "\(history)")
+
+        // 40 small transfers: at most one notice at a time (each waits for the user), the
+        // rest said together in the next; names escaped where the server reads markup.
+        func notices() -> Int {
+            var count = 0
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
+                guard let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline")) else { continue }
+                let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                if words.count >= 3, words[1] == "--notify", words[2] == received { count += 1 }
+            }
+            return count
+        }
+        var most = 0
+        for index in 0..<40 {
+            let file = try a.sandbox.file("small-\(index)<b>.txt", "\(index)\n")
+            #expect(try a.run("handoff", "send", file).status == 0)
+            most = max(most, notices())
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        most = max(most, notices())
+        #expect(most <= 1, "\(most) notices at once")
+        // Closing the one shown lets the next, with everything that waited, appear.
+        _ = try dunstctl(["close-all"])
+        let next = Date().addingTimeInterval(10)
+        while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < next {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        _ = try dunstctl(["close-all"])
+        let later = try dunstctl(["history"]).stdout
+        #expect(later.contains("39 files from alpha"), "the rest are said together: \(later)")
+        #expect(later.contains("small-1&lt;b&gt;.txt, small-2&lt;b&gt;.txt") && later.contains(" and 34 more"),
+                "the first names, escaped, then how many more: \(later)")
         _ = (dbus, dunst)
     }
 }
@@ -414,3 +449,107 @@ extension HandoffTransferTests {
         #expect(try listening("0100007F") && !(try listening("00000000")), "loopback only")
     }
 }
+
+extension HandoffTransferTests {
+    /// A lying peer cannot set modes or write through a link: setuid, setgid, sticky and
+    /// world-writable bits are masked (at most 0755), and a link swapped into the partial
+    /// folder mid-transfer is refused, nothing written or chmod-ed through it.
+    @Test func aLyingPeerCannotSetModesOrWriteThroughALink() throws {
+        let (a, b, received) = try Self.pairedPair(27_291, 27_292)
+        let aState = "\(a.sandbox.root)/state/actshare"
+        func peer(_ plan: String) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["\(HandoffTests.fixtures)/lying-peer.py", "transfer", aState, "127.0.0.1:\(b.port)", plan]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        func wait(_ process: Process) {
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let modes = try peer("""
+            {"entries": [{"path": "tools", "kind": "folder", "size": 0, "mode": 4095},
+                         {"path": "tools/run", "kind": "file", "size": 3, "mode": 4095},
+                         {"path": "suid", "kind": "file", "size": 3, "mode": 2559}],
+             "files": [{"index": 1, "data": "ab\\n"}, {"index": 2, "data": "cd\\n"}], "transfer": "1111222233334444"}
+            """)
+        wait(modes)
+        func mode(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1 }
+        #expect(mode("\(received)/tools") == 0o755 && mode("\(received)/tools/run") == 0o755, "\(mode("\(received)/tools/run"))")
+        #expect(mode("\(received)/suid") == 0o755, "setuid, setgid and sticky go: \(String(mode("\(received)/suid"), radix: 8))")
+
+        // The partial folder's "sub" swapped for a link to ~/.config/autostart while the
+        // peer waits: its file is not written there, nor the folder's mode set on it.
+        let autostart = "\(b.sandbox.root)/home/.config/autostart"
+        try FileManager.default.createDirectory(atPath: autostart, withIntermediateDirectories: true)
+        chmod(autostart, 0o700)
+        let swapped = try peer("""
+            {"entries": [{"path": "sub", "kind": "folder", "size": 0, "mode": 511},
+                         {"path": "sub/evil.desktop", "kind": "file", "size": 6, "mode": 420}],
+             "files": [{"index": 1, "data": "owned\\n"}], "transfer": "5555666677778888", "pause": 2}
+            """)
+        let deadline = Date().addingTimeInterval(10)
+        var partial: String?
+        while partial == nil && Date() < deadline {
+            partial = (try? FileManager.default.contentsOfDirectory(atPath: received))?.first { $0.hasPrefix(".actshare-partial-") && $0.hasSuffix("5555666677778888") }
+            if partial == nil { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        let sub = "\(received)/\(try #require(partial))/sub"
+        while !FileManager.default.fileExists(atPath: sub) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(rmdir(sub) == 0 && symlink(autostart, sub) == 0)
+        wait(swapped)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: autostart).isEmpty, "nothing written through the link")
+        #expect(mode(autostart) == 0o700, "nor its mode changed")
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/sub"))
+        #expect(b.log.contains("a link now, which is not followed"), "\(b.log)")
+    }
+
+    /// A file swapped for a link to a secret while a folder is being sent stops the send;
+    /// the secret does not leave.
+    @Test func aFileSwappedForALinkMidSendIsNotSent() throws {
+        let (a, b, received) = try Self.pairedPair(27_293, 27_294)
+        let folder = "\(a.sandbox.root)/Outbox"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Sent first (names in order), and large, so that the swap comes while it goes.
+        Sandbox.sparseFile("\(folder)/a-big.bin", size: 256 << 20)
+        try "a note\n".write(toFile: "\(folder)/b-note.txt", atomically: true, encoding: .utf8)
+        let secret = "\(a.sandbox.root)/home/id_rsa"
+        try "-----BEGIN OPENSSH PRIVATE KEY----- secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        nonisolated(unsafe) var sent: Run?
+        let done = DispatchSemaphore(value: 0)
+        let environment = a.sandbox.environment
+        Thread.detachNewThread {
+            sent = try? Sandbox.execute(Sandbox.binary, ["handoff", "send", "--device", "beta", folder], environment: environment, stdin: nil)
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: received))?.contains { $0.hasPrefix(".actshare-partial-") } ?? false) {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(unlink("\(folder)/b-note.txt") == 0 && symlink(secret, "\(folder)/b-note.txt") == 0)
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(sent?.status != 0, "the send stops")
+        #expect(sent?.stderr.contains("\(folder)/b-note.txt cannot be read: it is a link now; the send is stopped") == true, "\(sent?.stderr ?? "")")
+        let found = try Sandbox.execute("/bin/grep", ["-r", "-l", "OPENSSH", received], environment: [:], stdin: nil)
+        #expect(found.stdout.isEmpty, "the secret did not arrive: \(found.stdout)")
+        _ = b  // its daemon runs as long as it is kept
+    }
+
+    /// The receive folder must be this user's own folder, not a link, at each transfer.
+    @Test func aReceiveFolderThatIsALinkIsRefused() throws {
+        let (a, b, received) = try Self.pairedPair(27_295, 27_296)
+        let elsewhere = "\(b.sandbox.root)/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: received)
+        #expect(symlink(elsewhere, received) == 0)
+        let note = try a.sandbox.file("note.txt", "hello\n")
+        let sent = try a.run("handoff", "send", note)
+        #expect(sent.status != 0)
+        #expect(sent.stderr.contains("beta cannot receive files: its receive folder cannot be used"), "\(sent.stderr)")
+        #expect(b.log.contains("it is a link"), "\(b.log)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+}
+

@@ -6,10 +6,11 @@ what that daemon would never send. Used by the end-to-end tests of the receiving
   lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
   lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
   lying-peer.py transfer STATE-DIR HOST:PORT JSON|@FILE
-      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?, "transfer"?}):
+      offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?, "transfer"?, "pause"?}):
       send the offer and, if accepted, each file's begin, data (cut short after "cut"
       bytes, then hang up) and end; print every reply, one JSON line each ("hangup": true
-      hangs up after the answer to the offer)
+      hangs up after the answer to the offer; "pause": N waits N seconds, at most 10,
+      after it, printing {"type": "paused"} first)
 
 Every loop is bounded: `serve` stops after SECONDS, each socket times out after 5 s.
 """
@@ -140,6 +141,9 @@ def transfer(state, address, plan):
                 print(json.dumps(reply), flush=True)
                 if not reply or reply.get("type") != "transfer-accept" or plan.get("hangup"):
                     return
+                if plan.get("pause"):
+                    print(json.dumps({"type": "paused"}), flush=True)
+                    time.sleep(min(float(plan["pause"]), 10))
                 for file in plan.get("files", []):
                     data = file["data"].encode()
                     write_frame(conn, {"type": "file-begin", "index": file["index"]})

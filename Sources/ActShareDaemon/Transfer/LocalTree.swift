@@ -10,13 +10,18 @@ import Glibc
 /// A path the user names is followed if it is a symbolic link, as `cp` does; a link found
 /// inside a folder is refused, and so is the whole transfer, before a byte is sent: a link
 /// could point anywhere on this machine (`~/.ssh`), and the receiver never makes links.
-/// FIFOs, devices and sockets are refused too.
+/// FIFOs, devices and sockets are refused too. Each file is listed with its device and
+/// inode, and the sender reads only that file: one swapped for another (a link to `~/.ssh`)
+/// between the listing and its turn stops the send.
 struct LocalTree {
     struct Item {
         var entry: TransferEntry
+        /// Where it is read from: never a link (a link the user named is resolved here).
         var source: String
         /// The file's version (inode, size, modification time), for the transfer's id.
         var version: String = ""
+        /// The file listed: its device and inode.
+        var identity: (device: UInt64, inode: UInt64) = (0, 0)
     }
 
     /// The most entries one transfer takes: the offer must fit one frame.
@@ -49,7 +54,8 @@ struct LocalTree {
             guard names.insert(name).inserted else {
                 throw HandoffFailure("two items are named \(name): send them one at a time", exitCode: .badInput)
             }
-            try add(path, as: name, info: info)
+            // Named by the user, a link is followed, as cp does: read from what it points to.
+            try add(FileSystem.resolved(path) ?? path, as: name, info: info)
         }
     }
 
@@ -64,7 +70,8 @@ struct LocalTree {
                 throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput)
             }
             let version = "\(info.st_ino):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-            items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version))
+            items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version,
+                              identity: (UInt64(info.st_dev), UInt64(info.st_ino))))
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
             guard let children = FileSystem.contents(ofDirectory: path) else {

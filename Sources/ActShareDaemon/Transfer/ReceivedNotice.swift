@@ -8,28 +8,112 @@ import Glibc
 /// action that opens the folder they are in, through `org.freedesktop.Notifications`
 /// (libnotify's `notify-send`) when this user has a session bus.
 ///
-/// Showing it waits for the user (`notify-send --wait`), so the daemon does not: it starts
-/// itself again as `actshare-daemon --notify FOLDER SUMMARY BODY`, detached, which shows
-/// it and opens the folder with `xdg-open` if asked. Nothing received is ever opened: only
-/// the folder, and only when the user asks.
+/// Showing it waits for the user (`notify-send --wait`), so the daemon does not: a thread
+/// of its own runs `actshare-daemon --notify FOLDER`, which reads the summary and body on
+/// its standard input (never a command line of ours: file names are the peer's), shows
+/// them and opens the folder with `xdg-open` if asked. **At most one notice runs at a
+/// time**: what arrives while one is shown waits, and is said at once in the next
+/// ("12 files from desk, 3 from laptop"), so a flood of small transfers makes one notice,
+/// not one process each. Nothing received is ever opened: only the folder, and only when
+/// the user asks.
 public enum ReceivedNotice {
-    /// Starts the notice for `transfer`; says nothing when there is no session bus or no
-    /// notify-send (the daemon's log has the line anyway).
+    /// Arrivals not yet shown, by device name, in the order they came: files and names.
+    nonisolated(unsafe) private static var pending: [(from: String, files: Int, names: [String])] = []
+    nonisolated(unsafe) private static var showing = false
+    private static let lock = Lock()
+
+    /// The most names a notice lists; the rest are counted.
+    static let namesShown = 5
+
+    /// Counts `transfer` into the next notice, and starts the notice thread if none runs;
+    /// says nothing when there is no session bus or no notify-send (the daemon's log has
+    /// the line anyway).
     static func show(_ transfer: ReceivedTransfer, in folder: String) {
         let bus = Environment.value("DBUS_SESSION_BUS_ADDRESS") ?? ""
         let runtime = Environment.value("XDG_RUNTIME_DIR") ?? ""
         guard !bus.isEmpty || (!runtime.isEmpty && FileSystem.exists(FileSystem.join(runtime, "bus"))),
               let executable = FileSystem.executablePath else { return }
-        let count = transfer.files.count
-        let summary = "\(count) file\(count == 1 ? "" : "s") from \(transfer.from)"
-        let body = transfer.paths.map { FileSystem.baseName($0) }.joined(separator: ", ")
-        // As `actshare-daemon` by name: in a release install the executable is actshare's.
-        _ = try? ChildProcess.start([executable, "--notify", folder, summary, body], name: SearchPaths.daemonName, quiet: true, detached: true)
+        let start = lock.withLock {
+            let names = transfer.paths.map(FileSystem.baseName)
+            if let index = pending.firstIndex(where: { $0.from == transfer.from }) {
+                pending[index].files += transfer.files.count
+                pending[index].names += names
+            } else {
+                pending.append((transfer.from, transfer.files.count, names))
+            }
+            defer { showing = true }
+            return !showing
+        }
+        guard start else { return }
+        let context = Unmanaged.passRetained(NoticeThread(executable: executable, folder: folder)).toOpaque()
+        var thread = pthread_t()
+        if pthread_create(&thread, nil, { context in
+            Unmanaged<NoticeThread>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context) == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<NoticeThread>.fromOpaque(context).release()
+            lock.withLock { showing = false }
+        }
     }
 
-    /// The `--notify` helper: shows the notice and opens `folder` when its action is chosen.
-    public static func run(folder: String, summary: String, body: String) -> Int32 {
+    /// The words of a notice for `arrivals`: "3 files from laptop" or "12 files from desk,
+    /// 3 from laptop"; the first names, then how many more.
+    static func words(_ arrivals: [(from: String, files: Int, names: [String])]) -> (summary: String, body: String) {
+        let sources = arrivals.enumerated().map { index, arrival in
+            index == 0 ? "\(arrival.files) file\(arrival.files == 1 ? "" : "s") from \(arrival.from)" : "\(arrival.files) from \(arrival.from)"
+        }
+        let names = arrivals.flatMap(\.names)
+        var body = names.prefix(namesShown).joined(separator: ", ")
+        if names.count > namesShown { body += " and \(names.count - namesShown) more" }
+        return (sources.joined(separator: ", "), body)
+    }
+
+    /// The thread that shows notices one after another while arrivals wait.
+    private final class NoticeThread {
+        let executable: String
+        let folder: String
+
+        init(executable: String, folder: String) {
+            self.executable = executable
+            self.folder = folder
+        }
+
+        func run() {
+            while true {
+                let batch: [(from: String, files: Int, names: [String])] = ReceivedNotice.lock.withLock {
+                    defer { ReceivedNotice.pending = [] }
+                    if ReceivedNotice.pending.isEmpty { ReceivedNotice.showing = false }
+                    return ReceivedNotice.pending
+                }
+                if batch.isEmpty { return }
+                let (summary, body) = ReceivedNotice.words(batch)
+                // As `actshare-daemon` by name: in a release install the executable is actshare's.
+                _ = try? ChildProcess.run(
+                    executable, ["--notify", folder], name: SearchPaths.daemonName, input: Array("\(summary)\u{0}\(body)".utf8),
+                    timeLimit: .seconds(660))
+            }
+        }
+    }
+
+    /// The `--notify` helper: reads the summary and body (NUL between them) on its standard
+    /// input, shows the notice, and opens `folder` when its action is chosen. Names are
+    /// escaped for a server that reads markup in the body (`body-markup`).
+    public static func run(folder: String) -> Int32 {
+        var input: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while input.count < 64 << 10 {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            input += chunk[..<count]
+        }
+        let parts = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let summary = PathName.decode(parts.first ?? [])
+        var body = PathName.decode(parts.count > 1 ? parts[1] : [])
         guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
+        if serverReadsMarkup() { body = escapedMarkup(body) }
         // At most 10 minutes of waiting for the user: then the notice is left to the server.
         let outcome = try? ChildProcess.run(
             notifySend, ["--app-name=actshare", "--icon=folder-download", "--action=default=Open folder", "--", summary, body],
@@ -38,5 +122,29 @@ public enum ReceivedNotice {
               let opener = FileSystem.programOnPath("xdg-open") else { return 0 }
         _ = try? ChildProcess.run(opener, [folder], timeLimit: .seconds(60))
         return 0
+    }
+
+    /// Whether the notification server says it reads markup in bodies (GetCapabilities).
+    static func serverReadsMarkup() -> Bool {
+        guard let gdbus = FileSystem.programOnPath("gdbus") else { return true }  // unknown: escape, to be safe
+        let outcome = try? ChildProcess.run(
+            gdbus, ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                    "--method", "org.freedesktop.Notifications.GetCapabilities"], timeLimit: .seconds(5))
+        guard let outcome, outcome.status == 0 else { return true }
+        return String(decoding: outcome.output, as: UTF8.self).contains("'body-markup'")
+    }
+
+    /// `text` with `&`, `<` and `>` as the notification spec's markup writes them.
+    static func escapedMarkup(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import CActShareSystem
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -40,7 +41,7 @@ actor TransferQueue {
             chmod(folder, 0o700)
             let outcome = try ChildProcess.run("/bin/cp", ["-a", "--"] + paths + [folder])
             guard outcome.status == 0 else {
-                TransferReceiver.removeTree(folder)
+                _ = cactshare_remove_tree(folder)
                 throw HandoffFailure("cannot copy the files to wait in \(folder)", exitCode: .failed)
             }
             kept = paths.map { FileSystem.join(folder, FileSystem.baseName($0)) }
@@ -75,7 +76,7 @@ actor TransferQueue {
     func remove(_ id: String) -> QueuedTransfer? {
         guard let index = items.firstIndex(where: { $0.id == id }) else { return nil }
         let item = items.remove(at: index)
-        if item.copied { TransferReceiver.removeTree(FileSystem.join(copies, item.id)) }
+        if item.copied { _ = cactshare_remove_tree(FileSystem.join(copies, item.id)) }
         try? save()
         return item
     }

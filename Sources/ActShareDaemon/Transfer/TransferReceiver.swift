@@ -13,7 +13,10 @@ import Glibc
 /// complete and its SHA-256 checked, with `renameat2(RENAME_NOREPLACE)`: nothing partial
 /// is ever seen under a final name, and nothing there is ever replaced (`a (1).txt`).
 /// Names are made safe with ``ReceivedName``; only files and folders are made, never
-/// links; nothing received is opened or run. A transfer cancelled or refused leaves
+/// links; nothing received is opened or run. Every file operation goes through a folder's
+/// descriptor with `O_NOFOLLOW` (``FolderDescriptor``), so a link swapped in mid-transfer
+/// is refused, not followed; modes are masked (``fileMode(_:)``); the receive directory
+/// must be the user's own folder, not a link, at each transfer. A transfer cancelled or refused leaves
 /// nothing; one cut off leaves its hidden folder, and the same files sent again go on
 /// from there (see ``TransferPart``), until ``removeStale(in:olderThan:)`` removes it.
 struct TransferReceiver {
@@ -35,27 +38,30 @@ struct TransferReceiver {
     func receive(_ offer: PeerMessage, frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
                  outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws -> ReceivedTransfer? {
         let planned: [Planned]
-        let partial: String
+        let receiving: FolderDescriptor
+        let partialName: String
+        let partial: FolderDescriptor
         var kept: [Int: (part: TransferPart, hasher: SHA256)] = [:]
         do {
             guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffFailure("the transfer has no valid id") }
             planned = try Self.plan(offer.entries ?? [])
             try checkSpace(for: planned)
             try FileSystem.createDirectories(directory)
+            receiving = try usableReceiveFolder()
             // The same files from the same device: what an interrupted attempt left is kept.
-            partial = FileSystem.join(directory, "\(Self.partialPrefix)\(device.device.id)-\(id)")
-            if !Self.isFolder(partial) {
-                Self.keepFewPartials(of: device.device.id, in: directory)
-                try Self.makeFolder(partial, mode: 0o700)
+            partialName = "\(Self.partialPrefix)\(device.device.id)-\(id)"
+            if receiving.status(partialName).map({ $0.st_mode & S_IFMT == S_IFDIR }) != true {
+                Self.keepFewPartials(of: device.device.id, in: receiving)
+                if let error = receiving.makeFolder(partialName, mode: 0o700) { throw failure("cannot make its folder", error) }
             }
             // Its time says when it was last used, for ``removeStale``.
-            _ = PathName.withCString(partial) { utimensat(AT_FDCWD, $0, nil, 0) }
+            receiving.touch(partialName)
+            partial = try receiving.folder(partialName).mapError { failure("cannot open its folder", $0) }.get()
             for item in planned where item.entry.kind == .folder {
-                let path = FileSystem.join(partial, item.relative)
-                if !Self.isFolder(path) { try Self.makeFolder(path, mode: 0o700) }
+                _ = try partial.folder(item.relative, creating: 0o700).mapError { failure("cannot make \(item.relative)", $0) }.get()
             }
             for (index, item) in planned.enumerated() where item.entry.kind == .file {
-                if let part = Self.keptPart(FileSystem.join(partial, item.relative), index: index, limit: item.entry.size) { kept[index] = part }
+                if let part = Self.keptPart(item.relative, in: partial, index: index, limit: item.entry.size) { kept[index] = part }
             }
         } catch let failure as HandoffFailure {
             DaemonLog.line("refused files from \(device.name): \(failure.message)")
@@ -89,7 +95,7 @@ struct TransferReceiver {
                 if end.type == .transferCancel { throw Cancelled() }
                 guard end.index == index, end.sha256 == digest else {
                     // Not kept for a resume either: the same bytes would come again.
-                    _ = PathName.withCString(FileSystem.join(partial, item.relative)) { unlink($0) }
+                    if case .success(let folder) = partial.folder(Self.parent(of: item.relative)) { folder.remove(FileSystem.baseName(item.relative)) }
                     throw HandoffFailure("\(item.entry.path) arrived damaged: its SHA-256 differs")
                 }
                 done.insert(index)
@@ -97,10 +103,11 @@ struct TransferReceiver {
             }
             // Folder modes last: a folder without write permission would have kept its files out.
             for item in planned.reversed() where item.entry.kind == .folder {
-                chmod(FileSystem.join(partial, item.relative), mode_t(item.entry.mode | 0o700))
+                let folder = try partial.folder(item.relative).mapError { failure("cannot open \(item.relative)", $0) }.get()
+                folder.setMode(Self.folderMode(item.entry.mode))
             }
-            let placed = try place(planned, from: partial)
-            Self.removeTree(partial)
+            let placed = try place(planned, from: partial, into: receiving)
+            receiving.remove(partialName)
             try await outbound.write(try Wire.encode(PeerMessage(.transferDone, received: placed.map(FileSystem.baseName))))
             // Each file where it is now: under its top-level item's final name.
             var moved: [String: String] = [:]
@@ -117,7 +124,7 @@ struct TransferReceiver {
             DaemonLog.line("the transfer from \(device.name) broke off; what arrived is kept to be resumed")
             return nil
         } catch {
-            Self.removeTree(partial)
+            receiving.remove(partialName)
             let message = error is Cancelled ? "cancelled by \(device.name)" : (error as? HandoffFailure)?.message ?? "the transfer broke off"
             DaemonLog.line("files from \(device.name) not kept: \(message)")
             try? await outbound.write(try Wire.encode(PeerMessage(.error, message: message)))
@@ -153,47 +160,81 @@ struct TransferReceiver {
 
     /// Before a new one is made: removes the device's least recently used partial folders
     /// beyond ``partialsPerDevice`` - 1.
-    private static func keepFewPartials(of deviceID: String, in directory: String) {
+    private static func keepFewPartials(of deviceID: String, in receiving: FolderDescriptor) {
         let prefix = partialPrefix + deviceID + "-"
-        var folders: [(path: String, used: Int)] = []
-        for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasPrefix(prefix) {
-            let path = FileSystem.join(directory, name)
-            var info = stat()
-            guard PathName.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            folders.append((path, Int(info.st_mtim.tv_sec)))
+        var folders: [(name: String, used: Int)] = []
+        for name in receiving.names() where name.hasPrefix(prefix) {
+            guard let info = receiving.status(name), info.st_mode & S_IFMT == S_IFDIR else { continue }
+            folders.append((name, Int(info.st_mtim.tv_sec)))
         }
-        for old in folders.sorted(by: { $0.used < $1.used }).dropLast(partialsPerDevice - 1) { removeTree(old.path) }
+        for old in folders.sorted(by: { $0.used < $1.used }).dropLast(partialsPerDevice - 1) { receiving.remove(old.name) }
     }
 
     /// Removes what interrupted transfers left in `directory` and nobody resumed within
     /// `seconds`.
     static func removeStale(in directory: String, olderThan seconds: Int) {
+        guard case .success(let receiving) = FolderDescriptor.open(directory) else { return }
         let now = time(nil)
-        for name in FileSystem.contents(ofDirectory: directory) ?? [] where name.hasPrefix(partialPrefix) {
-            let path = FileSystem.join(directory, name)
-            var info = stat()
-            guard PathName.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR,
-                  Int(now - info.st_mtim.tv_sec) >= seconds else { continue }
-            removeTree(path)
-            DaemonLog.line("removed what an interrupted transfer left in \(FileSystem.abbreviatingHome(path)), unused for \(seconds / 3600) h")
+        for name in receiving.names() where name.hasPrefix(partialPrefix) {
+            guard let info = receiving.status(name), info.st_mode & S_IFMT == S_IFDIR, Int(now - info.st_mtim.tv_sec) >= seconds else { continue }
+            receiving.remove(name)
+            DaemonLog.line("removed what an interrupted transfer left in \(FileSystem.abbreviatingHome(FileSystem.join(directory, name))), unused for \(seconds / 3600) h")
         }
+    }
+
+    /// A received file's mode: the sender's bits, less write for others, setuid, setgid and
+    /// sticky (at most 0755), and always readable by the user.
+    static func fileMode(_ sent: UInt32) -> mode_t { mode_t(sent & 0o755 | 0o400) }
+
+    /// A received folder's mode: the same, and always open to the user (at most 0755).
+    static func folderMode(_ sent: UInt32) -> mode_t { mode_t(sent & 0o755 | 0o700) }
+
+    /// The folder of a relative path ("" for a top-level name).
+    private static func parent(of relative: String) -> String {
+        guard let slash = relative.lastIndex(of: "/") else { return "" }
+        return String(relative[..<slash])
+    }
+
+    /// The receive directory, opened: it must be a folder of this user's, not a link, and
+    /// writable by no one else. What is wrong is said in the log; the sender is told that
+    /// the folder cannot be used (no path of this machine goes to it).
+    private func usableReceiveFolder() throws -> FolderDescriptor {
+        let problem: String
+        switch FolderDescriptor.open(directory) {
+        case .success(let folder):
+            var info = stat()
+            guard fstat(folder.fd, &info) == 0 else { problem = String(cString: strerror(errno)); break }
+            if info.st_uid != getuid() {
+                problem = "it belongs to another user"
+            } else if info.st_mode & 0o002 != 0 {
+                problem = "anyone may write in it"
+            } else {
+                return folder
+            }
+        case .failure(let error):
+            problem = error.code == ELOOP ? "it is a link (give the folder it points to)" : error.words
+        }
+        DaemonLog.line("refused files from \(device.name): the receive folder \(FileSystem.abbreviatingHome(directory)) cannot be used: \(problem)")
+        throw HandoffFailure("\(ownName) cannot receive files: its receive folder cannot be used")
+    }
+
+    /// A failure of the receiving side, with the system's reason.
+    private func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffFailure {
+        HandoffFailure("\(ownName) \(what): \(error.words)")
     }
 
     /// What an earlier attempt left of a file: its bytes (not more than `limit`) and their
     /// SHA-256, with the hasher to go on from.
-    private static func keptPart(_ path: String, index: Int, limit: UInt64) -> (part: TransferPart, hasher: SHA256)? {
-        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) }
+    private static func keptPart(_ relative: String, in partial: FolderDescriptor, index: Int,
+                                 limit: UInt64) -> (part: TransferPart, hasher: SHA256)? {
+        guard case .success(let folder) = partial.folder(parent(of: relative)) else { return nil }
+        let fd = folder.openFile(FileSystem.baseName(relative), flags: O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, UInt64(info.st_size) <= limit else { return nil }
         let (hasher, total) = FilePrefixHash.of(fd, limit: limit)
         return (TransferPart(index: index, bytes: total, sha256: Hex.string(hasher.finalize())), hasher)
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return PathName.withCString(path, { lstat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Each entry's safe path inside the partial folder: every component sanitised and
@@ -253,12 +294,11 @@ struct TransferReceiver {
 
     /// Writes one file's bytes from `offset` (what was kept before it stays), as many as
     /// offered and not one more; returns the SHA-256 of the whole file.
-    private func receiveFile(_ item: Planned, into partial: String, from offset: UInt64, hasher start: SHA256,
+    private func receiveFile(_ item: Planned, into partial: FolderDescriptor, from offset: UInt64, hasher start: SHA256,
                              frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> String {
-        let path = FileSystem.join(partial, item.relative)
-        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (offset == 0 ? O_TRUNC : 0)
-        let fd = PathName.withCString(path) { open($0, flags, 0o600) }
-        guard fd >= 0 else { throw HandoffFailure("cannot write \(item.relative) on \(ownName): \(String(cString: strerror(errno)))") }
+        let folder = try partial.folder(Self.parent(of: item.relative)).mapError { failure("cannot write \(item.relative)", $0) }.get()
+        let fd = folder.openFile(FileSystem.baseName(item.relative), flags: O_WRONLY | O_CREAT | (offset == 0 ? O_TRUNC : 0))
+        guard fd >= 0 else { throw failure("cannot write \(item.relative)", FolderDescriptor.Errno(errno)) }
         defer { close(fd) }
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw HandoffFailure("cannot write \(item.relative) on \(ownName): \(String(cString: strerror(errno)))")
@@ -290,57 +330,30 @@ struct TransferReceiver {
             }
             left -= UInt64(chunk.readableBytes)
         }
-        fchmod(fd, mode_t(item.entry.mode | 0o400))
+        fchmod(fd, Self.fileMode(item.entry.mode))
         return Hex.string(hasher.finalize())
     }
 
     /// Moves each top-level item out of the partial folder under a name not taken; returns
     /// their paths.
-    private func place(_ planned: [Planned], from partial: String) throws -> [String] {
+    private func place(_ planned: [Planned], from partial: FolderDescriptor, into receiving: FolderDescriptor) throws -> [String] {
         var placed: [String] = []
         for item in planned where !item.relative.contains("/") {
             var moved: String?
             var taken = Set<String>()
             while moved == nil {
-                guard let name = ReceivedName.unique(item.relative, taken: { taken.contains($0) || Self.exists(FileSystem.join(directory, $0)) }) else {
+                guard let name = ReceivedName.unique(item.relative, taken: { taken.contains($0) || receiving.status($0) != nil }) else {
                     throw HandoffFailure("no free name for \(item.relative) on \(ownName)")
                 }
-                let target = FileSystem.join(directory, name)
-                if cactshare_rename_noreplace(FileSystem.join(partial, item.relative), target) == 0 {
-                    moved = target
-                } else if errno == EEXIST || errno == ENOTEMPTY {
+                if let error = partial.move(item.relative, to: name, in: receiving) {
+                    guard error.code == EEXIST || error.code == ENOTEMPTY else { throw failure("cannot move \(name) into place", error) }
                     taken.insert(name)
                 } else {
-                    throw HandoffFailure("cannot move \(name) into place on \(ownName): \(String(cString: strerror(errno)))")
+                    moved = FileSystem.join(directory, name)
                 }
             }
             placed.append(moved!)
         }
         return placed
-    }
-
-    /// Whether anything, a dangling link too, is at `path`.
-    private static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return PathName.withCString(path, { lstat($0, &info) }) == 0
-    }
-
-    private static func makeFolder(_ path: String, mode: mode_t) throws {
-        guard PathName.withCString(path, { mkdir($0, mode) }) == 0 else {
-            throw HandoffFailure("cannot make the folder \(path): \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// Removes a folder this daemon made and everything in it, never following a link.
-    static func removeTree(_ path: String) {
-        var info = stat()
-        guard PathName.withCString(path, { lstat($0, &info) }) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            chmod(path, 0o700)
-            for name in FileSystem.contents(ofDirectory: path) ?? [] { removeTree(FileSystem.join(path, name)) }
-            _ = PathName.withCString(path) { rmdir($0) }
-        } else {
-            _ = PathName.withCString(path) { unlink($0) }
-        }
     }
 }

@@ -77,12 +77,20 @@ struct TransferSender {
     private func sendFile(_ index: Int, _ item: LocalTree.Item, kept: TransferPart?,
                           to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                           done: (UInt64) -> Void) async throws -> (String, UInt64) {
-        let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        guard fd >= 0 else { throw HandoffFailure("\(item.source) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput) }
+        // Not through a link, and only the file listed (PROTOCOL.md): one swapped in since
+        // stops the send before a byte of it goes.
+        let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it is a link now" : String(cString: strerror(errno))
+            throw HandoffFailure("\(item.source) cannot be read: \(reason); the send is stopped", exitCode: .badInput)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw HandoffFailure("\(item.source) is no longer a regular file", exitCode: .badInput)
+        }
+        guard UInt64(info.st_dev) == item.identity.device, UInt64(info.st_ino) == item.identity.inode else {
+            throw HandoffFailure("\(item.source) was replaced by another file while the files were sent; the send is stopped", exitCode: .badInput)
         }
         var hasher = SHA256()
         var offset: UInt64 = 0

@@ -27,12 +27,20 @@ void cactshare_catch_cancel_signals(void);
 /// `to` (EEXIST otherwise), atomically, for files and folders alike.
 int cactshare_rename_noreplace(const char *from, const char *to);
 
+/// renameat2(…, RENAME_NOREPLACE) between two open folders: `from` in `from_directory`
+/// moves to `to` in `to_directory` only if nothing is there.
+int cactshare_renameat_noreplace(int from_directory, const char *from, int to_directory, const char *to);
+
 /// The Landlock ABI this kernel offers, or 0 when it has none (or it is disabled).
 int cactshare_landlock_abi(void);
 
 /// Removes `path` and everything beneath it, depth first and without following symbolic
 /// links; returns 0, or -1 if something could not be removed.
 int cactshare_remove_tree(const char *path);
+
+/// Removes `name` in the open folder `directory`: a file or link itself, a folder with
+/// everything beneath it; never through a link. 0, or -1.
+int cactshare_remove_tree_at(int directory, const char *name);
 
 /// A Unix socket's peer as the kernel saw it connect (struct ucred, which needs
 /// _GNU_SOURCE): read with getsockopt(SO_PEERCRED).
