@@ -55,7 +55,10 @@ void document_end_page(document *d) {
     if (!d->drawing) return;
     cairo_show_page(d->cr);
     /* Each page goes out as it ends: after a failed write, the rest is not drawn. */
-    if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS || cairo_status(d->cr) != CAIRO_STATUS_SUCCESS) d->failed = 1;
+    if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS || cairo_status(d->cr) != CAIRO_STATUS_SUCCESS
+        || (d->write_failed && *d->write_failed)) {
+        d->failed = 1;
+    }
 }
 
 void document_release(document *d) {

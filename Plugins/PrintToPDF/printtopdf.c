@@ -320,6 +320,7 @@ int32_t print_to_pdf(const actshare_request *request, actshare_session *session)
 
     /* Pass 2: draw, page by page, straight into the file. */
     sink out = {.fd = fd};
+    d.write_failed = &out.failed;
     d.drawing = 1;
     d.surface = cairo_pdf_surface_create_for_stream(sink_write, &out, chosen->width, chosen->height);
     char title[512];

@@ -43,6 +43,7 @@ typedef struct document {
     const char *item_name;    /* for the header */
     int outline_parent;
     int failed;               /* a write failed (a full disk): draw nothing more */
+    const int *write_failed;  /* the sink's errno of a failed write (second pass) */
     /* The text threads' font maps (two sets: one lays out while the other is drawn), kept
      * for the whole document so that each loads its fonts once. */
     PangoFontMap *font_maps[2 * PRINT_TEXT_THREADS];

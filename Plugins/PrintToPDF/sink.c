@@ -95,7 +95,11 @@ cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int
     }
     memmove(s->held.bytes, s->held.bytes + done, s->held.length - done);
     s->held.length -= done;
-    return s->failed ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+    /* A failed write is kept in `failed` and told by its caller, never to cairo: cairo 1.16
+     * in its error state crashes in cairo_surface_finish on a file system full to its last
+     * block (a NULL memcpy). What follows is dropped; the page loop stops at its end. */
+    if (s->failed) s->held.length = 0;
+    return CAIRO_STATUS_SUCCESS;
 }
 
 void sink_finish(sink *s) {

@@ -59,6 +59,21 @@ import Testing
         #expect(run.stderr == "actshare: org.actshare.print-to-pdf: no space left on \(full) to write numbers.pdf\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: full).isEmpty)
 
+        // Full to its last block (a 1 MiB tmpfs holding a 1 MiB file): cairo 1.16 crashed
+        // in cairo_surface_finish there, and took actshare with it; now it is said, exit 1.
+        let last = "\(sandbox.root)/last"
+        try FileManager.default.createDirectory(atPath: last, withIntermediateDirectories: true)
+        try #require(try Sandbox.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", last], environment: [:], stdin: nil).status == 0)
+        defer { _ = try? Sandbox.execute("/bin/umount", [last], environment: [:], stdin: nil) }
+        _ = try Sandbox.execute("/bin/dd", ["if=/dev/zero", "of=\(last)/fill", "bs=4k"], environment: [:], stdin: nil)
+        let available = try Sandbox.execute("/bin/df", ["--output=avail", last], environment: [:], stdin: nil).stdout
+        #expect(available.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) == "0", "full to the last block: \(available)")
+        let short = try sandbox.file("short.txt", "a few words\n")
+        let atLast = try sandbox.run("perform", "org.actshare.print-to-pdf", short, "-o", "output-dir=\(last)")
+        #expect(atLast.status == 1, "\(atLast.stderr)")
+        #expect(atLast.stderr == "actshare: org.actshare.print-to-pdf: no space left on \(last) to write short.pdf\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: last) == ["fill"])
+
         // Killed while it writes (into a folder with room): nothing is left.
         let out = "\(sandbox.root)/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
