@@ -51,12 +51,13 @@ enum {
 
 /* ---- The policy, kept to judge refusals ------------------------------------------- */
 
-#define MAX_RULES 4096
+/* As many as a frame holds (each takes at least 6 bytes of it): items are granted one
+ * rule each, unless actshare grants their whole folder (when every entry is shared). */
 static struct rule {
     char *path;
     size_t length;
     unsigned rights;
-} rules[MAX_RULES];
+} *rules;
 static size_t rule_count;
 static int active;
 
@@ -445,7 +446,8 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *er
     unsigned flags;
     uint32_t count, open_files, processes;
     uint64_t memory, file_size, temporary_files;
-    if (asp_get_u8(payload, &flags) != 0 || asp_get_u32(payload, &count) != 0 || count > MAX_RULES) {
+    if (asp_get_u8(payload, &flags) != 0 || asp_get_u32(payload, &count) != 0 || count > payload->length / 6
+        || !(rules = calloc(count ? count : 1, sizeof *rules))) {
         snprintf(error, error_size, "malformed SANDBOX frame");
         return ASP_ERROR_MALFORMED;
     }

@@ -125,3 +125,31 @@ extension HostileItemsTests {
         #expect(missing["stderr"] as? String == "actshare: \(sandbox.root)/files/missing\\xE9: No such file or directory\n")
     }
 }
+
+extension HostileItemsTests {
+    /// 100,000 items in one invocation (a whole folder, granted by one rule), and thousands
+    /// through xargs (each a part of the folder, a rule per item): a sandboxed provider's
+    /// can-perform runs for them; before, its sandbox outgrew the helper's 4,096 rules.
+    @Test func aHundredThousandItemsAreSandboxed() throws {
+        let sandbox = try Sandbox()
+        // A short path: 100,000 of them (with their URIs) must fit the 16 MiB a frame holds.
+        let folder = "/tmp/actshare-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try Sandbox.execute("/usr/bin/python3", ["-c", "import os, sys\nos.makedirs(sys.argv[1])\nfor i in range(100000): open(os.path.join(sys.argv[1], str(i)), 'w').close()", folder],
+                                       environment: [:], stdin: nil)
+        try #require(made.status == 0, "\(made.stderr)")
+        var environment = sandbox.environment
+        environment["ACTSHARE"] = Sandbox.binary
+        let all = try Sandbox.execute("/bin/sh", ["-c", "cd \"$1\" && exec \"$ACTSHARE\" list --json *", "sh", folder], environment: environment, stdin: nil, timeout: 120)
+        #expect(all.status == 0, "\(all.stderr.prefix(500))")
+        let json = try all.json()
+        #expect((json["items"] as? [Any])?.count == 100_000)
+        let types = try all.listedTypes()
+        #expect(types.contains("org.example.wordcount.count"), "its can-perform ran sandboxed: \(types) \(all.stderr.prefix(300))")
+        let parts = try Sandbox.execute(
+            "/bin/sh", ["-c", "cd \"$1\" && ls | head -n 10000 | xargs -n 5000 \"$ACTSHARE\" list --json | grep -c org.example.wordcount.count", "sh", folder],
+            environment: environment, stdin: nil, timeout: 120)
+        #expect(parts.stdout == "2\n", "each invocation of 5,000: \(parts.stdout) \(parts.stderr.prefix(500))")
+    }
+}
+

@@ -14,6 +14,8 @@ struct SandboxPolicy: Equatable {
     }
 
     var rules: [Rule] = []
+    /// Where each path's rule is in `rules`: a request of 100,000 items adds as many.
+    private var ruleIndex: [String: Int] = [:]
     var network: Bool
     var exec: Bool
     /// Whether it may open Unix sockets, to connect to `sockets` only.
@@ -69,7 +71,7 @@ struct SandboxPolicy: Equatable {
             for place in places {
                 switch place {
                 case .items:
-                    for item in request.items { if let path = item.path { add(path, rights) } }
+                    for path in Self.itemGrants(request.items.compactMap(\.path)) { add(path, rights) }
                 case .output:
                     for option in permissions.outputOptions {
                         switch request.option(option).flatMap({ Self.outputGrant($0, home: home, xdg: xdg) }) {
@@ -127,12 +129,36 @@ struct SandboxPolicy: Equatable {
 
     private mutating func add(_ path: String, _ rights: UInt8) {
         guard path.hasPrefix("/") else { return }
-        if let index = rules.firstIndex(where: { $0.path == path }) {
+        if let index = ruleIndex[path] {
             rules[index].rights |= rights
         } else {
+            ruleIndex[path] = rules.count
             rules.append(Rule(path: path, rights: rights))
         }
     }
+
+    /// The paths that grant `items`: each item, except that a folder every entry of which
+    /// is shared is granted whole (one rule for `ls | xargs actshare …`, and nothing more
+    /// than was shared). Folders with fewer shared items than this are not looked into.
+    static func itemGrants(_ items: [String]) -> [String] {
+        let byFolder = Dictionary(grouping: Set(items), by: FileSystem.directoryName)
+        var grants: [String] = []
+        var whole = Set<String>()
+        for folder in byFolder.keys.sorted() {
+            guard let shared = byFolder[folder], shared.count >= minimumFolderItems else { continue }
+            if let entries = FileSystem.contents(ofDirectory: folder), entries.count == shared.count,
+               Set(entries.map { FileSystem.join(folder, $0) }) == Set(shared) {
+                whole.insert(folder)
+                grants.append(folder)
+            }
+        }
+        var seen = Set<String>()
+        for item in items where !whole.contains(FileSystem.directoryName(item)) && seen.insert(item).inserted { grants.append(item) }
+        return grants
+    }
+
+    /// Shared items in one folder from which its entries are counted (``itemGrants(_:)``).
+    static let minimumFolderItems = 64
 
     /// The rules in words, for `--explain`: "read /usr, /etc; read and write /tmp/…; no
     /// network; no programs; 4096 MiB of memory, …".

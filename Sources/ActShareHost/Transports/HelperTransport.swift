@@ -183,12 +183,24 @@ final class HelperTransport: HookTransport {
 
     // MARK: Frames
 
+    /// A frame larger than the helper takes (``ASP_MAX_FRAME``) is said as what it is,
+    /// before it is sent: too many items (their paths, or the sandbox's rules for them).
+    private func checkSize(_ frame: Frame) throws {
+        guard frame.payload.count >= Int(ASP_MAX_FRAME) - 1 else { return }
+        let what = frame.kind == .sandbox ? "the rules of its sandbox for them" : "their names and paths"
+        throw record(ActShareError(
+            .badInput,
+            "provider \(manifest.id): too many items to give it at once: \(what) take \(frame.payload.count >> 20) MiB, over the \(ASP_MAX_FRAME >> 20) MiB its helper takes; share fewer at a time, or their folder",
+            at: manifest.libraryLocation))
+    }
+
     /// Frames sent whose replies are still to be read, in order, with their handlers.
     /// REQUEST is sent without waiting, so a call costs one round trip, not two.
     private var unanswered: [(Frame) throws -> Void] = []
 
     private func post(_ frame: Frame, handle: @escaping (Frame) throws -> Void) throws {
         if let fault { throw fault }
+        try checkSize(frame)
         guard let process else { preconditionFailure("a frame before load") }
         do {
             try process.send(frame)
@@ -205,6 +217,7 @@ final class HelperTransport: HookTransport {
                           handle: (Frame) throws -> Void) throws {
         if let fault { throw fault }
         guard let process else { preconditionFailure("a frame before load") }
+        try checkSize(frame)
         let limit = limits.timeoutMilliseconds
         var deadline = ProviderProcess.now() + UInt64(limit) * 1_000_000
         var waited = HookLimits.words(limit)
