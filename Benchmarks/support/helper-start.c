@@ -61,6 +61,8 @@ int main(int argc, char **argv) {
         asp_put_u64(&payload, 16ull << 30);
         asp_put_u32(&payload, 1024);
         asp_put_u32(&payload, 0);
+        asp_put_u64(&payload, 512ull << 20); /* temporary files: a tmpfs of their own */
+        asp_put_u32(&payload, 0);            /* no Unix socket */
         asp_buffer reply = {0};
         unsigned type;
         if (asp_write_frame(requests[1], ASP_FRAME_SANDBOX, &payload) != 0 || asp_read_frame(replies[0], &reply, &type) != 0
