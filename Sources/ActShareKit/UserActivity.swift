@@ -152,14 +152,7 @@ final class EventReader: Sendable {
     }
 
     func start() {
-        let body = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { context in
-            let reader = Unmanaged<EventReader>.fromOpaque(context!).takeRetainedValue()
-            reader.run()
-            return nil
-        }, body)
-        if started == 0 { pthread_detach(thread) } else { Unmanaged<EventReader>.fromOpaque(body).release() }
+        DetachedThread.start { self.run() }
     }
 
     private func run() {

@@ -45,15 +45,7 @@ public enum ReceivedNotice {
             return !showing
         }
         guard start else { return }
-        let context = Unmanaged.passRetained(NoticeThread(executable: executable, folder: folder)).toOpaque()
-        var thread = pthread_t()
-        if pthread_create(&thread, nil, { context in
-            Unmanaged<NoticeThread>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context) == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<NoticeThread>.fromOpaque(context).release()
+        if !DetachedThread.start({ showWhilePending(executable: executable, folder: folder) }) {
             lock.withLock { showing = false }
         }
     }
@@ -70,30 +62,20 @@ public enum ReceivedNotice {
         return (sources.joined(separator: ", "), body)
     }
 
-    /// The thread that shows notices one after another while arrivals wait.
-    private final class NoticeThread {
-        let executable: String
-        let folder: String
-
-        init(executable: String, folder: String) {
-            self.executable = executable
-            self.folder = folder
-        }
-
-        func run() {
-            while true {
-                let batch: [(from: String, files: Int, names: [String])] = ReceivedNotice.lock.withLock {
-                    defer { ReceivedNotice.pending = [] }
-                    if ReceivedNotice.pending.isEmpty { ReceivedNotice.showing = false }
-                    return ReceivedNotice.pending
-                }
-                if batch.isEmpty { return }
-                let (summary, body) = ReceivedNotice.words(batch)
-                // As `actshare-daemon` by name: in a release install the executable is actshare's.
-                _ = try? ChildProcess.run(
-                    executable, ["--notify", folder], name: SearchPaths.daemonName, input: Array("\(summary)\u{0}\(body)".utf8),
-                    timeLimit: .seconds(660))
+    /// The notice thread: shows notices one after another while arrivals wait.
+    private static func showWhilePending(executable: String, folder: String) {
+        while true {
+            let batch: [(from: String, files: Int, names: [String])] = lock.withLock {
+                defer { pending = [] }
+                if pending.isEmpty { showing = false }
+                return pending
             }
+            if batch.isEmpty { return }
+            let (summary, body) = words(batch)
+            // As `actshare-daemon` by name: in a release install the executable is actshare's.
+            _ = try? ChildProcess.run(
+                executable, ["--notify", folder], name: SearchPaths.daemonName, input: Array("\(summary)\u{0}\(body)".utf8),
+                timeLimit: .seconds(660))
         }
     }
 

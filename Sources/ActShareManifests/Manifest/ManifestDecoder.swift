@@ -159,6 +159,10 @@ public struct ManifestDecoder: Sendable {
             }
         }
         var permissions = ProviderPermissions()
+        /// What `providers check` says of a permission where it is declared.
+        func explain(_ value: YAMLValue, _ severity: Diagnostic.Severity, _ message: String) {
+            problems.warnings.append(Diagnostic(severity, message, at: value.location))
+        }
         try problems.attempt { if let read = try places("read") { permissions.read = read } }
         try problems.attempt { if let write = try places("write") { permissions.write = write } }
         try problems.attempt {
@@ -178,10 +182,8 @@ public struct ManifestDecoder: Sendable {
             guard let displayValue = map["display"] else { return }
             permissions.display = try displayValue.bool(kind: kind)
             if permissions.display {
-                problems.warnings.append(Diagnostic(
-                    .note,
-                    "'permissions.display' lets the provider reach this session's display server ($DISPLAY's X11 socket, $WAYLAND_DISPLAY's Wayland socket) and nothing else; on X11 that means it can read and type into every window",
-                    at: displayValue.location))
+                explain(displayValue, .note,
+                        "'permissions.display' lets the provider reach this session's display server ($DISPLAY's X11 socket, $WAYLAND_DISPLAY's Wayland socket) and nothing else; on X11 that means it can read and type into every window")
             }
         }
         try problems.attempt {
@@ -192,20 +194,16 @@ public struct ManifestDecoder: Sendable {
             }
             permissions.dbus = dbus
             if dbus == .session {
-                problems.warnings.append(Diagnostic(
-                    .warning,
-                    "'permissions.dbus' gives the provider the whole session bus, where it can ask any program to act for it (systemd can run commands outside the sandbox); declare it only if the provider cannot work without it",
-                    at: dbusValue.location))
+                explain(dbusValue, .warning,
+                        "'permissions.dbus' gives the provider the whole session bus, where it can ask any program to act for it (systemd can run commands outside the sandbox); declare it only if the provider cannot work without it")
             }
         }
         try problems.attempt {
             guard let handoffValue = map["handoff"] else { return }
             permissions.handoff = try handoffValue.bool(kind: kind)
             if permissions.handoff {
-                problems.warnings.append(Diagnostic(
-                    .note,
-                    "'permissions.handoff' lets the provider send the shared items (and only those), URLs and text to the user's paired devices, through a connection to the handoff daemon that actshare opens for it",
-                    at: handoffValue.location))
+                explain(handoffValue, .note,
+                        "'permissions.handoff' lets the provider send the shared items (and only those), URLs and text to the user's paired devices, through a connection to the handoff daemon that actshare opens for it")
             }
         }
         try problems.attempt {
