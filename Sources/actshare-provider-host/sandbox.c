@@ -514,7 +514,7 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *er
     }
     if (unix_sockets) {
         /* Without the guard, every connect would fail: say so now rather than then. */
-        int handed = containment_channel() >= 0 ? supervisor_hand_over(containment_channel(), listener, sockets, socket_count) : -1;
+        int handed = containment_channel() >= 0 ? supervisor_hand_over(containment_channel(), listener, sockets, socket_count, network) : -1;
         int saved = errno;
         close(listener);
         containment_close_channel();

@@ -23,10 +23,13 @@
 static int listener = -1;
 static supervisor_address allowed[SUPERVISOR_MAX_ADDRESSES];
 static size_t allowed_count;
+/* Whether the provider has the network: then its other connects are made as asked. */
+static int network;
 static atomic_int pending;
 
 /* The message the worker sends: the count, then each address's length and bytes. */
 struct hand_over {
+    uint32_t network;
     uint32_t count;
     struct {
         uint32_t length;
@@ -34,9 +37,10 @@ struct hand_over {
     } addresses[SUPERVISOR_MAX_ADDRESSES];
 };
 
-int supervisor_hand_over(int channel, int listener_fd, const supervisor_address *addresses, size_t count) {
+int supervisor_hand_over(int channel, int listener_fd, const supervisor_address *addresses, size_t count, int with_network) {
     struct hand_over message;
     memset(&message, 0, sizeof message);
+    message.network = with_network != 0;
     if (count > SUPERVISOR_MAX_ADDRESSES) count = SUPERVISOR_MAX_ADDRESSES;
     message.count = (uint32_t)count;
     for (size_t i = 0; i < count; i++) {
@@ -112,7 +116,7 @@ static void answer(const struct seccomp_notif *call) {
     int fd = (int)call->data.args[0];
     uint64_t pointer = call->data.args[1];
     socklen_t length = (socklen_t)call->data.args[2];
-    if (call->data.nr != SYS_connect || length < sizeof(sa_family_t) || length > sizeof(struct sockaddr_un)) {
+    if (call->data.nr != SYS_connect || length < sizeof(sa_family_t) || length > sizeof(struct sockaddr_storage)) {
         reply(call->id, EACCES);
         return;
     }
@@ -133,7 +137,9 @@ static void answer(const struct seccomp_notif *call) {
         reply(call->id, copied != (ssize_t)length ? EFAULT : EACCES);
         return;
     }
-    if (job->address.ss_family != AF_UNIX || !is_allowed((struct sockaddr_un *)&job->address, length)) {
+    int granted = job->address.ss_family == AF_UNIX ? length <= sizeof(struct sockaddr_un) && is_allowed((struct sockaddr_un *)&job->address, length)
+                                                    : network;
+    if (!granted) {
         free(job);
         reply(call->id, EACCES);
         return;
@@ -189,6 +195,7 @@ static void *serve(void *argument) {
         return NULL;
     }
     memcpy(&listener, CMSG_DATA(rights), sizeof(int));
+    network = message.network != 0;
     for (uint32_t i = 0; i < message.count && i < SUPERVISOR_MAX_ADDRESSES; i++) {
         if (message.addresses[i].length == 0 || message.addresses[i].length > SUPERVISOR_MAX_ADDRESS) continue;
         allowed[allowed_count].length = message.addresses[i].length;

@@ -33,9 +33,10 @@ typedef struct supervisor_address {
  * without Unix sockets) ends the thread. */
 void supervisor_start(int channel);
 
-/* In the worker, once its filter is in force: gives `listener` and the addresses it may
- * connect to to the guard over `channel`. Returns 0, or -1 with errno. The caller closes
- * both afterwards: the provider must hold neither. */
-int supervisor_hand_over(int channel, int listener, const supervisor_address *addresses, size_t count);
+/* In the worker, once its filter is in force: gives `listener`, the Unix addresses it may
+ * connect to, and whether it has the network (its other connects are then made as asked)
+ * to the guard over `channel`. Returns 0, or -1 with errno. The caller closes both
+ * afterwards: the provider must hold neither. */
+int supervisor_hand_over(int channel, int listener, const supervisor_address *addresses, size_t count, int network);
 
 #endif

@@ -157,6 +157,14 @@ import Glibc
         #expect(bus.bus.connected(within: 2000))
         for target in [bus.daemon.name, xPath] { #expect(try Self.attempt(bus.0, "unix", target).status == 1, "\(target)") }
         #expect(!bus.daemon.connected(within: 100))
+
+        // With the network too, its other connects are made as asked (by the guard).
+        let both = try attempts(permissions: "  display: true\n  network: true")
+        let listener = try Listener()
+        let tcp = try Self.attempt(both.0, "connect", String(listener.port))
+        #expect(tcp.status == 0, "\(tcp.error ?? "")")
+        #expect(listener.connected(within: 2000))
+        #expect(try Self.attempt(both.0, "unix", both.daemon.name).status == 1)
     }
 
     /// An output file the user names in the home folder is granted alone (made first, and
