@@ -180,7 +180,7 @@ void containment_limit_processes(unsigned extra) {
     }
 }
 
-void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions) {
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise) {
     keeping_sessions = keep_sessions != 0;
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     const char *temporary = getenv("TMPDIR");
@@ -188,15 +188,17 @@ void containment_start(int protocol_in, int protocol_out, int grant, int keep_se
         strcpy(private_directory, temporary);
     }
     int ends[2] = {-1, -1};
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) ends[0] = ends[1] = -1;
+    if (supervise && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) ends[0] = ends[1] = -1;
     worker = fork();
     if (worker > 0) {
         close(protocol_in);
         close(protocol_out);
         if (grant >= 0) close(grant);
         if (ends[1] >= 0) close(ends[1]);
-        sandbox_confine_guard();
-        if (ends[0] >= 0) supervisor_start(ends[0]);
+        if (ends[0] >= 0) {
+            sandbox_confine_guard();
+            supervisor_start(ends[0]);
+        }
         struct sigaction action;
         memset(&action, 0, sizeof action);
         sigfillset(&action.sa_mask);

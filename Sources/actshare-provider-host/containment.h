@@ -24,8 +24,10 @@
  * `keep_sessions` (a provider whose manifest says `background: true`, as actshare tells
  * the helper on its command line), a process the provider put in a session of its own
  * (setsid: a clipboard server) outlives the call and the helper, sandboxed as it was;
- * the rest goes as always, and everything when actshare stops the helper. */
-void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions);
+ * the rest goes as always, and everything when actshare stops the helper. With `supervise`
+ * (a provider that may reach Unix sockets), the guard gets a channel from the worker and
+ * answers its connects (supervisor.h), confined itself. */
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise);
 
 /* The worker's end of its channel to the guard, which hands the guard the listener of
  * the Unix-socket rule (supervisor.h); -1 once closed. */

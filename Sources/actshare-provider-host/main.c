@@ -396,8 +396,15 @@ int main(int argc, char **argv) {
     close(3);
     close(4);
     dup2(2, 1);
-    /* actshare says `--keep-sessions` for a provider whose manifest says background: true. */
-    containment_start(protocol_in, protocol_out, grant, argc > 1 && strcmp(argv[1], "--keep-sessions") == 0);
+    /* actshare says `--keep-sessions` for a provider whose manifest says background: true,
+     * and `--unix-sockets` for one that may reach sockets (display, dbus): only then does
+     * the guard supervise connects (supervisor.h). */
+    int keep_sessions = 0, unix_sockets = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--keep-sessions") == 0) keep_sessions = 1;
+        if (strcmp(argv[i], "--unix-sockets") == 0) unix_sockets = 1;
+    }
+    containment_start(protocol_in, protocol_out, grant, keep_sessions, unix_sockets);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -64,7 +64,8 @@ final class HelperTransport: HookTransport {
             defer { if let grant { close(grant) } }
             if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
             process = try ProviderProcess(
-                helper: helper, provider: manifest.id, arguments: manifest.permissions.background ? ["--keep-sessions"] : [],
+                helper: helper, provider: manifest.id,
+                arguments: (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : []),
                 environment: environment, grant: grant)
             let policy = policy(for: request, privateDirectory: directory.path)
             self.policy = policy
