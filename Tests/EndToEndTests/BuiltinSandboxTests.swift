@@ -21,7 +21,8 @@ import Testing
             "sandboxed: reads the shared items; writes nothing of yours; no network; runs programs; uses the display (it can see and type into your windows on X11); may keep a process running after the activity"))
     }
 
-    /// Copy's X11 server outlives the call (background: true), sandboxed, and pastes.
+    /// Copy's X11 server outlives the call (background: true), sandboxed (it reaches the
+    /// display, `display: true`, and nothing else), and pastes: in xclip, GTK and Qt.
     @Test func copyLeavesItsServerToPaste() throws {
         let display = try ClipboardTests.Display()
         let sandbox = try Self.sandbox()
@@ -30,6 +31,12 @@ import Testing
         let run = try sandbox.run("perform", "org.actshare.copy-to-clipboard", "--text", text, "--json")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ClipboardTests.paste("UTF8_STRING", display: display) == Data(text.utf8))
+        let desktop = ["DISPLAY": display.name, "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb", "HOME": "\(sandbox.root)/home",
+                       "XDG_RUNTIME_DIR": "\(sandbox.root)/runtime", "PATH": "/usr/bin:/bin", "GSK_RENDERER": "cairo"]
+        for toolkit in ["gtk", "qt"] {
+            let pasted = try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/\(toolkit)-paste.py"], environment: desktop, stdin: nil, timeout: 30)
+            #expect(pasted.stdout == text, "\(toolkit): \(pasted.stdout) \(pasted.stderr.prefix(300))")
+        }
         let file = try sandbox.file("notes.txt", "a file's words\n")
         #expect(try sandbox.run("perform", "org.actshare.copy-to-clipboard", file).status == 0)
         #expect(try ClipboardTests.paste("text/uri-list", display: display) == Data("file://\(file)\r\n".utf8))
