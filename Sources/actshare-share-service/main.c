@@ -3,7 +3,9 @@
  * (interface org.actshare.Share1, org.actshare.Share1.xml; docs/DBUS.md), started by
  * D-Bus activation. Each call runs `ACTSHARE share --json` or `ACTSHARE list --json` for
  * the caller's items and answers with what it printed: actshare decides everything, this
- * only translates between D-Bus and its command line.
+ * only translates between D-Bus and actshare. The items, the subject and the option values
+ * go to actshare on its standard input as one JSON object (`--items-from 0`), never on its
+ * command line, which every local user can read.
  *
  * Calls are answered asynchronously, so two applications sharing at once each get their
  * own sheet; a caller that leaves the bus cancels its share (SIGTERM, which actshare
@@ -27,8 +29,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* At most this many descriptors in one call. */
+/* At most this many descriptors in one call (dbus-daemon itself drops a caller that sends
+ * more than 16 in one message, unless configured otherwise: docs/DBUS.md). */
 #define MAX_ITEM_FDS 256
+
+/* The service's own errors for what a caller gives (org.actshare.Share.Error.*). */
+#define SHARE_ERROR (share_error_quark())
+enum { SHARE_ERROR_INVALID_ITEM };
+static GQuark share_error_quark(void) {
+    static gsize quark = 0;
+    static const GDBusErrorEntry entries[] = {{SHARE_ERROR_INVALID_ITEM, "org.actshare.Share.Error.InvalidItem"}};
+    g_dbus_error_register_error_domain("actshare-share-error", &quark, entries, G_N_ELEMENTS(entries));
+    return (GQuark)quark;
+}
 
 static const char *actshare;
 static GDBusNodeInfo *introspection;
@@ -58,7 +71,7 @@ static void call_free(call *c) {
 static char *uri_operand(const char *uri, pid_t caller, gsize index, GError **error) {
     g_autofree char *scheme = g_uri_parse_scheme(uri);
     if (!scheme) {
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+        g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
                     "items 'uris'[%" G_GSIZE_FORMAT "] is not a URI; give a file as file:///… or as a descriptor in 'fds'", index);
         return NULL;
     }
@@ -92,12 +105,10 @@ static pid_t caller_pid(GDBusConnection *connection, const char *sender) {
     return (pid_t)pid;
 }
 
-/* Adds the items: text to `options`, files (by the descriptors' paths) and URIs to
- * `operands` (after `--`); FALSE with `error` set for a bad dictionary. Text with a
- * `mime-type` goes on actshare's standard input (`-` with `--type`), set in `input`: the
- * type of a descriptor's file is found from the file itself. */
-static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, GPtrArray *options, GPtrArray *operands,
-                          char **input, GError **error) {
+/* Adds the items to `request`'s `items` (a JSON array): files by their descriptors' paths,
+ * URIs, text with its `mime-type` (the type of a descriptor's file is found from the file
+ * itself); FALSE with `error` set for a bad dictionary or item. */
+static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, json_object *list, GError **error) {
     GVariantIter iter;
     const char *key;
     GVariant *value;
@@ -107,7 +118,7 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, 
     while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
         g_autoptr(GVariant) owned = value;
         if (strcmp(key, "fds") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("ah"))) {
-            GUnixFDList *list = g_dbus_message_get_unix_fd_list(message);
+            GUnixFDList *fds = g_dbus_message_get_unix_fd_list(message);
             gsize n = g_variant_n_children(value);
             if (n + (gsize)descriptors > MAX_ITEM_FDS) {
                 g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "at most %d files in one call", MAX_ITEM_FDS);
@@ -116,11 +127,27 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, 
             for (gsize i = 0; i < n; i++) {
                 gint32 handle;
                 g_variant_get_child(value, i, "h", &handle);
-                int fd = list ? g_unix_fd_list_get(list, handle, NULL) : -1;
+                /* An index into the message's descriptors, checked first: GIO takes a
+                 * negative one on trust (and crashes), and complains of one past the end. */
+                if (!fds || handle < 0 || handle >= g_unix_fd_list_get_length(fds)) {
+                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
+                                "items 'fds'[%" G_GSIZE_FORMAT "] is %d, which is not one of the %d descriptors sent", i, (int)handle,
+                                fds ? g_unix_fd_list_get_length(fds) : 0);
+                    return FALSE;
+                }
+                int fd = g_unix_fd_list_get(fds, handle, NULL);
                 struct stat status;
-                if (fd < 0 || fstat(fd, &status) != 0 || !(S_ISREG(status.st_mode) || S_ISDIR(status.st_mode))) {
+                int mode = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+                /* Opened for reading: the caller could read it (not O_PATH, not write-only). */
+                if (fd < 0 || mode < 0 || (mode & O_PATH) || (mode & O_ACCMODE) == O_WRONLY) {
                     if (fd >= 0) close(fd);
-                    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
+                                "items 'fds'[%" G_GSIZE_FORMAT "] is not open for reading (open the file with O_RDONLY)", i);
+                    return FALSE;
+                }
+                if (fstat(fd, &status) != 0 || !(S_ISREG(status.st_mode) || S_ISDIR(status.st_mode))) {
+                    close(fd);
+                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
                                 "items 'fds'[%" G_GSIZE_FORMAT "] is not an open file or folder", i);
                     return FALSE;
                 }
@@ -134,22 +161,26 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, 
                 if (length <= 0 || path[0] != '/' || stat(path, &named) != 0 || named.st_dev != status.st_dev
                     || named.st_ino != status.st_ino) {
                     close(fd);
-                    g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
                                 "items 'fds'[%" G_GSIZE_FORMAT "] has no path (a deleted or memory file), which actshare cannot share", i);
                     return FALSE;
                 }
                 close(fd);
                 descriptors++;
-                g_ptr_array_add(operands, g_strdup(path));
+                json_object *item = json_object_new_object();
+                json_object_object_add(item, "path", json_object_new_string(path));
+                json_object_array_add(list, item);
                 count++;
             }
         } else if (strcmp(key, "uris") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY)) {
             gsize n;
             g_autofree const char **uris = g_variant_get_strv(value, &n);
             for (gsize i = 0; i < n; i++) {
-                char *operand = uri_operand(uris[i], caller, i, error);
+                g_autofree char *operand = uri_operand(uris[i], caller, i, error);
                 if (!operand) return FALSE;
-                g_ptr_array_add(operands, operand);
+                json_object *item = json_object_new_object();
+                json_object_object_add(item, operand[0] == '/' ? "path" : "url", json_object_new_string(operand));
+                json_object_array_add(list, item);
                 count++;
             }
         } else if (strcmp(key, "text") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
@@ -167,55 +198,52 @@ static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, 
         }
     }
     if (count == 0) {
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "no items: give fds, uris or text");
+        g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM, "no items: give fds, uris or text");
         return FALSE;
     }
-    if (text && mime_type) {
+    if (text) {
         /* actshare checks the type (a MIME type such as text/html) and says so if not. */
-        g_ptr_array_add(options, g_strdup("--type"));
-        g_ptr_array_add(options, g_steal_pointer(&mime_type));
-        g_ptr_array_add(operands, g_strdup("-"));
-        *input = g_steal_pointer(&text);
-    } else if (text) {
-        g_ptr_array_add(options, g_strdup("--text"));
-        g_ptr_array_add(options, g_steal_pointer(&text));
+        json_object *item = json_object_new_object();
+        json_object_object_add(item, "text", json_object_new_string(text));
+        if (mime_type) json_object_object_add(item, "type", json_object_new_string(mime_type));
+        json_object_array_add(list, item);
     }
     return TRUE;
 }
 
-static gboolean add_options(GVariant *dictionary, GPtrArray *options, GError **error) {
+/* Adds the options: activity types and the parent window to actshare's command line (as
+ * `--flag=VALUE`, so that a value starting with `-` is not read as a flag), the subject and
+ * the activity's option values, which are the caller's words, to `request`. */
+static gboolean add_options(GVariant *dictionary, GPtrArray *options, json_object *request, GError **error) {
     GVariantIter iter;
     const char *key;
     GVariant *value;
     g_variant_iter_init(&iter, dictionary);
     while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
         g_autoptr(GVariant) owned = value;
-        const char *flag = strcmp(key, "activity") == 0 ? "--activity" : strcmp(key, "subject") == 0 ? "--subject"
-                         : strcmp(key, "exclude") == 0 ? "--exclude" : strcmp(key, "only") == 0 ? "--only" : NULL;
-        if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) && (flag[2] == 'a' || flag[2] == 's')) {
-            g_ptr_array_add(options, g_strdup(flag));
-            g_ptr_array_add(options, g_variant_dup_string(value, NULL));
-        } else if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY) && (flag[2] == 'e' || flag[2] == 'o')) {
+        const char *flag = strcmp(key, "activity") == 0 ? "--activity" : strcmp(key, "exclude") == 0 ? "--exclude"
+                         : strcmp(key, "only") == 0 ? "--only" : NULL;
+        if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) && flag[2] == 'a') {
+            g_ptr_array_add(options, g_strdup_printf("%s=%s", flag, g_variant_get_string(value, NULL)));
+        } else if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY) && flag[2] != 'a') {
             gsize n;
-            const char **types = g_variant_get_strv(value, &n);
-            for (gsize i = 0; i < n; i++) {
-                g_ptr_array_add(options, g_strdup(flag));
-                g_ptr_array_add(options, g_strdup(types[i]));
-            }
-            g_free(types);
+            g_autofree const char **types = g_variant_get_strv(value, &n);
+            for (gsize i = 0; i < n; i++) g_ptr_array_add(options, g_strdup_printf("%s=%s", flag, types[i]));
+        } else if (strcmp(key, "subject") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
+            json_object_object_add(request, "subject", json_object_new_string(g_variant_get_string(value, NULL)));
         } else if (strcmp(key, "options") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
             GVariantIter pairs;
             const char *name, *setting;
+            json_object *values = json_object_new_object();
             g_variant_iter_init(&pairs, value);
             while (g_variant_iter_next(&pairs, "{&s&s}", &name, &setting)) {
-                g_ptr_array_add(options, g_strdup("--option"));
-                g_ptr_array_add(options, g_strdup_printf("%s=%s", name, setting));
+                json_object_object_add(values, name, json_object_new_string(setting));
             }
+            json_object_object_add(request, "options", values);
         } else if (strcmp(key, "parent_window") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
             /* The portals' form, x11:XID or wayland:HANDLE; the window checks it. Empty: none. */
             if (*g_variant_get_string(value, NULL)) {
-                g_ptr_array_add(options, g_strdup("--parent-window"));
-                g_ptr_array_add(options, g_variant_dup_string(value, NULL));
+                g_ptr_array_add(options, g_strdup_printf("--parent-window=%s", g_variant_get_string(value, NULL)));
             }
         } else {
             g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
@@ -331,12 +359,10 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
     g_autoptr(GVariant) options_value =
         list ? g_variant_ref_sink(g_variant_new("a{sv}", NULL)) : g_variant_get_child_value(parameters, 1);
     g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) operands = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(argv, g_strdup(actshare));
     g_ptr_array_add(argv, g_strdup(list ? "list" : "share"));
     g_ptr_array_add(argv, g_strdup("--json"));
     g_autoptr(GError) error = NULL;
-    g_autofree char *input = NULL;
     /* A sandboxed caller (a provider's helper, a Flatpak app) would have actshare read
      * and write for it what its sandbox forbids: it is refused, whatever it asks. */
     pid_t caller = caller_pid(connection, sender);
@@ -347,16 +373,21 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
             (int)caller);
         return;
     }
-    if (!add_options(options_value, argv, &error)
-        || !add_items(items, g_dbus_method_invocation_get_message(invocation), caller, argv, operands, &input, &error)) {
+    /* The items, the subject and the option values: on actshare's standard input. */
+    json_object *request = json_object_new_object(), *shared = json_object_new_array();
+    json_object_object_add(request, "items", shared);
+    if (!add_options(options_value, argv, request, &error)
+        || !add_items(items, g_dbus_method_invocation_get_message(invocation), caller, shared, &error)) {
+        json_object_put(request);
         g_dbus_method_invocation_return_gerror(invocation, error);
         return;
     }
+    char *input = g_strdup(json_object_to_json_string_ext(request, JSON_C_TO_STRING_PLAIN));
+    json_object_put(request);
+    g_ptr_array_add(argv, g_strdup("--items-from=0"));
     g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new(
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE | (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0));
+        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE);
     g_subprocess_launcher_set_child_setup(launcher, own_process_group, NULL, NULL);
-    g_ptr_array_add(argv, g_strdup("--"));
-    for (guint i = 0; i < operands->len; i++) g_ptr_array_add(argv, g_strdup(operands->pdata[i]));
     g_ptr_array_add(argv, NULL);
     call *c = g_new0(call, 1);
     c->invocation = g_object_ref(invocation);
@@ -365,11 +396,13 @@ static void method_call(GDBusConnection *connection, const char *sender, const c
     if (!c->process) {
         g_dbus_method_invocation_return_error(invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED, "cannot run %s: %s", actshare,
                                               error->message);
+        g_free(input);
         call_free(c);
         return;
     }
     c->watch = g_bus_watch_name_on_connection(connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, NULL, caller_vanished, c, NULL);
     g_subprocess_communicate_utf8_async(c->process, input, NULL, finished, c);
+    g_free(input);
 }
 
 static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};

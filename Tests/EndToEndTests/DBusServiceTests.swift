@@ -6,13 +6,13 @@ import Testing
 @Suite struct DBusServiceTests {
     /// Runs `script` (bash) on a session bus of its own whose services include actshare's;
     /// its standard output and error.
-    static func onSessionBus(_ sandbox: Sandbox, _ script: String) throws -> Run {
+    static func onSessionBus(_ sandbox: Sandbox, _ script: String, actshare: String = Sandbox.binary) throws -> Run {
         let services = "\(sandbox.root)/dbus/dbus-1/services"
         try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
         try Sandbox.write("""
             [D-BUS Service]
             Name=org.actshare.Share
-            Exec=\(Sandbox.repository)/.build/bin/actshare-share-service \(Sandbox.binary)
+            Exec=\(Sandbox.repository)/.build/bin/actshare-share-service \(actshare)
 
             """, to: "\(services)/org.actshare.Share.service")
         var environment = sandbox.environment
@@ -40,13 +40,56 @@ import Testing
         #expect(lines.first?.contains("{'type': <'org.example.wordcount.count'>, 'title': <'Count Words'>, 'image': <'accessories-text-editor'>, 'category': <'action'>, 'provider': <'org.example.wordcount'>}") == true, "\(run.stdout)")
         #expect(lines.contains("({'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'2 words, 0 lines, 11 bytes (item 1)'>, 'content_type': <'text/plain'>, 'size': <uint64 35>}]>},)"), "\(run.stdout)")
         #expect(run.stdout.contains("Error: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items has 'colour' of type s; the keys are fds (ah), uris (as), text (s) and mime-type (s)"))
-        #expect(run.stdout.contains("Error: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: no items: give fds, uris or text"))
+        #expect(run.stdout.contains("Error: GDBus.Error:org.actshare.Share.Error.InvalidItem: no items: give fds, uris or text"))
         // actshare's own refusal comes back as the result's error; the service goes on.
         #expect(run.stdout.contains("'activity': <'org.example.no.such'>, 'completed': <false>, 'error': <'no provider offers activity type org.example.no.such'>"), "\(run.stdout)")
         #expect(run.stdout.contains("'activity': <'org.example.wordcount.describe'>, 'completed': <true>"), "\(run.stdout)")
-        // Text with a mime-type keeps it; a type that is not one is refused by name.
+        // Text with a mime-type keeps it; a type that is not one is refused by name, in
+        // words for a program (no command-line flag).
         #expect(run.stdout.contains("text=<b>bold</b> content-type=text/html"), "\(run.stdout)")
-        #expect(run.stdout.contains("'completed': <false>, 'error': <'--type not a type is not a MIME type such as text/html'>"), "\(run.stdout)")
+        #expect(run.stdout.contains("'completed': <false>, 'error': <'not a type is not a MIME type such as text/html'>"), "\(run.stdout)")
+    }
+
+    /// What a caller shares never travels on a command line (every local user reads those):
+    /// text and a subject starting with `-`, 10 MiB of text, a file's path and option values
+    /// reach actshare on its standard input. A wrapper records each command line actshare
+    /// is started with.
+    @Test func itemsNeverTravelOnACommandLine() throws {
+        let sandbox = try Sandbox()
+        let notes = try sandbox.file("private-notes.txt", "three short words\n")
+        let log = "\(sandbox.root)/argv.log"
+        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
+        chmod(wrapper, 0o755)
+        let script = """
+            import os, sys, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+            def share(items, options, fds=None):
+                result, _ = bus.call_with_unix_fd_list_sync(
+                    'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
+                    GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
+                    Gio.DBusCallFlags.NONE, 60000, fds, None)
+                print(result.unpack()[0]['returned_items'][0]['text'][:200])
+            describe = {'activity': GLib.Variant('s', 'org.example.wordcount.describe'),
+                        'subject': GLib.Variant('s', '-s a subject'), 'options': GLib.Variant('a{ss}', {'label': '-x secret label'})}
+            share({'text': GLib.Variant('s', '-rf the secret words')}, describe)
+            share({'text': GLib.Variant('s', 'word ' * (2 << 20))}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')})
+            share({'fds': GLib.Variant('ah', [0])}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')},
+                  Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY)]))
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/client.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)", actshare: wrapper)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("text=-rf the secret words") == true && lines.first?.contains("label=-x secret label") == true, "\(run.stdout)")
+        #expect(lines.dropFirst().first == "2097152 words, 0 lines, 10485760 bytes (item 1)", "\(run.stdout)")
+        #expect(lines.last == "3 words, 1 lines, 18 bytes (item 1)", "\(run.stdout)")
+        let argv = try String(contentsOfFile: log, encoding: .utf8)
+        for secret in ["secret", "subject", "private-notes", "word word"] {
+            #expect(!argv.contains(secret), "\(secret) on a command line: \(argv)")
+        }
+        #expect(argv.contains("--items-from=0"), "\(argv)")
     }
 
     /// The service reads and writes for no sandboxed caller: not for a process with no
@@ -83,8 +126,8 @@ import Testing
         #expect(line("confined").contains(refused), "\(run.stdout)\(run.stderr)")
         #expect(line("provider").contains(refused), "\(run.stdout)")
         #expect(line("hidden").contains("org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(secret) itself, so it is not shared"), "\(run.stdout)")
-        #expect(line("path").contains("InvalidArgs: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
-        #expect(line("dash").contains("InvalidArgs: items 'uris'[0] is not a URI"), "\(run.stdout)")
+        #expect(line("path").contains("org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
+        #expect(line("dash").contains("org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI"), "\(run.stdout)")
         #expect(line("own").contains("'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
         #expect(!run.stdout.contains("top secret"))
     }
@@ -114,15 +157,27 @@ import Testing
             share(os.open(sys.argv[1], os.O_RDONLY))
             share(os.pipe()[0])
             share(os.open(sys.argv[1], os.O_RDONLY), handle=3)
+            share(os.open(sys.argv[1], os.O_RDONLY), handle=-2147483647)
+            share(os.open(sys.argv[1], os.O_WRONLY))
+            share(os.open(sys.argv[1], os.O_PATH))
+            share(os.open(sys.argv[1], os.O_RDONLY))
             """
         try Sandbox.write(script, to: "\(sandbox.root)/client.py")
         let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "3 words, 1 lines, 18 bytes (item 1)", "\(run.stdout)\(run.stderr)")
-        let refusal = "org.freedesktop.DBus.Error.InvalidArgs GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items 'fds'[0] is not an open file or folder"
-        // A pipe, then a handle past the descriptors sent (none open there): both refused.
-        #expect(Array(lines.dropFirst()) == [refusal, refusal], "\(run.stdout)")
+        let refused = "org.actshare.Share.Error.InvalidItem GDBus.Error:org.actshare.Share.Error.InvalidItem: items 'fds'[0]"
+        // A pipe; handles past the descriptors sent and negative (GIO crashed on it); a
+        // write-only descriptor and an O_PATH one (not opened for reading): each refused,
+        // and the service still answers.
+        #expect(Array(lines.dropFirst()) == [
+            "\(refused) is not an open file or folder", "\(refused) is 3, which is not one of the 1 descriptors sent",
+            "\(refused) is -2147483647, which is not one of the 1 descriptors sent",
+            "\(refused) is not open for reading (open the file with O_RDONLY)",
+            "\(refused) is not open for reading (open the file with O_RDONLY)",
+            "3 words, 1 lines, 18 bytes (item 1)",
+        ], "\(run.stdout)")
     }
 
     /// Without an activity, Share shows the window on the caller's display; what is picked

@@ -71,6 +71,14 @@ public struct ItemReader {
         return .file(FileSystem.absolute(path), status: status)
     }
 
+    /// The item for shared text of `type` (nil: found from the text), as for standard input.
+    public func text(_ text: String, type: String?) throws -> Item {
+        if let type, !ContentType.isValid(type) {
+            throw ActShareError(.badInput, "\(type) is not a MIME type such as text/html")
+        }
+        return try stdinItem(Array(text.utf8), type: type)
+    }
+
     private func stdinItem(_ bytes: [UInt8], type: String?) throws -> Item {
         let contentType = type ?? (bytes.isEmpty ? "application/x-zerosize" : ContentType.sniff(bytes))
         if ContentType.isA(contentType, ContentType.plainText), let text = String(validatingUTF8Bytes: bytes) {

@@ -15,6 +15,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup(title: "Activities") var activity: ActivityOptions
 
     func run() throws {
-        try ListRunner(items: items.selection, options: activity.selection).run()
+        let (items, options) = try items.selection.resolved(activity.selection)
+        try ListRunner(items: items, options: options).run()
     }
 }

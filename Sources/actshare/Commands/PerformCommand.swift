@@ -26,6 +26,7 @@ struct PerformCommand: ParsableCommand {
 
     /// Performs `type` on the items: the whole command, also run by the fast path.
     static func perform(_ type: String, items: ItemSelection, options: ActivitySelection) throws {
+        let (items, options) = try items.resolved(options)
         let invocation = try Invocation(configFile: options.config, trace: options.trace)
         let values = try invocation.readItems(items)
         let runner = ActivityRunner(invocation: invocation, options: options, stdinIsItem: items.readsStandardInput)

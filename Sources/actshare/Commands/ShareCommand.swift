@@ -18,9 +18,10 @@ struct ShareCommand: ParsableCommand {
     @OptionGroup(title: "Activities") var activity: ActivityOptions
 
     func run() throws {
-        let invocation = try Invocation(configFile: activity.config, trace: activity.selection.trace)
-        let values = try invocation.readItems(items.selection)
-        var runner = ActivityRunner(invocation: invocation, options: activity.selection, stdinIsItem: items.selection.readsStandardInput)
+        let (items, options) = try items.selection.resolved(activity.selection)
+        let invocation = try Invocation(configFile: options.config, trace: options.trace)
+        let values = try invocation.readItems(items)
+        var runner = ActivityRunner(invocation: invocation, options: options, stdinIsItem: items.readsStandardInput)
         runner.sharing = true
         try runner.run(items: values, type: activity.activity)
     }

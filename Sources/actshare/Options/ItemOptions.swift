@@ -14,8 +14,13 @@ struct ItemOptions: ParsableArguments {
         "The MIME type of standard input, instead of detecting it (e.g. text/html).", valueName: "mime"))
     var stdinType: String?
 
+    @Option(name: .customLong("items-from"), help: ArgumentHelp(
+        "For programs: read the items, the subject and option values from descriptor FD (0: standard input), as one JSON object, so that they are not on the command line, which every user can read (docs/CLI.md).",
+        valueName: "fd"))
+    var itemsFrom: Int32?
+
     /// The items as plain values.
     var selection: ItemSelection {
-        ItemSelection(arguments: items, texts: texts, stdinType: stdinType)
+        ItemSelection(arguments: items, texts: texts, stdinType: stdinType, itemsFrom: itemsFrom)
     }
 }

@@ -63,6 +63,7 @@ final class Invocation {
     func readItems(_ selection: ItemSelection) throws -> [Item] {
         do {
             return try ItemReader().read(arguments: selection.arguments, texts: selection.texts, stdinType: selection.stdinType)
+                + (selection.request?.sharedItems() ?? [])
         } catch let error as ActShareError {
             throw CommandFailure(error)
         }

@@ -1,0 +1,81 @@
+import ActShareCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a program shares, read from a descriptor (`--items-from FD`) rather than the
+/// command line, where every local user could read it (`ps`): how the D-Bus service hands
+/// over a caller's items. One JSON object:
+///
+///     {"items": [{"path": "/home/u/a.pdf"}, {"url": "https://…"}, {"text": "…", "type": "text/html"}],
+///      "subject": "…", "options": {"to": "…"}}
+///
+/// `type` is optional (found from the text otherwise); `subject` and `options` too. The
+/// items come after any on the command line; the subject and options stand for `--subject`
+/// and `-o` (an option given both ways is the request's).
+struct ItemRequest: Decodable {
+    struct Entry: Decodable {
+        var path: String?
+        var url: String?
+        var text: String?
+        var type: String?
+    }
+
+    var items: [Entry]
+    var subject: String?
+    var options: [String: String]?
+
+    /// The most a request may hold: text, names and all.
+    static let limit = 64 << 20
+
+    /// Reads and decodes the request on `fd`, to its end.
+    static func read(from fd: Int32) throws -> ItemRequest {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw CommandFailure(.badInput, "--items-from \(fd): cannot read it: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= limit else { throw CommandFailure(.badInput, "--items-from \(fd): more than \(limit >> 20) MiB") }
+        }
+        do {
+            return try JSONDecoder().decode(ItemRequest.self, from: Data(bytes))
+        } catch {
+            throw CommandFailure(.badInput, "--items-from \(fd): not a request of items (docs/CLI.md): \(error)")
+        }
+    }
+
+    /// The items, each checked as the command line's are.
+    func sharedItems() throws -> [Item] {
+        let reader = ItemReader()
+        return try items.enumerated().map { index, entry throws -> Item in
+            switch (entry.path, entry.url, entry.text) {
+            case (let path?, nil, nil):
+                guard path.hasPrefix("/") else { throw ActShareError(.badInput, "item \(index + 1): a path must be absolute, not '\(path)'") }
+                return try reader.item(for: path)
+            case (nil, let url?, nil):
+                guard URLScheme.of(url) != nil else { throw ActShareError(.badInput, "item \(index + 1): '\(url)' is not a URL") }
+                return try reader.item(for: url)
+            case (nil, nil, let text?):
+                return try reader.text(text, type: entry.type)
+            default:
+                throw ActShareError(.badInput, "item \(index + 1) must have one of path, url and text")
+            }
+        }
+    }
+
+    /// The subject and options merged into the command's.
+    func apply(to options: inout ActivitySelection) {
+        if let subject { options.subject = subject }
+        for (name, value) in (self.options ?? [:]).sorted(by: { $0.key < $1.key }) { options.options.append("\(name)=\(value)") }
+    }
+}
