@@ -35,10 +35,13 @@
 
 /* The service's own errors for what a caller gives (org.actshare.Share.Error.*). */
 #define SHARE_ERROR (share_error_quark())
-enum { SHARE_ERROR_INVALID_ITEM };
+enum { SHARE_ERROR_INVALID_ITEM, SHARE_ERROR_CANCELLED };
 static GQuark share_error_quark(void) {
     static gsize quark = 0;
-    static const GDBusErrorEntry entries[] = {{SHARE_ERROR_INVALID_ITEM, "org.actshare.Share.Error.InvalidItem"}};
+    static const GDBusErrorEntry entries[] = {
+        {SHARE_ERROR_INVALID_ITEM, "org.actshare.Share.Error.InvalidItem"},
+        {SHARE_ERROR_CANCELLED, "org.actshare.Share.Error.Cancelled"},
+    };
     g_dbus_error_register_error_domain("actshare-share-error", &quark, entries, G_N_ELEMENTS(entries));
     return (GQuark)quark;
 }
@@ -312,6 +315,15 @@ static GVariant *list_result(json_object *root) {
     return g_variant_new("(@aa{sv})", g_variant_builder_end(&activities));
 }
 
+/* Whether a share's result is a cancel: not completed, and no error. */
+static gboolean is_cancelled(json_object *root) {
+    json_object *value;
+    gboolean completed = json_object_object_get_ex(root, "completed", &value) && json_object_get_boolean(value);
+    gboolean failed = json_object_object_get_ex(root, "error", &value) && json_object_is_type(value, json_type_string)
+                      && *json_object_get_string(value);
+    return !completed && !failed;
+}
+
 static void finished(GObject *source, GAsyncResult *result, gpointer data) {
     call *c = data;
     g_autofree char *out = NULL, *err = NULL;
@@ -327,6 +339,9 @@ static void finished(GObject *source, GAsyncResult *result, gpointer data) {
         g_strstrip(err ? err : (err = g_strdup("")));
         g_dbus_method_invocation_return_error(c->invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "%s",
                                               *err ? err : "actshare printed no result");
+    } else if (!c->list && is_cancelled(root)) {
+        /* The user's cancel, told apart from a failure (which always says what failed). */
+        g_dbus_method_invocation_return_error(c->invocation, SHARE_ERROR, SHARE_ERROR_CANCELLED, "the user cancelled the share");
     } else {
         g_dbus_method_invocation_return_value(c->invocation, c->list ? list_result(root) : share_result(root));
     }

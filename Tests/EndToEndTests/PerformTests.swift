@@ -54,6 +54,11 @@ import Testing
         #expect(try cancelled.json()["completed"] as? Bool == false)
         #expect(try cancelled.json()["error"] is NSNull)
         #expect(cancelled.stderr.isEmpty)
+        // Cancelled at a question (end of input at the prompt): the result is printed all
+        // the same, exit 4.
+        let atQuestion = try sandbox.runOnTerminal(["perform", "org.example.hello.sign", text, "--json"], input: "\u{4}")
+        #expect(atQuestion.status == 4, "\(atQuestion.stdout)")
+        #expect(atQuestion.stdout.contains(#"{"activity":"org.example.hello.sign","completed":false,"returned_items":[],"error":null}"#), "\(atQuestion.stdout)")
         // Neither outcome counts as recently used.
         #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/state/actshare/recents"))
     }

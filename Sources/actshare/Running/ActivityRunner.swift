@@ -104,7 +104,14 @@ struct ActivityRunner {
 
         let prompter: (any OptionPrompter)? = interactiveTerminal() ?? sheet ?? dialog
         let resolver = OptionResolver(config: invocation.config, prompter: prompter, asksEveryPrompt: sharing)
-        let values = try resolver.resolve(pairs, for: offer)
+        // A question cancelled (or an answer refused) ends the share with its result, as
+        // every other end does: `--json` always prints one (docs/CLI.md).
+        let values: [(name: String, value: String)]
+        do {
+            values = try resolver.resolve(pairs, for: offer)
+        } catch let failure as CommandFailure {
+            throw fail(failure.status, activity: offer.type, failure.message)
+        }
         let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
         invocation.host.catchCancellationSignals()
         let result: ActivityResult
