@@ -34,6 +34,7 @@ import Testing
             \(Self.call) org.actshare.Share1.Share "{'uris': <['https://example.org/']>}" "{'activity': <'org.example.wordcount.describe'>}"
             \(Self.call) org.actshare.Share1.Share "{'text': <'<b>bold</b>'>, 'mime-type': <'text/html'>}" "{'activity': <'org.example.wordcount.describe'>}"
             \(Self.call) org.actshare.Share1.Share "{'text': <'x'>, 'mime-type': <'not a type'>}" "{}" 2>&1
+            \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{'activity': <'org.example.wordcount.count'>, 'options': <{'nosuch': 'x'}>}" 2>&1
             """)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
@@ -48,6 +49,7 @@ import Testing
         // words for a program (no command-line flag).
         #expect(run.stdout.contains("text=<b>bold</b> content-type=text/html"), "\(run.stdout)")
         #expect(run.stdout.contains("'completed': <false>, 'error': <'not a type is not a MIME type such as text/html'>"), "\(run.stdout)")
+        #expect(run.stdout.contains("'error': <\"option 'nosuch': org.example.wordcount.count has no option 'nosuch' (it has none)\">"), "\(run.stdout)")
     }
 
     /// What a caller shares never travels on a command line (every local user reads those):

@@ -103,7 +103,7 @@ struct ActivityRunner {
         }
 
         let prompter: (any OptionPrompter)? = interactiveTerminal() ?? sheet ?? dialog
-        let resolver = OptionResolver(config: invocation.config, prompter: prompter, asksEveryPrompt: sharing)
+        let resolver = OptionResolver(config: invocation.config, prompter: prompter, asksEveryPrompt: sharing, fromProgram: options.fromProgram)
         // A question cancelled (or an answer refused) ends the share with its result, as
         // every other end does: `--json` always prints one (docs/CLI.md).
         let values: [(name: String, value: String)]
@@ -150,11 +150,15 @@ struct ActivityRunner {
         var device: String?
     }
 
+    /// How to name the activity, for whoever gave the items: a flag on the command line,
+    /// the activity for a program (the D-Bus service's `activity` option).
+    private var chooseOne: String { options.fromProgram ? "name the activity to perform" : "choose an activity with --activity TYPE" }
+
     private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?, sheet: inout SheetSession?) throws -> Pick? {
         switch options.picker {
         case .none:
             printChoices(offers)
-            throw CommandFailure(.badInput, "choose an activity with --activity TYPE (\(offers.count) can perform on \(describe(items)))")
+            throw CommandFailure(.badInput, "\(chooseOne) (\(offers.count) can perform on \(describe(items)))")
         case .tty:
             guard let terminal = Terminal() else {
                 throw CommandFailure(.badInput, "--picker tty: there is no terminal to ask on")
@@ -187,7 +191,7 @@ struct ActivityRunner {
             }
             if let dialog { return try dialog.pick(from: offers, items: items).map { Pick(offer: $0) } }
             printChoices(offers)
-            throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: choose an activity with --activity TYPE")
+            throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: \(chooseOne)")
         }
     }
 

@@ -16,6 +16,9 @@ struct ActivitySelection {
     /// `--parent-window`: the application window the share sheet's window belongs to.
     var parentWindow: String?
     var config: String?
+    /// Whether a program gave the items and option values (`--items-from`, the D-Bus
+    /// service): then messages name options, not command-line flags it never typed.
+    var fromProgram = false
 
     /// The trace `--explain` or `ACTSHARE_TRACE=1` asks for, if any.
     var trace: Trace? { explain ? .standardError : Trace.fromEnvironment }

@@ -18,6 +18,7 @@ struct ItemSelection {
         var selection = self, options = options
         selection.request = try ItemRequest.read(from: itemsFrom)
         selection.request?.apply(to: &options)
+        options.fromProgram = true
         return (selection, options)
     }
 

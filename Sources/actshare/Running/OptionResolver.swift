@@ -9,19 +9,25 @@ struct OptionResolver {
     let prompter: (any OptionPrompter)?
     /// Whether an optional option with a `prompt` and no value is asked for as well.
     var asksEveryPrompt = false
+    /// Whether the values came from a program (``ActivitySelection/fromProgram``): then
+    /// an option is named as one, not as the `-o` flag the program never gave.
+    var fromProgram = false
+
+    /// How the message names a given option: `-o NAME`, or option 'NAME' for a program.
+    private func flag(_ name: String) -> String { fromProgram ? "option '\(name)'" : "-o \(name)" }
 
     func resolve(_ given: [(name: String, value: String)], for offer: Offer) throws -> [(name: String, value: String)] {
         let (provider, activity) = try offer.declaration()
         for (name, _) in given where activity.option(named: name) == nil {
             let known = activity.options.map(\.name)
             let list = known.isEmpty ? "it has none" : "it has \(known.joined(separator: ", "))"
-            throw CommandFailure(.badInput, "-o \(name): \(activity.type) has no option '\(name)' (\(list))")
+            throw CommandFailure(.badInput, "\(flag(name)): \(activity.type) has no option '\(name)' (\(list))")
         }
         let configured = config.providerOptions[provider.id] ?? [:]
         var values: [(name: String, value: String)] = []
         for option in activity.options {
             if let value = given.last(where: { $0.name == option.name })?.value {
-                values.append((option.name, try validate(value, option, source: "-o \(option.name)")))
+                values.append((option.name, try validate(value, option, source: flag(option.name))))
             } else if let value = configured[option.name] {
                 values.append((option.name, try validate(value.value, option, source: "\(value.location): option '\(option.name)'")))
             } else if let value = option.defaultValue {
@@ -45,7 +51,8 @@ struct OptionResolver {
     /// The user's answer for `option`; nil for an empty answer to an optional one.
     private func ask(_ option: OptionDeclaration, activity: ActivityDeclaration) throws -> String? {
         guard let prompter else {
-            throw CommandFailure(.badInput, "\(activity.type) needs option '\(option.name)': give -o \(option.name)=VALUE")
+            throw CommandFailure(
+                .badInput, "\(activity.type) needs option '\(option.name)': give \(fromProgram ? "its value" : "-o \(option.name)=VALUE")")
         }
         var note: String?
         while true {
