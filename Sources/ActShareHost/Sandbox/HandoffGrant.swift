@@ -18,7 +18,8 @@ enum HandoffGrant {
     /// (the provider then says that no daemon is running, as it would in process).
     static func open(items: [String]) -> Int32? {
         guard let client = try? ControlClient(path: HandoffPaths.fromEnvironment().controlSocket),
-              let answer = try? client.call(ControlRequest(.restrict, paths: items)), answer.ok else { return nil }
+            let answer = try? client.call(ControlRequest(.restrict, paths: items)), answer.ok
+        else { return nil }
         // Above the helper's 3, 4 and 5, so that moving the pipes there cannot clobber it.
         let fd = client.duplicateDescriptor(atLeast: 10)
         return fd >= 0 ? fd : nil

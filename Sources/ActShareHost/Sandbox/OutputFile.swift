@@ -1,5 +1,5 @@
 import ActShareCore
-import CActShareSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +29,8 @@ final class OutputFile {
     deinit {
         guard let made else { return }
         var status = stat()
-        let same = PathName.withCString(path) { lstat($0, &status) } == 0 && UInt64(status.st_dev) == made.device
+        let same =
+            PathName.withCString(path) { lstat($0, &status) } == 0 && UInt64(status.st_dev) == made.device
             && UInt64(status.st_ino) == made.inode && status.st_size == 0
         if same { _ = PathName.withCString(path) { unlink($0) } }
     }
