@@ -52,6 +52,47 @@ import Testing
         #expect(run.stdout.contains("'error': <\"option 'nosuch': org.example.wordcount.count has no option 'nosuch' (it has none)\">"), "\(run.stdout)")
     }
 
+    /// dbus-daemon takes at most 16 descriptors in one message (docs/DBUS.md): 16 files
+    /// are shared; a caller that sends 17 is dropped by the bus, and the service, which
+    /// never saw it, answers the next caller.
+    @Test func sixteenDescriptorsAreSharedAndSeventeenDropTheCaller() throws {
+        let sandbox = try Sandbox()
+        let notes = try sandbox.file("notes.txt", "three short words\n")
+        let script = """
+            import os, sys, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
+            def connect():
+                flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+                return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+            def share(count):
+                fds = Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY) for _ in range(count)])
+                items = {'fds': GLib.Variant('ah', list(range(count)))}
+                options = {'activity': GLib.Variant('s', 'org.example.wordcount.count')}
+                try:
+                    result, _ = connect().call_with_unix_fd_list_sync(
+                        'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
+                        GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
+                        Gio.DBusCallFlags.NONE, 60000, fds, None)
+                    print(count, 'files:', len(result.unpack()[0]['returned_items']), 'results')
+                except GLib.Error as error:
+                    print(count, 'files: dropped')
+            share(16)
+            share(17)
+            result = connect().call_sync('org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'ListActivities',
+                GLib.Variant('(a{sv})', ({'text': GLib.Variant('s', 'hi')},)), None, Gio.DBusCallFlags.NONE, 60000, None)
+            print('then:', len(result.unpack()[0]), 'activities')
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/client.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "16 files: 16 results", "\(run.stdout)")
+        #expect(lines.dropFirst().first == "17 files: dropped", "\(run.stdout)")
+        #expect(lines.last?.hasPrefix("then: ") == true && lines.last != "then: 0 activities", "\(run.stdout)")
+    }
+
     /// What a caller shares never travels on a command line (every local user reads those):
     /// text and a subject starting with `-`, 10 MiB of text, a file's path and option values
     /// reach actshare on its standard input. A wrapper records each command line actshare
