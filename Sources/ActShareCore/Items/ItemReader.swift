@@ -89,19 +89,12 @@ public struct ItemReader {
 
     /// Reads standard input to its end, up to ``standardInputLimit`` bytes.
     public static func readStandardInput() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ActShareError(.io, "cannot read standard input: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > standardInputLimit {
-                throw ActShareError(.badInput, "standard input is larger than \(standardInputLimit >> 20) MiB")
-            }
+        do {
+            return try FileSystem.readToEnd(0, limit: standardInputLimit)
+        } catch .tooLarge {
+            throw ActShareError(.badInput, "standard input is larger than \(standardInputLimit >> 20) MiB")
+        } catch .failed(let code) {
+            throw ActShareError(.io, "cannot read standard input: \(String(cString: strerror(code)))")
         }
     }
 }

@@ -175,6 +175,30 @@ public enum FileSystem {
         return bytes
     }
 
+    /// Why ``readToEnd(_:limit:)`` stopped.
+    public enum ReadToEndFailure: Error {
+        /// More than the limit came.
+        case tooLarge
+        /// The read failed with this errno.
+        case failed(Int32)
+    }
+
+    /// Reads `fd` (a pipe, standard input) to its end, at most `limit` bytes.
+    public static func readToEnd(_ fd: Int32, limit: Int) throws(ReadToEndFailure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failed(errno)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= limit else { throw .tooLarge }
+        }
+    }
+
     /// Reads a regular file of at most `limit` bytes, or says why not: a FIFO would block
     /// the read forever, a device (`/dev/zero`) never end, a huge file fill memory.
     /// Opened without blocking, so not even the open of a FIFO waits.

@@ -83,19 +83,13 @@ public enum ReceivedNotice {
     /// input, shows the notice, and opens `folder` when its action is chosen. Names are
     /// escaped for a server that reads markup in the body (`body-markup`).
     public static func run(folder: String) -> Int32 {
-        var input: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while input.count < 64 << 10 {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            input += chunk[..<count]
-        }
+        // The daemon's own words, a few names long: anything longer is not shown.
+        let input = (try? FileSystem.readToEnd(0, limit: 64 << 10)) ?? []
         let parts = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let summary = PathName.decode(parts.first ?? [])
         var body = PathName.decode(parts.count > 1 ? parts[1] : [])
         guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
-        if serverReadsMarkup() { body = escapedMarkup(body) }
+        if serverReadsMarkup() { body = MarkupText.escaped(body) }
         // At most 10 minutes of waiting for the user: then the notice is left to the server.
         let outcome = try? ChildProcess.run(
             notifySend, ["--app-name=actshare", "--icon=folder-download", "--action=default=Open folder", "--", summary, body],
@@ -114,19 +108,5 @@ public enum ReceivedNotice {
                     "--method", "org.freedesktop.Notifications.GetCapabilities"], timeLimit: .seconds(5))
         guard let outcome, outcome.status == 0 else { return true }
         return String(decoding: outcome.output, as: UTF8.self).contains("'body-markup'")
-    }
-
-    /// `text` with `&`, `<` and `>` as the notification spec's markup writes them.
-    static func escapedMarkup(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -8,17 +8,7 @@ import ActShareCore
 enum ZenityText {
     /// `text` for a label that is read as Pango markup.
     static func markup(_ text: String) -> String {
-        var escaped = ""
-        for character in TerminalText.visible(text) {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\\": escaped += "\\\\"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        MarkupText.escaped(TerminalText.visible(text), also: ["\\": "\\\\"])
     }
 
     /// `text` for a label that is read with mnemonics (`_` marks an access key).

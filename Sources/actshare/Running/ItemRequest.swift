@@ -35,17 +35,13 @@ struct ItemRequest: Decodable {
 
     /// Reads and decodes the request on `fd`, to its end.
     static func read(from fd: Int32) throws -> ItemRequest {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw CommandFailure(.badInput, "--items-from \(fd): cannot read it: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-            guard bytes.count <= limit else { throw CommandFailure(.badInput, "--items-from \(fd): more than \(limit >> 20) MiB") }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readToEnd(fd, limit: limit)
+        } catch .tooLarge {
+            throw CommandFailure(.badInput, "--items-from \(fd): more than \(limit >> 20) MiB")
+        } catch .failed(let code) {
+            throw CommandFailure(.badInput, "--items-from \(fd): cannot read it: \(String(cString: strerror(code)))")
         }
         do {
             return try JSONDecoder().decode(ItemRequest.self, from: Data(bytes))
