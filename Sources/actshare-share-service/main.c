@@ -1,102 +1,36 @@
 /*
  * actshare-share-service ACTSHARE: the session D-Bus service org.actshare.Share
- * (interface org.actshare.Share1, org.actshare.Share1.xml; docs/DBUS.md), started by
- * D-Bus activation. Each call runs `ACTSHARE share --json` or `ACTSHARE list --json` for
- * the caller's items and answers with what it printed: actshare decides everything, this
- * only translates between D-Bus and actshare. The items, the subject and the option values
- * go to actshare on its standard input as one JSON object (`--items-from 0`), never on its
- * command line, which every local user can read.
+ * (org.actshare.Share1.xml, whose skeletons gdbus-codegen makes; docs/DBUS.md), started by
+ * D-Bus activation. It only translates between D-Bus and actshare, which decides
+ * everything: a Share call becomes an `ACTSHARE share --json` run, exported as a Request
+ * object until its Response (share-request.c); ListActivities an `ACTSHARE list --json` run.
+ * Items never travel on actshare's command line (share-items.c).
  *
- * Calls are answered asynchronously, so two applications sharing at once each get their
- * own sheet; a caller that leaves the bus cancels its share (SIGTERM, which actshare
- * takes as Cancel). Bad calls get org.freedesktop.DBus.Error.InvalidArgs with a message
- * that says what is wrong; the service goes on.
+ * Bad calls get an error that says what is wrong (share-error.h); the service goes on.
  */
-#include "introspection.h"
+#include "share-dbus.h"
+#include "share-error.h"
+#include "share-items.h"
+#include "share-request.h"
+#include "share-results.h"
 
 #include <CActShareSystem.h>
 
-#include <gio/gio.h>
-#include <gio/gunixfdlist.h>
-#include <json.h>
-
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-/* At most this many descriptors in one call (dbus-daemon itself drops a caller that sends
- * more than 16 in one message, unless configured otherwise: docs/DBUS.md). */
-#define MAX_ITEM_FDS 256
+/* The interface's version (the `version` property). */
+#define SHARE_INTERFACE_VERSION 2
 
-/* The service's own errors for what a caller gives (org.actshare.Share.Error.*). */
-#define SHARE_ERROR (share_error_quark())
-enum { SHARE_ERROR_INVALID_ITEM, SHARE_ERROR_CANCELLED };
-static GQuark share_error_quark(void) {
-    static gsize quark = 0;
-    static const GDBusErrorEntry entries[] = {
-        {SHARE_ERROR_INVALID_ITEM, "org.actshare.Share.Error.InvalidItem"},
-        {SHARE_ERROR_CANCELLED, "org.actshare.Share.Error.Cancelled"},
-    };
-    g_dbus_error_register_error_domain("actshare-share-error", &quark, entries, G_N_ELEMENTS(entries));
-    return (GQuark)quark;
-}
+/* Shares under way at once, for one caller and for all: each is a window and a process. */
+#define MAX_REQUESTS_PER_CALLER 8
+#define MAX_REQUESTS 64
 
 static const char *actshare;
-static GDBusNodeInfo *introspection;
-
-/* One call under way. */
-typedef struct call {
-    GDBusMethodInvocation *invocation;
-    GSubprocess *process;
-    guint watch;
-    gboolean list; /* ListActivities, not Share */
-} call;
-
-static void call_free(call *c) {
-    if (c->watch) g_bus_unwatch_name(c->watch);
-    g_clear_object(&c->process);
-    g_object_unref(c->invocation);
-    g_free(c);
-}
-
-/* ---- From a D-Bus call to actshare's command line --------------------------------- */
-
-/* What actshare is given for `uri`, item `index` of `uris`: a file: URI as its path, and
- * only if the caller could open that file itself, as it sees the file system (through
- * /proc/PID/root: its mount namespace and root); another URI as it is. A path given
- * without a scheme is refused: it would pass as a file without that check. A descriptor
- * needs no check: the caller opened it (docs/DBUS.md). */
-static char *uri_operand(const char *uri, pid_t caller, gsize index, GError **error) {
-    g_autofree char *scheme = g_uri_parse_scheme(uri);
-    if (!scheme) {
-        g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
-                    "items 'uris'[%" G_GSIZE_FORMAT "] is not a URI; give a file as file:///… or as a descriptor in 'fds'", index);
-        return NULL;
-    }
-    if (g_ascii_strcasecmp(scheme, "file") != 0) return g_strdup(uri);
-    g_autofree char *path = g_filename_from_uri(uri, NULL, NULL);
-    struct stat ours, theirs;
-    int fd = -1;
-    if (path && path[0] == '/') {
-        g_autofree char *seen = g_strdup_printf("/proc/%d/root%s", (int)caller, path);
-        fd = open(seen, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    }
-    gboolean same = fd >= 0 && fstat(fd, &theirs) == 0 && stat(path, &ours) == 0 && ours.st_dev == theirs.st_dev
-                    && ours.st_ino == theirs.st_ino;
-    if (fd >= 0) close(fd);
-    if (!same) {
-        g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
-                    "items 'uris'[%" G_GSIZE_FORMAT "]: the caller cannot open %s itself, so it is not shared", index,
-                    path ? path : uri);
-        return NULL;
-    }
-    return g_steal_pointer(&path);
-}
+static GHashTable *requests_by_sender; /* sender → number of its requests under way */
+static guint request_count;
+static guint next_token;
 
 /* The caller's process id, as the bus says; 0 if it cannot say. */
 static pid_t caller_pid(GDBusConnection *connection, const char *sender) {
@@ -108,329 +42,151 @@ static pid_t caller_pid(GDBusConnection *connection, const char *sender) {
     return (pid_t)pid;
 }
 
-/* Adds the items to `request`'s `items` (a JSON array): files by their descriptors' paths,
- * URIs, text with its `mime-type` (the type of a descriptor's file is found from the file
- * itself); FALSE with `error` set for a bad dictionary or item. */
-static gboolean add_items(GVariant *items, GDBusMessage *message, pid_t caller, json_object *list, GError **error) {
-    GVariantIter iter;
-    const char *key;
-    GVariant *value;
-    int count = 0, descriptors = 0;
-    g_autofree char *text = NULL, *mime_type = NULL;
-    g_variant_iter_init(&iter, items);
-    while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
-        g_autoptr(GVariant) owned = value;
-        if (strcmp(key, "fds") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("ah"))) {
-            GUnixFDList *fds = g_dbus_message_get_unix_fd_list(message);
-            gsize n = g_variant_n_children(value);
-            if (n + (gsize)descriptors > MAX_ITEM_FDS) {
-                g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "at most %d files in one call", MAX_ITEM_FDS);
-                return FALSE;
-            }
-            for (gsize i = 0; i < n; i++) {
-                gint32 handle;
-                g_variant_get_child(value, i, "h", &handle);
-                /* An index into the message's descriptors, checked first: GIO takes a
-                 * negative one on trust (and crashes), and complains of one past the end. */
-                if (!fds || handle < 0 || handle >= g_unix_fd_list_get_length(fds)) {
-                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
-                                "items 'fds'[%" G_GSIZE_FORMAT "] is %d, which is not one of the %d descriptors sent", i, (int)handle,
-                                fds ? g_unix_fd_list_get_length(fds) : 0);
-                    return FALSE;
-                }
-                int fd = g_unix_fd_list_get(fds, handle, NULL);
-                struct stat status;
-                int mode = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-                /* Opened for reading: the caller could read it (not O_PATH, not write-only). */
-                if (fd < 0 || mode < 0 || (mode & O_PATH) || (mode & O_ACCMODE) == O_WRONLY) {
-                    if (fd >= 0) close(fd);
-                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
-                                "items 'fds'[%" G_GSIZE_FORMAT "] is not open for reading (open the file with O_RDONLY)", i);
-                    return FALSE;
-                }
-                if (fstat(fd, &status) != 0 || !(S_ISREG(status.st_mode) || S_ISDIR(status.st_mode))) {
-                    close(fd);
-                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
-                                "items 'fds'[%" G_GSIZE_FORMAT "] is not an open file or folder", i);
-                    return FALSE;
-                }
-                /* The file's own path: a provider in its helper cannot use a descriptor
-                 * number of actshare's. The same file, not another put in its place. */
-                char link[64], path[PATH_MAX];
-                snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-                ssize_t length = readlink(link, path, sizeof path - 1);
-                struct stat named;
-                if (length > 0) path[length] = '\0';
-                if (length <= 0 || path[0] != '/' || stat(path, &named) != 0 || named.st_dev != status.st_dev
-                    || named.st_ino != status.st_ino) {
-                    close(fd);
-                    g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
-                                "items 'fds'[%" G_GSIZE_FORMAT "] has no path (a deleted or memory file), which actshare cannot share", i);
-                    return FALSE;
-                }
-                close(fd);
-                descriptors++;
-                json_object *item = json_object_new_object();
-                json_object_object_add(item, "path", json_object_new_string(path));
-                json_object_array_add(list, item);
-                count++;
-            }
-        } else if (strcmp(key, "uris") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY)) {
-            gsize n;
-            g_autofree const char **uris = g_variant_get_strv(value, &n);
-            for (gsize i = 0; i < n; i++) {
-                g_autofree char *operand = uri_operand(uris[i], caller, i, error);
-                if (!operand) return FALSE;
-                json_object *item = json_object_new_object();
-                json_object_object_add(item, operand[0] == '/' ? "path" : "url", json_object_new_string(operand));
-                json_object_array_add(list, item);
-                count++;
-            }
-        } else if (strcmp(key, "text") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            g_free(text);
-            text = g_variant_dup_string(value, NULL);
-            count++;
-        } else if (strcmp(key, "mime-type") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            g_free(mime_type);
-            mime_type = g_variant_dup_string(value, NULL);
-        } else {
-            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
-                        "items has '%s' of type %s; the keys are fds (ah), uris (as), text (s) and mime-type (s)", key,
-                        g_variant_get_type_string(value));
-            return FALSE;
-        }
-    }
-    if (count == 0) {
-        g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM, "no items: give fds, uris or text");
-        return FALSE;
-    }
-    if (text) {
-        /* actshare checks the type (a MIME type such as text/html) and says so if not. */
-        json_object *item = json_object_new_object();
-        json_object_object_add(item, "text", json_object_new_string(text));
-        if (mime_type) json_object_object_add(item, "type", json_object_new_string(mime_type));
-        json_object_array_add(list, item);
-    }
-    return TRUE;
+/* A sandboxed caller (a provider's helper, a Flatpak app) would have actshare read and
+ * write for it what its sandbox forbids: it is refused, whatever it asks. */
+static gboolean caller_is_allowed(GDBusMethodInvocation *invocation, pid_t *caller) {
+    *caller = caller_pid(g_dbus_method_invocation_get_connection(invocation), g_dbus_method_invocation_get_sender(invocation));
+    if (*caller > 0 && !cactshare_process_is_confined(*caller)) return TRUE;
+    g_dbus_method_invocation_return_error(
+        invocation, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
+        "actshare does not share for a sandboxed process (pid %d): it would read and write for it what its sandbox forbids",
+        (int)*caller);
+    return FALSE;
 }
 
-/* Adds the options: activity types and the parent window to actshare's command line (as
- * `--flag=VALUE`, so that a value starting with `-` is not read as a flag), the subject and
- * the activity's option values, which are the caller's words, to `request`. */
-static gboolean add_options(GVariant *dictionary, GPtrArray *options, json_object *request, GError **error) {
-    GVariantIter iter;
-    const char *key;
-    GVariant *value;
-    g_variant_iter_init(&iter, dictionary);
-    while (g_variant_iter_next(&iter, "{&sv}", &key, &value)) {
-        g_autoptr(GVariant) owned = value;
-        const char *flag = strcmp(key, "activity") == 0 ? "--activity" : strcmp(key, "exclude") == 0 ? "--exclude"
-                         : strcmp(key, "only") == 0 ? "--only" : NULL;
-        if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING) && flag[2] == 'a') {
-            g_ptr_array_add(options, g_strdup_printf("%s=%s", flag, g_variant_get_string(value, NULL)));
-        } else if (flag && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY) && flag[2] != 'a') {
-            gsize n;
-            g_autofree const char **types = g_variant_get_strv(value, &n);
-            for (gsize i = 0; i < n; i++) g_ptr_array_add(options, g_strdup_printf("%s=%s", flag, types[i]));
-        } else if (strcmp(key, "subject") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            json_object_object_add(request, "subject", json_object_new_string(g_variant_get_string(value, NULL)));
-        } else if (strcmp(key, "options") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
-            GVariantIter pairs;
-            const char *name, *setting;
-            json_object *values = json_object_new_object();
-            g_variant_iter_init(&pairs, value);
-            while (g_variant_iter_next(&pairs, "{&s&s}", &name, &setting)) {
-                json_object_object_add(values, name, json_object_new_string(setting));
-            }
-            json_object_object_add(request, "options", values);
-        } else if (strcmp(key, "parent_window") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
-            /* The portals' form, x11:XID or wayland:HANDLE; the window checks it. Empty: none. */
-            if (*g_variant_get_string(value, NULL)) {
-                g_ptr_array_add(options, g_strdup_printf("--parent-window=%s", g_variant_get_string(value, NULL)));
-            }
-        } else {
-            g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
-                        "options has '%s' of type %s; the keys are activity (s), exclude (as), only (as), subject (s), "
-                        "options (a{ss}) and parent_window (s)",
-                        key, g_variant_get_type_string(value));
-            return FALSE;
-        }
-    }
-    return TRUE;
-}
-
-/* ---- From actshare's JSON to D-Bus ----------------------------------------------- */
-
-static void add_string(GVariantBuilder *builder, json_object *object, const char *key, const char *name) {
-    json_object *value;
-    if (json_object_object_get_ex(object, key, &value) && json_object_is_type(value, json_type_string)) {
-        g_variant_builder_add(builder, "{sv}", name, g_variant_new_string(json_object_get_string(value)));
-    }
-}
-
-static GVariant *dictionary(json_object *object, const char *const *keys) {
-    GVariantBuilder builder;
-    g_variant_builder_init(&builder, G_VARIANT_TYPE("a{sv}"));
-    for (; *keys; keys++) add_string(&builder, object, *keys, *keys);
-    json_object *size;
-    if (json_object_object_get_ex(object, "size", &size) && json_object_is_type(size, json_type_int)) {
-        g_variant_builder_add(&builder, "{sv}", "size", g_variant_new_uint64((guint64)json_object_get_int64(size)));
-    }
-    return g_variant_builder_end(&builder);
-}
-
-static GVariant *share_result(json_object *root) {
-    static const char *const item_keys[] = {"kind", "path", "url", "text", "content_type", NULL};
-    GVariantBuilder result, returned;
-    g_variant_builder_init(&result, G_VARIANT_TYPE("a{sv}"));
-    g_variant_builder_init(&returned, G_VARIANT_TYPE("aa{sv}"));
-    json_object *value;
-    const char *activity = json_object_object_get_ex(root, "activity", &value) && json_object_is_type(value, json_type_string)
-                           ? json_object_get_string(value) : "";
-    g_variant_builder_add(&result, "{sv}", "activity", g_variant_new_string(activity));
-    gboolean completed = json_object_object_get_ex(root, "completed", &value) && json_object_get_boolean(value);
-    g_variant_builder_add(&result, "{sv}", "completed", g_variant_new_boolean(completed));
-    const char *error = json_object_object_get_ex(root, "error", &value) && json_object_is_type(value, json_type_string)
-                        ? json_object_get_string(value) : "";
-    g_variant_builder_add(&result, "{sv}", "error", g_variant_new_string(error));
-    if (json_object_object_get_ex(root, "returned_items", &value) && json_object_is_type(value, json_type_array)) {
-        for (size_t i = 0; i < json_object_array_length(value); i++) {
-            g_variant_builder_add_value(&returned, dictionary(json_object_array_get_idx(value, i), item_keys));
-        }
-    }
-    g_variant_builder_add(&result, "{sv}", "returned_items", g_variant_builder_end(&returned));
-    return g_variant_new("(@a{sv})", g_variant_builder_end(&result));
-}
-
-static GVariant *list_result(json_object *root) {
-    static const char *const activity_keys[] = {"type", "title", "image", "category", "provider", NULL};
-    GVariantBuilder activities;
-    g_variant_builder_init(&activities, G_VARIANT_TYPE("aa{sv}"));
-    json_object *value;
-    if (json_object_object_get_ex(root, "activities", &value) && json_object_is_type(value, json_type_array)) {
-        for (size_t i = 0; i < json_object_array_length(value); i++) {
-            g_variant_builder_add_value(&activities, dictionary(json_object_array_get_idx(value, i), activity_keys));
-        }
-    }
-    return g_variant_new("(@aa{sv})", g_variant_builder_end(&activities));
-}
-
-/* Whether a share's result is a cancel: not completed, and no error. */
-static gboolean is_cancelled(json_object *root) {
-    json_object *value;
-    gboolean completed = json_object_object_get_ex(root, "completed", &value) && json_object_get_boolean(value);
-    gboolean failed = json_object_object_get_ex(root, "error", &value) && json_object_is_type(value, json_type_string)
-                      && *json_object_get_string(value);
-    return !completed && !failed;
-}
-
-static void finished(GObject *source, GAsyncResult *result, gpointer data) {
-    call *c = data;
-    g_autofree char *out = NULL, *err = NULL;
-    g_autoptr(GError) error = NULL;
-    if (!g_subprocess_communicate_utf8_finish(G_SUBPROCESS(source), result, &out, &err, &error)) {
-        g_dbus_method_invocation_return_error(c->invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED, "actshare: %s", error->message);
-        call_free(c);
-        return;
-    }
-    json_object *root = out ? json_tokener_parse(out) : NULL;
-    if (!root || !json_object_is_type(root, json_type_object)) {
-        /* No result printed: a usage error, said on standard error. */
-        g_strstrip(err ? err : (err = g_strdup("")));
-        g_dbus_method_invocation_return_error(c->invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS, "%s",
-                                              *err ? err : "actshare printed no result");
-    } else if (!c->list && is_cancelled(root)) {
-        /* The user's cancel, told apart from a failure (which always says what failed). */
-        g_dbus_method_invocation_return_error(c->invocation, SHARE_ERROR, SHARE_ERROR_CANCELLED, "the user cancelled the share");
-    } else {
-        g_dbus_method_invocation_return_value(c->invocation, c->list ? list_result(root) : share_result(root));
-    }
-    if (root) json_object_put(root);
-    call_free(c);
-}
-
-/* The caller left the bus: its share is cancelled. actshare runs in a process group of
- * its own, so its window (and a dialog it shows) go with it. */
-static void caller_vanished(GDBusConnection *connection, const char *name, gpointer data) {
-    (void)connection;
-    (void)name;
-    call *c = data;
-    const char *identifier = c->process ? g_subprocess_get_identifier(c->process) : NULL;
-    if (identifier) kill(-(pid_t)atoi(identifier), SIGTERM);
-}
-
-static void own_process_group(gpointer data) {
-    (void)data;
-    setpgid(0, 0);
-}
-
-static void method_call(GDBusConnection *connection, const char *sender, const char *path, const char *interface,
-                        const char *method, GVariant *parameters, GDBusMethodInvocation *invocation, gpointer data) {
-    (void)path;
-    (void)interface;
-    (void)data;
-    gboolean list = strcmp(method, "ListActivities") == 0;
-    g_autoptr(GVariant) items = g_variant_get_child_value(parameters, 0);
-    g_autoptr(GVariant) options_value =
-        list ? g_variant_ref_sink(g_variant_new("a{sv}", NULL)) : g_variant_get_child_value(parameters, 1);
-    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+/* actshare's arguments for `command`, and the items (with the subject and option values)
+ * for its standard input; NULL after answering the call with an error. */
+static char *request_for(const char *command, GDBusMethodInvocation *invocation, GUnixFDList *fds, GVariant *items,
+                         GVariant *options, GPtrArray *argv, char **token) {
+    pid_t caller;
+    if (!caller_is_allowed(invocation, &caller)) return NULL;
     g_ptr_array_add(argv, g_strdup(actshare));
-    g_ptr_array_add(argv, g_strdup(list ? "list" : "share"));
+    g_ptr_array_add(argv, g_strdup(command));
     g_ptr_array_add(argv, g_strdup("--json"));
     g_autoptr(GError) error = NULL;
-    /* A sandboxed caller (a provider's helper, a Flatpak app) would have actshare read
-     * and write for it what its sandbox forbids: it is refused, whatever it asks. */
-    pid_t caller = caller_pid(connection, sender);
-    if (caller <= 0 || cactshare_process_is_confined(caller)) {
-        g_dbus_method_invocation_return_error(
-            invocation, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
-            "actshare does not share for a sandboxed process (pid %d): it would read and write for it what its sandbox forbids",
-            (int)caller);
-        return;
-    }
-    /* The items, the subject and the option values: on actshare's standard input. */
     json_object *request = json_object_new_object(), *shared = json_object_new_array();
     json_object_object_add(request, "items", shared);
-    if (!add_options(options_value, argv, request, &error)
-        || !add_items(items, g_dbus_method_invocation_get_message(invocation), caller, shared, &error)) {
+    if ((options && !share_options_add(options, argv, request, token, &error))
+        || !share_items_add(items, fds, caller, shared, &error)) {
         json_object_put(request);
         g_dbus_method_invocation_return_gerror(invocation, error);
-        return;
+        return NULL;
     }
     char *input = g_strdup(json_object_to_json_string_ext(request, JSON_C_TO_STRING_PLAIN));
     json_object_put(request);
     g_ptr_array_add(argv, g_strdup("--items-from=0"));
-    g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new(
-        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE);
-    g_subprocess_launcher_set_child_setup(launcher, own_process_group, NULL, NULL);
     g_ptr_array_add(argv, NULL);
-    call *c = g_new0(call, 1);
-    c->invocation = g_object_ref(invocation);
-    c->list = list;
-    c->process = g_subprocess_launcher_spawnv(launcher, (const char *const *)argv->pdata, &error);
-    if (!c->process) {
-        g_dbus_method_invocation_return_error(invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED, "cannot run %s: %s", actshare,
-                                              error->message);
-        g_free(input);
-        call_free(c);
-        return;
-    }
-    c->watch = g_bus_watch_name_on_connection(connection, sender, G_BUS_NAME_WATCHER_FLAGS_NONE, NULL, caller_vanished, c, NULL);
-    g_subprocess_communicate_utf8_async(c->process, input, NULL, finished, c);
-    g_free(input);
+    return input;
 }
 
-static const GDBusInterfaceVTable vtable = {method_call, NULL, NULL, {0}};
+/* /org/actshare/Share/request/SENDER/TOKEN, as xdg-desktop-portal names its requests. */
+static char *request_path(const char *sender, const char *token) {
+    g_autofree char *element = g_strdup(sender[0] == ':' ? sender + 1 : sender);
+    g_strdelimit(element, ".", '_');
+    return g_strdup_printf("/org/actshare/Share/request/%s/%s", element, token);
+}
 
-static void bus_acquired(GDBusConnection *connection, const char *name, gpointer data) {
-    (void)name;
+static void request_ended(ShareRequest *request, gpointer data) {
     (void)data;
-    g_autoptr(GError) error = NULL;
-    if (!g_dbus_connection_register_object(connection, "/org/actshare/Share", introspection->interfaces[0], &vtable, NULL,
-                                           NULL, &error)) {
-        g_printerr("actshare-share-service: %s\n", error->message);
-        exit(1);
+    const char *sender = share_request_get_sender(request);
+    guint count = GPOINTER_TO_UINT(g_hash_table_lookup(requests_by_sender, sender));
+    if (count <= 1) {
+        g_hash_table_remove(requests_by_sender, sender);
+    } else {
+        g_hash_table_insert(requests_by_sender, g_strdup(sender), GUINT_TO_POINTER(count - 1));
     }
+    request_count--;
+}
+
+static gboolean handle_share(ActShareShare1 *skeleton, GDBusMethodInvocation *invocation, GUnixFDList *fds,
+                             GVariant *items, GVariant *options, gpointer data) {
+    (void)data;
+    const char *sender = g_dbus_method_invocation_get_sender(invocation);
+    guint count = GPOINTER_TO_UINT(g_hash_table_lookup(requests_by_sender, sender));
+    if (count >= MAX_REQUESTS_PER_CALLER || request_count >= MAX_REQUESTS) {
+        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED,
+                                              "too many shares under way (at most %d for one caller, %d in all)",
+                                              MAX_REQUESTS_PER_CALLER, MAX_REQUESTS);
+        return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *token = NULL;
+    g_autofree char *input = request_for("share", invocation, fds, items, options, argv, &token);
+    if (!input) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    if (!token) token = g_strdup_printf("actshare%u", ++next_token);
+    g_autofree char *path = request_path(sender, token);
+    g_autoptr(GError) error = NULL;
+    ShareRequest *request = share_request_start(g_dbus_method_invocation_get_connection(invocation), sender, path,
+                                                (const char *const *)argv->pdata, input, request_ended, NULL, &error);
+    if (!request) {
+        if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_EXISTS)) {
+            g_dbus_method_invocation_return_error(invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                                  "a request with handle_token '%s' is under way", token);
+        } else {
+            g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "cannot run actshare: %s",
+                                                  error->message);
+        }
+        return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+    g_hash_table_insert(requests_by_sender, g_strdup(sender), GUINT_TO_POINTER(count + 1));
+    request_count++;
+    act_share_share1_complete_share(skeleton, invocation, NULL, path);
+    return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+/* One ListActivities under way. */
+typedef struct {
+    ActShareShare1 *skeleton;
+    GDBusMethodInvocation *invocation;
+} ListCall;
+
+static void listed(GObject *source, GAsyncResult *result, gpointer data) {
+    ListCall *call = data;
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(GError) error = NULL;
+    json_object *root = NULL;
+    if (g_subprocess_communicate_utf8_finish(G_SUBPROCESS(source), result, &out, &err, &error) && out) {
+        root = json_tokener_parse(out);
+    }
+    if (root && json_object_is_type(root, json_type_object)) {
+        act_share_share1_complete_list_activities(call->skeleton, call->invocation, NULL, share_activities_new(root));
+    } else {
+        g_dbus_method_invocation_return_error(call->invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "actshare: %s",
+                                              error ? error->message : g_strstrip(err ? err : (err = g_strdup(""))));
+    }
+    if (root) json_object_put(root);
+    request_count--;
+    g_object_unref(call->invocation);
+    g_free(call);
+}
+
+static gboolean handle_list_activities(ActShareShare1 *skeleton, GDBusMethodInvocation *invocation, GUnixFDList *fds,
+                                       GVariant *items, gpointer data) {
+    (void)data;
+    if (request_count >= MAX_REQUESTS) {
+        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "too many calls under way");
+        return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *input = request_for("list", invocation, fds, items, NULL, argv, NULL);
+    if (!input) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    g_autoptr(GError) error = NULL;
+    GSubprocess *process = g_subprocess_newv((const char *const *)argv->pdata,
+                                             G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE
+                                                 | G_SUBPROCESS_FLAGS_STDIN_PIPE,
+                                             &error);
+    if (!process) {
+        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "cannot run actshare: %s",
+                                              error->message);
+        return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+    ListCall *call = g_new0(ListCall, 1);
+    call->skeleton = skeleton;
+    call->invocation = g_object_ref(invocation);
+    request_count++;
+    g_subprocess_communicate_utf8_async(process, input, NULL, listed, call);
+    g_object_unref(process);
+    return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
 static void bus_closed(GDBusConnection *connection, gboolean remote, GError *error, gpointer data) {
@@ -456,7 +212,7 @@ int main(int argc, char **argv) {
     }
     actshare = argv[1];
     signal(SIGPIPE, SIG_IGN);
-    introspection = g_dbus_node_info_new_for_xml(introspection_xml, NULL);
+    requests_by_sender = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(GError) error = NULL;
     GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
     if (!bus) {
@@ -466,7 +222,14 @@ int main(int argc, char **argv) {
     /* The session is over when its bus goes: so is the service. */
     g_dbus_connection_set_exit_on_close(bus, FALSE);
     g_signal_connect(bus, "closed", G_CALLBACK(bus_closed), NULL);
-    bus_acquired(bus, NULL, NULL);
+    ActShareShare1 *share = act_share_share1_skeleton_new();
+    act_share_share1_set_version(share, SHARE_INTERFACE_VERSION);
+    g_signal_connect(share, "handle-share", G_CALLBACK(handle_share), NULL);
+    g_signal_connect(share, "handle-list-activities", G_CALLBACK(handle_list_activities), NULL);
+    if (!g_dbus_interface_skeleton_export(G_DBUS_INTERFACE_SKELETON(share), bus, "/org/actshare/Share", &error)) {
+        g_printerr("actshare-share-service: %s\n", error->message);
+        return 1;
+    }
     g_bus_own_name_on_connection(bus, "org.actshare.Share", G_BUS_NAME_OWNER_FLAGS_NONE, NULL, name_lost, NULL, NULL);
     g_main_loop_run(g_main_loop_new(NULL, FALSE));
     return 0;

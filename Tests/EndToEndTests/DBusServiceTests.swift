@@ -22,34 +22,45 @@ import Testing
     }
 
     static let call = "gdbus call --session --dest org.actshare.Share --object-path /org/actshare/Share --method"
+    /// An application's share: Share, then the request's Response (Tests/Fixtures/share_client.py).
+    static let share = "/usr/bin/python3 \(Sandbox.repository)/Tests/Fixtures/share_client.py"
+    /// The client as a module, for a test's own Python.
+    static let importClient = "import sys; sys.dont_write_bytecode = True; sys.path.insert(0, '\(Sandbox.repository)/Tests/Fixtures'); from share_client import share"
 
     @Test func gdbusListsSharesAndIsToldWhatIsWrong() throws {
         let sandbox = try Sandbox()
         let run = try Self.onSessionBus(sandbox, """
             \(Self.call) org.actshare.Share1.ListActivities "{'text': <'hello'>}"
-            \(Self.call) org.actshare.Share1.Share "{'text': <'hello world'>}" "{'activity': <'org.example.wordcount.count'>}"
-            \(Self.call) org.actshare.Share1.Share "{'colour': <'red'>}" "{}" 2>&1
-            \(Self.call) org.actshare.Share1.Share "{}" "{}" 2>&1
-            \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{'activity': <'org.example.no.such'>}" 2>&1
-            \(Self.call) org.actshare.Share1.Share "{'uris': <['https://example.org/']>}" "{'activity': <'org.example.wordcount.describe'>}"
-            \(Self.call) org.actshare.Share1.Share "{'text': <'<b>bold</b>'>, 'mime-type': <'text/html'>}" "{'activity': <'org.example.wordcount.describe'>}"
-            \(Self.call) org.actshare.Share1.Share "{'text': <'x'>, 'mime-type': <'not a type'>}" "{}" 2>&1
-            \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{'activity': <'org.example.wordcount.count'>, 'options': <{'nosuch': 'x'}>}" 2>&1
+            gdbus introspect --session --dest org.actshare.Share --object-path /org/actshare/Share --only-properties | grep version
+            \(Self.share) "{'text': <'hello world'>}" "{'activity': <'org.example.wordcount.count'>}"
+            \(Self.share) "{'colour': <'red'>}" "{}"
+            \(Self.share) "{}" "{}"
+            \(Self.share) "{'text': <'x'>}" "{'activity': <'org.example.no.such'>}"
+            \(Self.share) "{'uris': <['https://example.org/']>}" "{'activity': <'org.example.wordcount.describe'>}"
+            \(Self.share) "{'text': <'<b>bold</b>'>, 'mime-type': <'text/html'>}" "{'activity': <'org.example.wordcount.describe'>}"
+            \(Self.share) "{'text': <'x'>, 'mime-type': <'not a type'>}" "{}"
+            \(Self.share) "{'text': <'x'>}" "{'activity': <'org.example.wordcount.count'>, 'options': <{'nosuch': 'x'}>}"
+            \(Self.share) "{'text': <'x'>}" "{'handle_token': <'../x'>}"
+            \(Self.share) "{'text': <'x'>}" "{'activity': <'org.example.wordcount.count'>, 'handle_token': <'mine'>}"
             """)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("{'type': <'org.example.wordcount.count'>, 'title': <'Count Words'>, 'image': <'accessories-text-editor'>, 'category': <'action'>, 'provider': <'org.example.wordcount'>}") == true, "\(run.stdout)")
-        #expect(lines.contains("({'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'2 words, 0 lines, 11 bytes (item 1)'>, 'content_type': <'text/plain'>, 'size': <uint64 35>}]>},)"), "\(run.stdout)")
-        #expect(run.stdout.contains("Error: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: items has 'colour' of type s; the keys are fds (ah), uris (as), text (s) and mime-type (s)"))
-        #expect(run.stdout.contains("Error: GDBus.Error:org.actshare.Share.Error.InvalidItem: no items: give fds, uris or text"))
-        // actshare's own refusal comes back as the result's error; the service goes on.
-        #expect(run.stdout.contains("'activity': <'org.example.no.such'>, 'completed': <false>, 'error': <'no provider offers activity type org.example.no.such'>"), "\(run.stdout)")
-        #expect(run.stdout.contains("'activity': <'org.example.wordcount.describe'>, 'completed': <true>"), "\(run.stdout)")
-        // Text with a mime-type keeps it; a type that is not one is refused by name, in
-        // words for a program (no command-line flag).
+        #expect(lines.dropFirst().first?.contains("readonly u version = 2;") == true, "\(run.stdout)")
+        // Share answers with a Request path at once; the outcome comes as its Response.
+        #expect(lines.contains("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'2 words, 0 lines, 11 bytes (item 1)'>, 'content_type': <'text/plain'>, 'size': <uint64 35>}]>}"), "\(run.stdout)")
+        #expect(lines.contains("error org.freedesktop.DBus.Error.InvalidArgs: items has 'colour' of type s; the keys are fds (ah), uris (as), text (s) and mime-type (s)"), "\(run.stdout)")
+        #expect(lines.contains("error org.actshare.Share.Error.InvalidItem: no items: give fds, uris or text"), "\(run.stdout)")
+        // actshare's own refusal ends the request (response 2) with an error name to switch on.
+        #expect(lines.contains("response 2 {'activity': <'org.example.no.such'>, 'completed': <false>, 'error': <'no provider offers activity type org.example.no.such'>, 'error_name': <'org.actshare.Share.Error.NoActivity'>, 'returned_items': <@aa{sv} []>}"), "\(run.stdout)")
+        #expect(run.stdout.contains("response 0 {'activity': <'org.example.wordcount.describe'>, 'completed': <true>"), "\(run.stdout)")
+        // Text with a mime-type keeps it; a type that is not one is refused, in words for a
+        // program (no command-line flag).
         #expect(run.stdout.contains("text=<b>bold</b> content-type=text/html"), "\(run.stdout)")
-        #expect(run.stdout.contains("'completed': <false>, 'error': <'not a type is not a MIME type such as text/html'>"), "\(run.stdout)")
-        #expect(run.stdout.contains("'error': <\"option 'nosuch': org.example.wordcount.count has no option 'nosuch' (it has none)\">"), "\(run.stdout)")
+        #expect(lines.contains("error org.actshare.Share.Error.InvalidItem: items 'mime-type' is not a MIME type such as text/html"), "\(run.stdout)")
+        #expect(run.stdout.contains("'error': <\"option 'nosuch': org.example.wordcount.count has no option 'nosuch' (it has none)\">, 'error_name': <'org.actshare.Share.Error.InvalidOption'>"), "\(run.stdout)")
+        #expect(lines.contains("error org.freedesktop.DBus.Error.InvalidArgs: options 'handle_token' is not 1 to 64 letters, digits and _"), "\(run.stdout)")
+        #expect(lines.last?.hasPrefix("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>") == true, "\(run.stdout)")
     }
 
     /// dbus-daemon takes at most 16 descriptors in one message (docs/DBUS.md): 16 files
@@ -66,20 +77,18 @@ import Testing
             def connect():
                 flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
                 return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-            def share(count):
+            \(Self.importClient)
+            def share_files(count):
                 fds = Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY) for _ in range(count)])
                 items = {'fds': GLib.Variant('ah', list(range(count)))}
                 options = {'activity': GLib.Variant('s', 'org.example.wordcount.count')}
                 try:
-                    result, _ = connect().call_with_unix_fd_list_sync(
-                        'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
-                        GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
-                        Gio.DBusCallFlags.NONE, 60000, fds, None)
-                    print(count, 'files:', len(result.unpack()[0]['returned_items']), 'results')
+                    response, results = share(items, options, fds, bus=connect())
+                    print(count, 'files:', len(results.unpack()['returned_items']), 'results')
                 except GLib.Error as error:
                     print(count, 'files: dropped')
-            share(16)
-            share(17)
+            share_files(16)
+            share_files(17)
             result = connect().call_sync('org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'ListActivities',
                 GLib.Variant('(a{sv})', ({'text': GLib.Variant('s', 'hi')},)), None, Gio.DBusCallFlags.NONE, 60000, None)
             print('then:', len(result.unpack()[0]), 'activities')
@@ -107,18 +116,15 @@ import Testing
             import os, sys, gi
             gi.require_version('Gio', '2.0')
             from gi.repository import Gio, GLib
-            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-            def share(items, options, fds=None):
-                result, _ = bus.call_with_unix_fd_list_sync(
-                    'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
-                    GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
-                    Gio.DBusCallFlags.NONE, 60000, fds, None)
-                print(result.unpack()[0]['returned_items'][0]['text'][:200])
+            \(Self.importClient)
+            def share_and_print(items, options, fds=None):
+                response, results = share(items, options, fds)
+                print(results.unpack()['returned_items'][0]['text'][:200])
             describe = {'activity': GLib.Variant('s', 'org.example.wordcount.describe'),
                         'subject': GLib.Variant('s', '-s a subject'), 'options': GLib.Variant('a{ss}', {'label': '-x secret label'})}
-            share({'text': GLib.Variant('s', '-rf the secret words')}, describe)
-            share({'text': GLib.Variant('s', 'word ' * (2 << 20))}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')})
-            share({'fds': GLib.Variant('ah', [0])}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')},
+            share_and_print({'text': GLib.Variant('s', '-rf the secret words')}, describe)
+            share_and_print({'text': GLib.Variant('s', 'word ' * (2 << 20))}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')})
+            share_and_print({'fds': GLib.Variant('ah', [0])}, {'activity': GLib.Variant('s', 'org.example.wordcount.count')},
                   Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY)]))
             """
         try Sandbox.write(script, to: "\(sandbox.root)/client.py")
@@ -152,26 +158,26 @@ import Testing
         let count = "\"{'activity': <'org.example.wordcount.count'>}\""
         // The caller in a mount namespace of its own, where a tmpfs hides the secret's folder.
         let hiding = try sandbox.file("hiding.sh", """
-            mount -t tmpfs none \(hidden) && \(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(secret)']>}" \(count)
+            mount -t tmpfs none \(hidden) && \(Self.share) "{'uris': <['file://\(secret)']>}" \(count)
             """)
         let listing = try sandbox.file("list.sh", list)  // the provider's item, so that it may read it
         let run = try Self.onSessionBus(sandbox, """
             echo "confined: $(\(Sandbox.repository)/.build/bin/no-landlock \(list) 2>&1)"
             echo "provider: $(\(Sandbox.binary) perform org.test.intruder.command \(listing) -o "target=/bin/sh \(listing)" --json 2>&1)"
             echo "hidden: $(unshare --mount /bin/sh \(hiding) 2>&1)"
-            echo "path: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['\(secret)']>}" \(count) 2>&1)"
-            echo "dash: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['-']>}" \(count) 2>&1)"
-            echo "own: $(\(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(notes)']>}" \(count) 2>&1)"
+            echo "path: $(\(Self.share) "{'uris': <['\(secret)']>}" \(count) 2>&1)"
+            echo "dash: $(\(Self.share) "{'uris': <['-']>}" \(count) 2>&1)"
+            echo "own: $(\(Self.share) "{'uris': <['file://\(notes)']>}" \(count) 2>&1)"
             """)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         func line(_ label: String) -> String { lines.first { $0.hasPrefix(label + ": ") } ?? "" }
         let refused = "org.freedesktop.DBus.Error.AccessDenied: actshare does not share for a sandboxed process (pid "
         #expect(line("confined").contains(refused), "\(run.stdout)\(run.stderr)")
         #expect(line("provider").contains(refused), "\(run.stdout)")
-        #expect(line("hidden").contains("org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(secret) itself, so it is not shared"), "\(run.stdout)")
-        #expect(line("path").contains("org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
+        #expect(line("hidden").contains("error org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(secret) itself, so it is not shared"), "\(run.stdout)")
+        #expect(line("path").contains("error org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
         #expect(line("dash").contains("org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI"), "\(run.stdout)")
-        #expect(line("own").contains("'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
+        #expect(line("own").contains("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
         #expect(!run.stdout.contains("top secret"))
     }
 
@@ -184,26 +190,23 @@ import Testing
             import os, sys, gi
             gi.require_version('Gio', '2.0')
             from gi.repository import Gio, GLib
-            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-            def share(fd, handle=0):
+            \(Self.importClient)
+            def share_descriptor(fd, handle=0):
                 fds = Gio.UnixFDList.new_from_array([fd])
                 items = {'fds': GLib.Variant('ah', [handle])}
                 options = {'activity': GLib.Variant('s', 'org.example.wordcount.count')}
                 try:
-                    result, _ = bus.call_with_unix_fd_list_sync(
-                        'org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'Share',
-                        GLib.Variant('(a{sv}a{sv})', (items, options)), GLib.VariantType('(a{sv})'),
-                        Gio.DBusCallFlags.NONE, -1, fds, None)
-                    print(result.unpack()[0]['returned_items'][0]['text'])
+                    response, results = share(items, options, fds)
+                    print(results.unpack()['returned_items'][0]['text'])
                 except GLib.Error as error:
                     print(Gio.DBusError.get_remote_error(error), error.message)
-            share(os.open(sys.argv[1], os.O_RDONLY))
-            share(os.pipe()[0])
-            share(os.open(sys.argv[1], os.O_RDONLY), handle=3)
-            share(os.open(sys.argv[1], os.O_RDONLY), handle=-2147483647)
-            share(os.open(sys.argv[1], os.O_WRONLY))
-            share(os.open(sys.argv[1], os.O_PATH))
-            share(os.open(sys.argv[1], os.O_RDONLY))
+            share_descriptor(os.open(sys.argv[1], os.O_RDONLY))
+            share_descriptor(os.pipe()[0])
+            share_descriptor(os.open(sys.argv[1], os.O_RDONLY), handle=3)
+            share_descriptor(os.open(sys.argv[1], os.O_RDONLY), handle=-2147483647)
+            share_descriptor(os.open(sys.argv[1], os.O_WRONLY))
+            share_descriptor(os.open(sys.argv[1], os.O_PATH))
+            share_descriptor(os.open(sys.argv[1], os.O_RDONLY))
             """
         try Sandbox.write(script, to: "\(sandbox.root)/client.py")
         let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)")
@@ -224,25 +227,39 @@ import Testing
     }
 
     /// Without an activity, Share shows the window on the caller's display; what is picked
-    /// there is performed and answered; a caller that leaves cancels its window.
+    /// there is performed and answered. A caller that leaves, or closes its request, cancels
+    /// the share whether it was still asking or already performing: its window goes, no
+    /// file is written, no Response comes.
     @Test func shareShowsTheWindowAndAnswersWithWhatWasPicked() throws {
         let display = try ClipboardTests.Display()
-        let sandbox = try Sandbox()
+        let (sandbox, _) = try IsolationTests.sandbox("waits", IsolationTests.hostile("waits", perform: "hostile_wait_for_cancel", timeout: "60s"))
         sandbox.extraEnvironment["DISPLAY"] = display.name
         let notes = try sandbox.file("notes.txt", "three short words\n")
         let pick = "\(Sandbox.onPath("xdotool")) search --sync --onlyvisible --name '^Share$' windowfocus --sync; sleep 0.3; xdotool type --delay 20 count; xdotool key Return"
+        // Each actshare the service runs says its process id (exec keeps it).
+        let pids = "\(sandbox.root)/pids"
+        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\necho $$ >> \(pids)\nexec \(Sandbox.binary) \"$@\"\n")
+        chmod(wrapper, 0o755)
         let run = try Self.onSessionBus(sandbox, """
             (\(pick)) &
-            \(Self.call) org.actshare.Share1.Share "{'uris': <['file://\(notes)']>}" "{}"
+            \(Self.share) "{'uris': <['file://\(notes)']>}" "{}"
             wait
-            # A caller that leaves: its window goes, unanswered.
-            timeout 3 \(Self.call) org.actshare.Share1.Share "{'text': <'x'>}" "{}" 2>/dev/null
-            for attempt in $(seq 50); do xdotool search --onlyvisible --name '^Share$' >/dev/null || break; sleep 0.1; done
-            xdotool search --onlyvisible --name '^Share$' >/dev/null && echo "a window is left" || echo "no window is left"
-            """)
+            gone() {
+                for attempt in $(seq 50); do xdotool search --onlyvisible --name '^Share$' >/dev/null || break; sleep 0.1; done
+                xdotool search --onlyvisible --name '^Share$' >/dev/null && echo "$1: a window is left" || echo "$1: no window is left"
+            }
+            # A caller that leaves while the window asks, one that closes its request.
+            \(Self.share) "{'text': <'x'>}" "{}" --leave-after 2; gone left
+            \(Self.share) "{'text': <'x'>}" "{}" --close-after 2; gone closed
+            # Closed while the activity runs (it waits 30 s to be cancelled).
+            \(Self.share) "{'text': <'x'>}" "{'activity': <'org.test.waits.go'>}" --close-after 1
+            performing=$(tail -n 1 \(pids))
+            for attempt in $(seq 50); do kill -0 $performing 2>/dev/null || break; sleep 0.1; done
+            kill -0 $performing 2>/dev/null && echo "still performing" || echo "performing no more"
+            """, actshare: wrapper)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("({'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
-        #expect(run.stdout.hasSuffix("no window is left\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
+        #expect(run.stdout.contains("left: no window is left\nclosed\nclosed: no window is left\nclosed\nperforming no more\n"), "\(run.stdout)")
     }
 
     /// Two applications sharing at once each get a window of their own, and each is
@@ -254,10 +271,10 @@ import Testing
         sandbox.extraEnvironment["DISPLAY"] = display.name
         let windows = "xdotool search --onlyvisible --name '^Share$'"
         let run = try Self.onSessionBus(sandbox, """
-            \(Self.call) org.actshare.Share1.Share "{'text': <'first'>}" "{}" > \(sandbox.root)/one.out 2>&1 &
+            \(Self.share) "{'text': <'first'>}" "{}" > \(sandbox.root)/one.out 2>&1 &
             for attempt in $(seq 100); do [ "$(\(windows) | wc -l)" -ge 1 ] && break; sleep 0.1; done
             parent=$(\(windows))
-            \(Self.call) org.actshare.Share1.Share "{'text': <'second'>}" "{'parent_window': <'x11:$(printf %x "$parent")'>}" > \(sandbox.root)/two.out 2>&1 &
+            \(Self.share) "{'text': <'second'>}" "{'parent_window': <'x11:$(printf %x "$parent")'>}" > \(sandbox.root)/two.out 2>&1 &
             for attempt in $(seq 100); do [ "$(\(windows) | wc -l)" -ge 2 ] && break; sleep 0.1; done
             echo "windows: $(\(windows) | wc -l)"
             child=$(\(windows) | grep -vx "$parent")
@@ -269,8 +286,8 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("windows: 2\n"), "\(run.stdout)")
         #expect(run.stdout.contains("transient for the first\n"), "\(run.stdout)")
-        // The user's cancel has a name of its own, not a result with an empty error.
-        let cancelled = "GDBus.Error:org.actshare.Share.Error.Cancelled: the user cancelled the share"
+        // The user's cancel is a response of its own (1), not a failure.
+        let cancelled = "response 1 {'activity': <''>, 'completed': <false>, 'error': <''>, 'error_name': <'org.actshare.Share.Error.Cancelled'>"
         #expect(run.stdout.components(separatedBy: cancelled).count == 3, "each call answered as cancelled: \(run.stdout)")
     }
 }
