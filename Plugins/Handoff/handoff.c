@@ -58,8 +58,9 @@ static int device_paired(void) {
 }
 
 int32_t handoff_can_perform(const actshare_request *request) {
-    (void)request;
-    return device_paired();
+    if (device_paired()) return 1;
+    actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
+    return 0;
 }
 
 /* A connection to the daemon's control socket, with the lines it answers. */

@@ -44,6 +44,8 @@ public final class ActivityHost {
         public var faults: [String: ActShareError]
         /// The types the manifest's rules let through and their `can-perform` hook declined.
         public var declined: Set<String> = []
+        /// Why, for those whose provider said (`actshare_decline`), by type.
+        public var reasons: [String: String] = [:]
     }
 
     /// The activities that can perform on `items`, in offer order, and what went wrong
@@ -59,19 +61,19 @@ public final class ActivityHost {
         }
         // can-perform hooks: each isolated provider's on a thread of its own (its calls
         // wait on its helper process), in-process ones here, one provider at a time.
-        var answers = [Result<Bool, ActShareError>?](repeating: nil, count: candidates.count)
+        var answers = [Result<CanPerformAnswer, ActShareError>?](repeating: nil, count: candidates.count)
         var byProvider: [String: [Int]] = [:]
         var providerOrder: [String] = []
         for (index, offer) in candidates.enumerated() where offer.hasCanPerform {
             if byProvider[offer.providerID] == nil { providerOrder.append(offer.providerID) }
             byProvider[offer.providerID, default: []].append(index)
         }
-        var running: [BackgroundWork<[(Int, Result<Bool, ActShareError>)]>] = []
+        var running: [BackgroundWork<[(Int, Result<CanPerformAnswer, ActShareError>)]>] = []
         for id in providerOrder {
             let indices = byProvider[id] ?? []
             let group = indices.map { candidates[$0] }
             let config = config
-            let work = { @Sendable (backend: any ProviderBackend) -> [(Int, Result<Bool, ActShareError>)] in
+            let work = { @Sendable (backend: any ProviderBackend) -> [(Int, Result<CanPerformAnswer, ActShareError>)] in
                 zip(indices, group).map { index, offer in (index, Self.ask(offer, backend: backend, items: items, config: config)) }
             }
             do {
@@ -95,6 +97,7 @@ public final class ActivityHost {
         var faults: [String: ActShareError] = [:]
         var reported: Set<String> = []
         var declined: Set<String> = []
+        var reasons: [String: String] = [:]
         for (index, offer) in candidates.enumerated() {
             // An activity without can-perform whose library loaded for another: its hooks
             // were resolved then, and one that lacks a hook is not offered either.
@@ -103,12 +106,16 @@ public final class ActivityHost {
                 answers[index] = .failure(missing)
             }
             switch answers[index] {
-            case nil, .success(true)?:
+            case nil:
                 offers.append(offer)
                 trace?("\(offer.type): offered")
-            case .success(false)?:
+            case .success(let answer)? where answer.canPerform:
+                offers.append(offer)
+                trace?("\(offer.type): offered")
+            case .success(let answer)?:
                 declined.insert(offer.type)
-                trace?("\(offer.type): not offered: its can-perform hook answered no")
+                reasons[offer.type] = answer.reason
+                trace?("\(offer.type): not offered: its can-perform hook answered no\(answer.reason.map { ": \($0)" } ?? "")")
             case .failure(let error)?:
                 trace?("\(offer.type): not offered: \(error.description)")
                 faults[offer.type] = error
@@ -116,7 +123,7 @@ public final class ActivityHost {
                 if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
             }
         }
-        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined)
+        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined, reasons: reasons)
     }
 
     /// Performs `offer` on the request's items and reports the result.
@@ -176,7 +183,7 @@ public final class ActivityHost {
     }
 
     /// Asks one offer's can-perform hook.
-    private static func ask(_ offer: Offer, backend: any ProviderBackend, items: [Item], config: Config) -> Result<Bool, ActShareError> {
+    private static func ask(_ offer: Offer, backend: any ProviderBackend, items: [Item], config: Config) -> Result<CanPerformAnswer, ActShareError> {
         do {
             let (provider, activity) = try offer.declaration()
             let request = ActivityRequest(activityType: offer.type, items: items, options: defaultOptions(config: config, provider, activity))

@@ -4,11 +4,19 @@
 /// the host for the length of the hook: copy what you keep.
 public struct ProviderRequest {
     let raw: actshare_request
+    private let pointer: UnsafePointer<actshare_request>
 
     /// The request the host passed, if any.
     public init?(_ pointer: UnsafePointer<actshare_request>?) {
         guard let pointer else { return nil }
+        self.pointer = pointer
         raw = pointer.pointee
+    }
+
+    /// From a can-perform hook that answers no: why, in one sentence for a person
+    /// (`actshare_decline`; nothing under a host older than ABI 2).
+    public func decline(_ reason: String) {
+        actshare_decline(pointer, reason)
     }
 
     /// The activity type, reverse-DNS.

@@ -3,4 +3,4 @@
 #include "actshare/provider.h"
 
 _Static_assert(sizeof(actshare_item) == 64, "actshare_item layout is part of the ABI");
-_Static_assert(sizeof(actshare_request) == 56, "actshare_request layout is part of the ABI");
+_Static_assert(sizeof(actshare_request) == 72, "actshare_request layout is part of the ABI");

@@ -65,6 +65,8 @@ static void send_error(unsigned kind, const char *message) {
 
 /* ---- The request --------------------------------------------------------------- */
 
+static void request_decline(const actshare_request *declining, const char *reason);
+
 static actshare_request request;
 static actshare_item *items;
 static actshare_option *options;
@@ -96,6 +98,7 @@ static int read_request(asp_buffer *b) {
     char *type = NULL, *subject = NULL;
     request.abi_version = ACTSHARE_ABI_VERSION;
     request.struct_size = sizeof(actshare_request);
+    request.decline = request_decline;
     if (asp_get_bytes(b, &type, NULL) != 0) return -1;
     request.activity_type = type;
     if (asp_get_optional_bytes(b, &subject, NULL) != 0) return -1;
@@ -204,6 +207,16 @@ static void session_set_error(actshare_session *session, const char *message) {
     asp_buffer payload = {0};
     put_message(&payload, message);
     send_frame(ASP_FRAME_SET_ERROR, &payload);
+    asp_free(&payload);
+}
+
+/* actshare_decline during a can_perform call. */
+static void request_decline(const actshare_request *declining, const char *reason) {
+    (void)declining;
+    if (!reason) return;
+    asp_buffer payload = {0};
+    put_message(&payload, reason);
+    send_frame(ASP_FRAME_DECLINE, &payload);
     asp_free(&payload);
 }
 

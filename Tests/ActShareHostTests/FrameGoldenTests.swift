@@ -155,6 +155,7 @@ enum GoldenReading {
         case .log: line = "LOG"; try u8("level"); try bytes("message")
         case .item: line = "ITEM"; try u8("kind"); try bytes("value"); try optional("content-type")
         case .setError: line = "SET_ERROR"; try bytes("message")
+        case .decline: line = "DECLINE"; try bytes("reason")
         case .done: line = "DONE"; try u64("result"); try optional("string")
         case .refused: line = "REFUSED"; try u8("what"); try bytes("subject")
         default: line = "UNKNOWN type=\(type)"

@@ -44,6 +44,23 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
 
     /// Runs `body` with a request of one file whose name is not UTF-8 and one text item,
     /// and an option.
+    /// What the host's decline received, in the test below.
+    nonisolated(unsafe) static var declined: [String] = []
+
+    /// `decline` reaches a host of ABI 2, and is not called under a host of ABI 1 (whose
+    /// request ends before it).
+    @Test func aDeclineReachesOnlyAHostThatHasIt() throws {
+        Self.withRequest { request in
+            let raw = UnsafeMutablePointer(mutating: request)
+            raw.pointee.decline = { _, reason in ProviderSessionTests.declined.append(String(cString: reason!)) }
+            ProviderRequest(raw)?.decline("No device is paired")
+            raw.pointee.abi_version = 1
+            raw.pointee.struct_size = UInt32(MemoryLayout<actshare_request>.offset(of: \.host_context)!)
+            ProviderRequest(raw)?.decline("never heard")
+        }
+        #expect(Self.declined == ["No device is paired"])
+    }
+
     static func withRequest<T>(_ body: (UnsafePointer<actshare_request>) throws -> T) rethrows -> T {
         let texts: [String] = ["file:///tmp/caf%E9.txt", "text/plain", "some words", "greeting", "Hello", "org.example.test.go"]
         let strings: [UnsafeMutablePointer<CChar>] = texts.map { strdup($0)! }
@@ -70,7 +87,7 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
                 var request = actshare_request(
                     abi_version: UInt32(ACTSHARE_ABI_VERSION), struct_size: UInt32(MemoryLayout<actshare_request>.size),
                     activity_type: strings[5], subject: nil, item_count: 2, items: items.baseAddress,
-                    option_count: 1, options: option)
+                    option_count: 1, options: option, host_context: nil, decline: nil)
                 return try body(&request)
             }
         }

@@ -61,6 +61,24 @@ import Testing
     }
 
     /// PLUGINS.md's recipe: in process, a provider's hook stops at a gdb breakpoint.
+    /// A can-perform hook may say why it answers no (`actshare_decline`, ABI 2): `perform`
+    /// says it instead of naming the hook, and `--explain` shows it, in both isolation
+    /// modes; a reason's control characters are shown, not obeyed, and it is cut to a
+    /// sentence. (Hand Off with no device paired says so: HandoffTests.)
+    @Test(arguments: ["process", "in-process"])
+    func aDecliningProviderSaysWhy(isolation: String) throws {
+        let (sandbox, _) = try IsolationTests.sandbox("picky", IsolationTests.hostile("picky", canPerform: "hostile_decline"))
+        sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = isolation
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("perform", "org.test.picky.go", text, "--explain")
+        #expect(run.status == 3)
+        // 300 characters (CanPerformAnswer.maximumReason), then an ellipsis.
+        let said = "Nothing to do \\e[31mhere really" + String(repeating: "y", count: 300 - 31) + "…"
+        #expect(run.stderr.hasSuffix("actshare: org.test.picky.go cannot perform on these items: \(said)\n"), "\(run.stderr)")
+        #expect(Self.explained(run).contains("org.test.picky.go: not offered: its can-perform hook answered no: \(said)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("ignored") && !run.stderr.contains("\u{1B}"))
+    }
+
     @Test func aProviderRunsUnderGDBInProcess() throws {
         let sandbox = try Sandbox()
         sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "in-process"

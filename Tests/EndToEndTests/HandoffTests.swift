@@ -373,7 +373,11 @@ extension HandoffTests {
         #expect(try !offered())
         let alone = try a.run("perform", "org.actshare.handoff", "--text", "x")
         #expect(alone.status == 3)
-        #expect(alone.stderr == "actshare: org.actshare.handoff cannot perform on these items: its can-perform hook (handoff_can_perform) declined them\n")
+        #expect(alone.stderr == "actshare: org.actshare.handoff cannot perform on these items: No device is paired: pair one first (actshare handoff pair)\n")
+        // A share that finds nothing to offer says what the declining provider said.
+        let nothing = try a.run("share", "--only", "org.actshare.handoff", "--text", "x")
+        #expect(nothing.status == 3)
+        #expect(nothing.stderr == "actshare: no activity can perform on the text item (text/plain) (Hand Off: No device is paired: pair one first (actshare handoff pair))\n", "\(nothing.stderr)")
     }
 
     /// The paired-device check reads only the start of the daemon's file, and a FIFO or an

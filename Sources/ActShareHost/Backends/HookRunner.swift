@@ -26,18 +26,25 @@ final class HookRunner: ProviderBackend {
         self.trace = trace
     }
 
-    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool {
-        guard let hook = activity.hooks.canPerform else { return true }
+    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
+        guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
         try ready(activity, request)
         try transport.begin(request)
         var answers: [Bool] = []
+        var reason: String?
         for index in indices(hook, request) {
-            let value = try transport.call(hook, item: index) { _ in false }
+            var said: String?
+            let value = try transport.call(hook, item: index) { event in
+                if case .declined(let words) = event { said = Self.text(words) }
+                return false
+            }
             let answer = HookResult.verdict(value.raw, returns: hook.returns)
-            trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))")
+            let why = !answer ? said.map { " (\($0))" } ?? "" : ""
+            trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))\(why)")
+            if !answer, let said { reason = said }
             answers.append(answer)
         }
-        return activity.accepts.match.combine(answers)
+        return CanPerformAnswer(activity.accepts.match.combine(answers), reason: reason)
     }
 
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {
@@ -141,6 +148,9 @@ final class HookRunner: ProviderBackend {
             }
         case .setError(let message):
             outcome.errorMessage = Self.text(message)
+            return true
+        case .declined:
+            // Only a can-perform hook's word counts.
             return true
         case .refused(let what, let subject):
             let refusal = SandboxRefusal(what: what, subject: PathName.decode(subject)).description(provider: manifest.id)

@@ -31,8 +31,9 @@ public protocol ProviderBackend: AnyObject {
     /// The provider this back end runs.
     var manifest: ProviderManifest { get }
 
-    /// Asks the activity's `can-perform` hook whether it can perform on the request's items.
-    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> Bool
+    /// Asks the activity's `can-perform` hook whether it can perform on the request's
+    /// items, and why not if it says so.
+    func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer
 
     /// Runs the activity's `prepare` and `perform` hooks.
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome

@@ -45,6 +45,11 @@ final class CSession {
             },
             is_cancelled: { session in CSession.from(session)?.cancelled.pointee ?? 0 })
         pointer.pointee.host_context = Unmanaged.passUnretained(self).toOpaque()
+        request.pointer.pointee.host_context = pointer.pointee.host_context
+        request.pointer.pointee.decline = { request, reason in
+            guard let reason, let context = request?.pointee.host_context else { return }
+            _ = Unmanaged<CSession>.fromOpaque(context).takeUnretainedValue().deliver(.declined(CSession.bytes(reason)))
+        }
     }
 
     deinit {

@@ -247,6 +247,7 @@ final class HelperTransport: HookTransport {
                     case .item:
                         callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
                     case .setError: callback = .setError(try reader.bytes())
+                    case .decline: callback = .declined(try reader.bytes())
                     case .refused: callback = .refused(what: Int32(try reader.byte()), subject: try reader.bytes())
                     default: callback = nil
                     }

@@ -39,6 +39,8 @@ enum SessionEvent {
     case item(kind: Int32, value: [UInt8], contentType: [UInt8]?)
     /// `set_error`: the message's bytes.
     case setError([UInt8])
+    /// `actshare_decline`: why a can-perform hook answers no, its bytes.
+    case declined([UInt8])
     /// The sandbox refused the provider something (`ASP_REFUSED_*`), and its subject.
     case refused(what: Int32, subject: [UInt8])
 }

@@ -80,7 +80,7 @@ struct ActivityRunner {
         if let type {
             if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
             guard let match = offers.first(where: { $0.type == type }) else {
-                throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), exclusions: exclusions))
+                throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), reason: found.reasons[type], exclusions: exclusions))
             }
             offer = match
             // From a file manager's entry for one activity: the window shows its questions,
@@ -90,7 +90,12 @@ struct ActivityRunner {
             }
         } else {
             guard !offers.isEmpty else {
-                throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))")
+                // What the providers that declined said (Hand Off: "No device is paired…").
+                let said = found.reasons.sorted { $0.key < $1.key }.compactMap { type, reason in
+                    invocation.registry.activity(ofType: type).map { "\($0.1.title): \(reason)" }
+                }
+                let why = said.isEmpty ? "" : " (\(said.joined(separator: "; ")))"
+                throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))\(why)")
             }
             guard let picked = try pick(from: offers, items: items, dialog: dialog, sheet: &sheet) else {
                 throw fail(.cancelled, activity: nil, nil)
@@ -295,7 +300,7 @@ struct ActivityRunner {
         return CommandFailure(status, message)
     }
 
-    private func unavailableReason(_ type: String, declined: Bool, exclusions: Exclusions) -> String {
+    private func unavailableReason(_ type: String, declined: Bool, reason: String?, exclusions: Exclusions) -> String {
         guard let (provider, activity) = invocation.registry.activity(ofType: type) else {
             return "no provider offers activity type \(type)"
         }
@@ -304,6 +309,9 @@ struct ActivityRunner {
         }
         // Past the manifest's rules, only its can-perform hook said no: the provider
         // decides (Hand Off with no paired device, Print to PDF with no loader).
+        if declined, let reason {
+            return "\(type) cannot perform on these items: \(reason)"
+        }
         if declined, let hook = activity.hooks.canPerform {
             return "\(type) cannot perform on these items: its can-perform hook (\(hook.symbol)) declined them"
         }

@@ -133,6 +133,9 @@ static int describe(unsigned type, asp_buffer *b) {
     case ASP_FRAME_SET_ERROR:
         printf("SET_ERROR");
         return bytes_field(b, "message");
+    case ASP_FRAME_DECLINE:
+        printf("DECLINE");
+        return bytes_field(b, "reason");
     case ASP_FRAME_DONE:
         printf("DONE");
         return u64_field(b, "result") || optional_field(b, "string", 0);

@@ -31,6 +31,7 @@ frames = [
     frame("I", u8(0) + b("/tmp/out.pdf") + ob("application/pdf")),
     frame("I", u8(1) + b("https://example.org/") + ob(None)),
     frame("X", b("no recipient")),
+    frame("W", b("No device is paired: pair one with actshare handoff pair")),
     frame("D", u64(42) + ob(None)),
     frame("D", u64(0x7F0000001000) + ob("2 words")),
     frame("S", u8(1) + u32(2) + u8(1) + b("/usr") + u8(3) + b(b"/tmp/caf\xe9") + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0) + u64(512 << 20) + u32(0)),

@@ -8,7 +8,8 @@
  * Standard hook signatures (a hook given in the manifest as a bare symbol):
  *
  *   int32_t can_perform(const actshare_request *request);
- *       1: the activity can perform on the request's items; 0: it cannot.
+ *       1: the activity can perform on the request's items; 0: it cannot (say why with
+ *       actshare_decline, from ABI 2).
  *   int32_t prepare(actshare_request *request, actshare_session *session);
  *   int32_t perform(const actshare_request *request, actshare_session *session);
  *       ACTSHARE_STATUS_DONE (0), ACTSHARE_STATUS_FAILED, ACTSHARE_STATUS_CANCELLED or
@@ -29,8 +30,15 @@
 extern "C" {
 #endif
 
-/** The version of this interface; `request->abi_version` carries the host's. */
-#define ACTSHARE_ABI_VERSION 1
+/**
+ * The version of this interface; `request->abi_version` carries the host's.
+ *   1  the first.
+ *   2  actshare_request gains host_context and decline: can_perform may say why it
+ *      answers 0 (actshare_decline). A provider built for 1 runs unchanged under a host
+ *      of 2; one built for 2 runs under a host of 1 if it calls decline only through
+ *      actshare_decline, which checks.
+ */
+#define ACTSHARE_ABI_VERSION 2
 
 /** Marks a hook for export from a library built with -fvisibility=hidden. */
 #define ACTSHARE_EXPORT __attribute__((visibility("default")))
@@ -80,7 +88,8 @@ typedef struct actshare_option {
 } actshare_option;
 
 /** What the host asks a provider to do: one activity on some items. */
-typedef struct actshare_request {
+typedef struct actshare_request actshare_request;
+struct actshare_request {
     uint32_t abi_version;        /**< ACTSHARE_ABI_VERSION of the host */
     uint32_t struct_size;        /**< sizeof(actshare_request) of the host */
     const char *activity_type;   /**< reverse-DNS type from the manifest */
@@ -89,7 +98,25 @@ typedef struct actshare_request {
     const actshare_item *items;
     size_t option_count;         /**< every declared option that has a value */
     const actshare_option *options;
-} actshare_request;
+    /* ABI 2 and later (check with actshare_decline, or abi_version and struct_size). */
+    void *host_context;          /**< the host's; do not touch */
+    /**
+     * Says why can_perform answers 0, in one sentence for a person, such as "No device is
+     * paired: pair one with actshare handoff pair". actshare shows it where the activity
+     * would have been (`perform`, `list --explain`, the share sheet). Only during a
+     * can_perform call; the last one said counts. Call it through actshare_decline.
+     */
+    void (*decline)(const struct actshare_request *request, const char *reason);
+};
+
+/** Says why can_perform answers 0 (see actshare_request.decline), if the host can hear it:
+    a host of ABI 1 cannot, and this does nothing there. */
+static inline void actshare_decline(const actshare_request *request, const char *reason) {
+    if (request && request->abi_version >= 2
+        && request->struct_size >= offsetof(actshare_request, decline) + sizeof request->decline && request->decline) {
+        request->decline(request, reason);
+    }
+}
 
 typedef struct actshare_session actshare_session;
 

@@ -24,7 +24,7 @@
  * A conversation: SANDBOX (for a sandboxed provider), LOAD once, then for each request REQUEST and one CALL per hook call.
  * actshare may send LOAD, REQUEST and a CALL without waiting; the helper answers every
  * frame in order. While a CALL runs, the helper sends the session's callbacks as
- * PROGRESS, LOG, ITEM and SET_ERROR frames; after each ITEM it waits for ANSWER. The
+ * PROGRESS, LOG, ITEM, SET_ERROR and DECLINE frames; after each ITEM it waits for ANSWER. The
  * call ends with DONE, or ERROR if it could not be made.
  */
 #ifndef ACTSHARE_PROVIDER_PROTOCOL_H
@@ -82,6 +82,8 @@ enum {
     ASP_FRAME_ITEM = 'I',      /**< u8 kind (actshare_item_kind); bytes value; opt bytes
                                     content type. Answered by ANSWER. */
     ASP_FRAME_SET_ERROR = 'X', /**< bytes message */
+    ASP_FRAME_DECLINE = 'W',   /**< bytes reason: why a can_perform hook answers 0
+                                    (actshare_decline; cut at ASP_MAX_MESSAGE) */
     ASP_FRAME_DONE = 'D',      /**< u64 raw result (integers widened to 64 bits, a
                                     pointer's address); opt bytes: the string a `string`
                                     hook returned, copied */

@@ -104,6 +104,18 @@ int32_t hostile_ignore_cancel(const actshare_request *request, actshare_session 
     for (;;) pause();
 }
 
+/* Declines, and says why in words a terminal must not obey: an escape sequence, a
+ * newline, and far more than a sentence (the last of two reasons counts). */
+int32_t hostile_decline(const actshare_request *request) {
+    static char reason[100 << 10];
+    actshare_decline(request, "ignored: the last reason counts");
+    memset(reason, 'y', sizeof reason - 1);
+    const char *words = "Nothing to do \x1b[31mhere\nreally";
+    memcpy(reason, words, strlen(words));
+    actshare_decline(request, reason);
+    return 0;
+}
+
 int32_t hostile_yes(const actshare_request *request) {
     (void)request;
     return 1;

@@ -15,6 +15,7 @@ ACTSHARE_EXPORT const char *hostile_bad_utf8(void);
 ACTSHARE_EXPORT int32_t hostile_wait_for_cancel(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_ignore_cancel(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_yes(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_decline(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_escape(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_close_requests(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_fork_exit(const actshare_request *request);

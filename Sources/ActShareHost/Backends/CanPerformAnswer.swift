@@ -1,0 +1,22 @@
+import ActShareCore
+
+/// What an activity's `can-perform` hook answered, and why not when it said no.
+public struct CanPerformAnswer: Sendable, Equatable {
+    /// Whether the activity can perform on the request's items.
+    public var canPerform: Bool
+    /// What the provider said through `actshare_decline` (ABI 2) when it answered no: one
+    /// sentence for a person, cut and with control characters made visible. `nil` when it
+    /// said nothing, as providers built for ABI 1 never do.
+    public var reason: String?
+
+    /// The most of a reason kept, in characters: a sentence, not a page.
+    public static let maximumReason = 300
+
+    public init(_ canPerform: Bool, reason: String? = nil) {
+        self.canPerform = canPerform
+        guard !canPerform, let reason else { return }
+        // One line: its breaks become spaces; what a terminal would obey is shown instead.
+        let line = TerminalText.visible(String(reason.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+        self.reason = line.count > Self.maximumReason ? line.prefix(Self.maximumReason) + "…" : line
+    }
+}
