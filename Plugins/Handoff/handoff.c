@@ -232,7 +232,10 @@ static int32_t send_activity(const actshare_item *item, const char *device, acts
 
 /* The files and folders, all in one `send-files`; its progress events become the
  * session's progress, and a cancel closes the connection, which stops the daemon. */
-static int32_t send_files(const actshare_request *request, const char *device, actshare_session *session, int *count) {
+/* Sends the request's files; `count` gets how many were delivered, `name` (of `size`
+ * bytes) the name of the device they went to, as the daemon says it. */
+static int32_t send_files(const actshare_request *request, const char *device, actshare_session *session, int *count,
+                          char *name, size_t size) {
     char error[1024];
     control c;
     if (control_open(&c, error, sizeof error) != 0) {
@@ -270,9 +273,13 @@ static int32_t send_files(const actshare_request *request, const char *device, a
             }
             if (answer_ok(answer)) {
                 json_object *deliveries, *first, *files;
+                json_object *named;
                 if (json_object_object_get_ex(answer, "deliveries", &deliveries) && (first = json_object_array_get_idx(deliveries, 0)) &&
                     json_object_object_get_ex(first, "delivered", &files)) {
                     *count = (int)json_object_array_length(files);
+                    if (json_object_object_get_ex(first, "device", &named) && json_object_is_type(named, json_type_string)) {
+                        snprintf(name, size, "%s", json_object_get_string(named));
+                    }
                 }
                 status = ACTSHARE_STATUS_DONE;
             } else {
@@ -290,6 +297,9 @@ static int32_t send_files(const actshare_request *request, const char *device, a
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
     const char *device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
     int handed = 0, files = 0, has_files = 0;
+    /* The device's name, as the daemon says it (the option may be its id, from the share
+     * sheet's row). */
+    char name[256] = "";
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
         if (item->kind == ACTSHARE_ITEM_FILE) {
@@ -313,11 +323,11 @@ int32_t handoff_send(const actshare_request *request, actshare_session *session)
         handed++;
     }
     if (has_files) {
-        int32_t status = send_files(request, device, session, &files);
+        int32_t status = send_files(request, device, session, &files, name, sizeof name);
         if (status != ACTSHARE_STATUS_DONE) return status;
     }
     char said[256];
-    const char *to = device && *device ? device : NULL;
+    const char *to = *name ? name : device && *device ? device : NULL;
     if (files > 0 && handed == 0) {
         snprintf(said, sizeof said, "sent %d file%s%s%s", files, files == 1 ? "" : "s", to ? " to " : "", to ? to : "");
     } else {

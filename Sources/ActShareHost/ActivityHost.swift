@@ -145,9 +145,13 @@ public final class ActivityHost {
                     returnedItems: outcome.returnedItems, droppedItems: dropped, error: "\(type): \(message)")
             }
         } catch let error as ActShareError {
-            return ActivityResult(activity: type, status: .failed, error: error.description)
+            var result = ActivityResult(activity: type, status: .failed, error: error.description)
+            result.isFault = true
+            return result
         } catch {
-            return ActivityResult(activity: type, status: .failed, error: "\(type): \(error)")
+            var result = ActivityResult(activity: type, status: .failed, error: "\(type): \(error)")
+            result.isFault = true
+            return result
         }
     }
 

@@ -20,6 +20,9 @@ public struct ActivityResult: Sendable {
     public var droppedItems: [DroppedItem]
     /// What went wrong, for a failed activity.
     public var error: String?
+    /// Whether the failure is a fault of the provider (it crashed, hung, broke its pipe,
+    /// lacks a hook), not one it reported: then `error` is for its developer alone.
+    public var isFault = false
 
     public init(activity: String, status: Status, returnedItems: [Item] = [], droppedItems: [DroppedItem] = [], error: String? = nil) {
         self.activity = activity
@@ -30,4 +33,11 @@ public struct ActivityResult: Sendable {
     }
 
     public var completed: Bool { status == .completed }
+
+    /// What the provider itself said of its failure (its `set_error`), without the type
+    /// `error` starts with; nil for a fault, or when it said nothing.
+    public var providerMessage: String? {
+        guard !isFault, let error, error.hasPrefix(activity + ": ") else { return nil }
+        return String(error.dropFirst(activity.count + 2))
+    }
 }

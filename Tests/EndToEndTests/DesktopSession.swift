@@ -107,8 +107,16 @@ final class DesktopSession {
         _ = try xdotool(["mousemove", "--sync", String(x), String(y), "click", "1"])
     }
 
-    /// Waits for actshare to end: its exit status and standard output.
-    func finish() -> (status: Int32, output: Data) {
+    /// Waits for actshare to end (at most `seconds`: then it is stopped, and the test
+    /// fails): its exit status and standard output.
+    func finish(seconds: Double = 60) -> (status: Int32, output: Data) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            Issue.record("actshare did not end within \(seconds) s")
+            try? screenshot(to: "\(Sandbox.repository)/.build/test-artefacts/did-not-end.png")
+            process.terminate()
+        }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, output)

@@ -112,11 +112,11 @@ import Testing
         #expect(try !session.shows("Hostile wait") && !session.shows("Share"))
     }
 
-    /// The row of paired devices: a reachable one (beta, whose daemon runs) comes first in
-    /// the accent colour, an unreachable one (atlas, stopped) after it in grey; one click
-    /// on beta hands the file off, and beta's daemon receives it.
+    /// The row of paired devices: a reachable one (beta, whose daemon runs) comes first,
+    /// an unreachable one (atlas, stopped) after it, each named for a screen reader with
+    /// what its colour says; pressing beta (as Orca does, through AT-SPI) hands the file
+    /// off, beta's daemon receives it, and the result names beta by its name.
     @Test func aPairedDeviceInTheRowSendsWithOneClick() throws {
-        let display = try ClipboardTests.Display()
         let a = try HandoffTests.Machine("alpha", port: 27_301)
         let b = try HandoffTests.Machine("beta", port: 27_302)
         let gone = try HandoffTests.Machine("atlas", port: 27_303)
@@ -125,23 +125,30 @@ import Testing
             #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         }
         gone.terminate()
+        let desktop = try AccessibleDesktop(root: a.sandbox.root)
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
-        a.sandbox.extraEnvironment["DISPLAY"] = display.name
+        a.sandbox.extraEnvironment.merge(desktop.environment) { $1 }
         let notes = try a.sandbox.file("notes.txt", "for the other machine\n")
-        let session = try DesktopSession(["share", notes], environment: a.sandbox.environment, display: display)
+        let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")
-        // Adwaita's accent (#3584e4): the reachable device's avatar, once the daemon said.
-        let found = try session.area(of: (0x35, 0x84, 0xe4))
+        // The row is filled once the daemon has said which devices are reachable.
+        var devices: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            devices = try desktop.tree().filter { $0.hasPrefix("push button|Hand Off to ") }
+            if devices.count == 2 { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
         try session.screenshot(to: "\(Self.artefacts)/sheet-devices.png")
-        let avatar = try #require(found, "no reachable device shown")
-        // The unreachable one's avatar: Adwaita's text colour at 15 % over the window's.
-        let grey = try #require(try session.area(of: (216, 216, 216), tolerance: 2, seconds: 0), "no unreachable device shown")
-        #expect(grey.x > avatar.x + 40, "the unreachable device comes after the reachable one")
-        try session.click(x: avatar.x, y: avatar.y)
-        let (status, _) = session.finish()
+        #expect(devices.map { $0.split(separator: "|")[1] } == [
+            "Hand Off to beta", "Hand Off to atlas (not reachable now: the files wait until it is)",
+        ], "\(devices)")
+        #expect(try desktop.atspi(["press", "Hand Off to beta"]).status == 0)
+        let (status, output) = session.finish()
         #expect(status == 0)
         let received = "\(b.sandbox.root)/home/Downloads/notes.txt"
         #expect(FileManager.default.contents(atPath: received) == Data("for the other machine\n".utf8))
+        #expect(String(decoding: output, as: UTF8.self).contains("\"text\":\"sent 1 file to beta\""), "\(String(decoding: output, as: UTF8.self))")
     }
 
     /// The file managers' entries open the window when run as the file manager runs them,

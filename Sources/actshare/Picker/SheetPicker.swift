@@ -44,23 +44,13 @@ struct SheetPicker {
         return session
     }
 
+    /// How many items' names the window shows for several (then "and N more").
+    static let namesShown = 3
+
     /// A text's first line, at most 80 characters: what the header shows of shared text.
     static func firstLine(_ text: String) -> String {
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first.map(String.init) ?? ""
         return line.count > 80 ? String(line.prefix(79)) + "…" : line
-    }
-
-    /// A size as people read it: 11 bytes, 248 KiB, 3.1 MiB.
-    static func size(_ bytes: UInt64) -> String {
-        if bytes < 1024 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
-        var value = Double(bytes) / 1024
-        var unit = "KiB"
-        for next in ["MiB", "GiB", "TiB"] where value >= 1024 {
-            value /= 1024
-            unit = next
-        }
-        let tenths = Int((value * 10).rounded())
-        return value >= 100 || tenths % 10 == 0 ? "\(Int(value.rounded())) \(unit)" : "\(tenths / 10).\(tenths % 10) \(unit)"
     }
 
     /// What the window shows, its first line of JSON (see Sources/actshare-sheet).
@@ -70,15 +60,23 @@ struct SheetPicker {
         if items.count == 1 {
             let item = items[0]
             writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
-            writer.member("detail", .string(item.kind == .file ? Self.size(item.size) : nil))
+            // The window words the size, in the person's language.
+            if item.kind == .file { writer.member("size", .number(item.size)) }
             writer.member("content-type", .string(item.contentType))
             // One image: the window shows it small (it checks the file's size and pixels).
             if item.kind == .file, item.contentType.hasPrefix("image/"), let path = item.path {
                 writer.member("thumbnail", .string(path))
             }
         } else {
-            writer.member("heading", .string("\(items.count) items"))
-            writer.member("detail", .string(nil))
+            // Several: the window says how many, the first names and the total size.
+            writer.member("count", .number(UInt64(items.count)))
+            writer.member("size", .number(items.reduce(UInt64(0)) { $0 &+ ($1.kind == .file ? $1.size : 0) }))
+            writer.key("names")
+            writer.beginArray()
+            for item in items.prefix(Self.namesShown) {
+                writer.value(.string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
+            }
+            writer.endArray()
         }
         if let parentWindow { writer.member("parent-window", .string(parentWindow)) }
         if let performing { writer.member("performing", .string(performing)) }

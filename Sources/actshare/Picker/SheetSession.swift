@@ -159,14 +159,28 @@ final class SheetSession: @unchecked Sendable {
 
     // MARK: Ending
 
-    /// Shows how the share ended, or with nil `message` closes the window; then ends the
+    /// How a share ended, as the window shows it.
+    struct Outcome {
+        var completed = false
+        /// The provider broke (crashed, hung): the window says it stopped working.
+        var fault = false
+        /// One sentence for a person.
+        var message: String?
+        /// The technical line, behind "Details".
+        var details: String?
+        /// A file made, to open or show in its folder.
+        var file: String?
+    }
+
+    /// Shows how the share ended, or with nil closes the window; then ends the
     /// conversation. Once only: later calls do nothing.
-    func end(completed: Bool = false, message: String? = nil, file: String? = nil) {
+    func end(_ outcome: Outcome? = nil) {
         stopWatching()
-        if let message {
+        if let outcome {
             send("result", [
-                ("title", .string(runningTitle.isEmpty ? nil : runningTitle)), ("completed", .bool(completed)),
-                ("message", .string(message)), ("file", .string(file)),
+                ("title", .string(runningTitle.isEmpty ? nil : runningTitle)), ("completed", .bool(outcome.completed)),
+                ("fault", .bool(outcome.fault)), ("message", .string(outcome.message)), ("details", .string(outcome.details)),
+                ("file", .string(outcome.file)),
             ])
         }
         socket.withLock { fd in

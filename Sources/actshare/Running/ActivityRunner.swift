@@ -30,7 +30,7 @@ struct ActivityRunner {
         } catch let failure as CommandFailure {
             if failure.status != .cancelled, let message = failure.message {
                 if let sheet {
-                    sheet.end(message: options.json ? nil : message)
+                    sheet.end(options.json ? nil : SheetSession.Outcome(message: message))
                 } else {
                     showInDialog(message)
                 }
@@ -277,9 +277,13 @@ struct ActivityRunner {
         if let sheet {
             guard !options.json else { return sheet.end() }
             if let success, let file = success.file {
-                sheet.end(completed: true, message: success.line, file: file)
+                sheet.end(SheetSession.Outcome(completed: true, message: success.line, file: file))
+            } else if let failure {
+                // A person reads one sentence; the line for the developer is behind Details.
+                sheet.end(result.isFault ? SheetSession.Outcome(fault: true, details: failure)
+                                         : SheetSession.Outcome(message: result.providerMessage ?? failure, details: failure))
             } else {
-                sheet.end(message: failure)
+                sheet.end()
             }
             return
         }

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// A desktop of a test's own, as a screen-reader user has it: an X server, a window
+/// manager (openbox: it places dialogs over their parents and reads modality), and a
+/// session bus on which the accessibility bus (at-spi2-core) is started by activation.
+/// Windows are read and driven through AT-SPI (Tests/Fixtures/atspi.py), as Orca does.
+final class AccessibleDesktop {
+    let display: ClipboardTests.Display
+    private let bus: ClipboardTests.Server
+    private let windowManager: ClipboardTests.Server
+    let busAddress: String
+
+    /// What a program needs to be on this desktop.
+    var environment: [String: String] { ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": busAddress] }
+
+    /// The desktop, its bus's socket under `root`.
+    init(root: String) throws {
+        display = try ClipboardTests.Display()
+        let socket = "\(root)/session-bus"
+        busAddress = "unix:path=\(socket)"
+        bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        windowManager = try ClipboardTests.Server(
+            ["/usr/bin/openbox", "--sm-disable"], environment: ["DISPLAY=\(display.name)", "HOME=\(root)", "PATH=/usr/bin:/bin"])
+    }
+
+    /// Runs Tests/Fixtures/atspi.py with `arguments` on this desktop's accessibility bus.
+    func atspi(_ arguments: [String]) throws -> Run {
+        try Sandbox.execute("/usr/bin/python3", ["\(Sandbox.repository)/Tests/Fixtures/atspi.py"] + arguments,
+                            environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }, stdin: nil, timeout: 40)
+    }
+
+    /// The window's accessible nodes, `ROLE|NAME|STATES` each.
+    func tree() throws -> [String] {
+        try atspi(["tree"]).stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// The node that has the keyboard, `ROLE|NAME|STATES`.
+    func focused() throws -> String {
+        try atspi(["focused"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
