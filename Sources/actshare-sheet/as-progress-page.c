@@ -55,6 +55,7 @@ void as_progress_page_set_fraction(AsProgressPage *self, double fraction) {
 
 void as_progress_page_set_cancelling(AsProgressPage *self) {
     gtk_button_set_label(self->cancel, _("Cancelling…"));
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->cancel), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Cancelling…"), -1);
     gtk_widget_set_sensitive(GTK_WIDGET(self->cancel), FALSE);
 }
 

@@ -289,10 +289,7 @@ static void make_transient(AsShareWindow *self) {
         XSetTransientForHint(display, window, parent);
         Atom type = XInternAtom(display, "_NET_WM_WINDOW_TYPE", False);
         Atom dialog = XInternAtom(display, "_NET_WM_WINDOW_TYPE_DIALOG", False);
-        Atom state = XInternAtom(display, "_NET_WM_STATE", False);
-        Atom modal = XInternAtom(display, "_NET_WM_STATE_MODAL", False);
         XChangeProperty(display, window, type, XA_ATOM, 32, PropModeReplace, (unsigned char *)&dialog, 1);
-        XChangeProperty(display, window, state, XA_ATOM, 32, PropModeReplace, (unsigned char *)&modal, 1);
         return;
     }
 #endif
@@ -393,6 +390,8 @@ AsShareWindow *as_share_window_new(AsConversation *conversation, const AsRequest
 }
 
 int as_share_window_run(AsShareWindow *self) {
+    /* Modal for its parent: said to the window manager by GDK (_NET_WM_STATE_MODAL). */
+    if (self->parent) gtk_window_set_modal(GTK_WINDOW(self), TRUE);
     gtk_widget_realize(GTK_WIDGET(self));
     if (self->parent) make_transient(self);
     fit_to_screen(self);

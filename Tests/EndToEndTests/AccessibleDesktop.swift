@@ -19,11 +19,30 @@ final class AccessibleDesktop {
         display = try ClipboardTests.Display()
         let socket = "\(root)/session-bus"
         busAddress = "unix:path=\(socket)"
-        bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
+        // The accessibility bus it starts keeps its socket in XDG_RUNTIME_DIR (else in
+        // ~/.cache): one of this desktop's own, or two desktops would share one socket.
+        let runtime = "\(root)/desktop-runtime"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        bus = try ClipboardTests.Server(
+            ["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"],
+            environment: ["XDG_RUNTIME_DIR=\(runtime)", "HOME=\(root)", "PATH=/usr/bin:/bin", "DISPLAY=\(display.name)"])
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         windowManager = try ClipboardTests.Server(
             ["/usr/bin/openbox", "--sm-disable"], environment: ["DISPLAY=\(display.name)", "HOME=\(root)", "PATH=/usr/bin:/bin"])
+    }
+
+    /// The X window named `name` (a whole name), waited for (at most 20 s).
+    func window(_ name: String) throws -> String {
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            let found = try Sandbox.execute("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"],
+                                            environment: ["DISPLAY": display.name], stdin: nil, timeout: 20)
+            if let id = found.stdout.split(separator: "\n").first { return String(id) }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        let none: String? = nil
+        return try #require(none, "no window \(name)")
     }
 
     /// Runs Tests/Fixtures/atspi.py with `arguments` on this desktop's accessibility bus.

@@ -115,7 +115,7 @@ final class DesktopSession {
         if process.isRunning {
             Issue.record("actshare did not end within \(seconds) s")
             try? screenshot(to: "\(Sandbox.repository)/.build/test-artefacts/did-not-end.png")
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
         }
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -4,7 +4,7 @@
   atspi.py tree              every showing node of the window: ROLE|NAME|STATES, depth-first
   atspi.py focused           the focused node: ROLE|NAME
   atspi.py press NAME        does the first action ("click", "activate") of the node named NAME
-  atspi.py set NAME TEXT     types TEXT into the editable node named NAME (replacing its text)
+  atspi.py text NAME         the text of the editable node named NAME (an entry's contents)
 
 Every wait is bounded (20 s for the window to appear); exit status 1 if what was asked
 for is not there.
@@ -54,11 +54,11 @@ def describe(node):
     return f"{node.getRoleName()}|{node.name}|{','.join(flags)}"
 
 
-def find(name):
+def find(name, editable=False):
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         for node in walk(window()):
-            if node.name == name:
+            if node.name == name and (not editable or node.getState().contains(pyatspi.STATE_EDITABLE)):
                 return node
         time.sleep(0.1)
     sys.exit(f"no node named {name!r}")
@@ -79,10 +79,17 @@ def main(arguments):
         node = find(arguments[1])
         action = node.queryAction()
         action.doAction(0)
-    elif command == "set":
-        node = find(arguments[1])
-        text = node.queryEditableText()
-        text.setTextContents(arguments[2])
+    elif command == "text":
+        # GTK 4.8's entry keeps its text in a child (its GtkText).
+        for node in walk(find(arguments[1], editable=True)):
+            try:
+                text = node.queryText()
+            except NotImplementedError:
+                continue
+            # GTK 4.8 does not take -1 for "the end".
+            print(text.getText(0, text.characterCount))
+            return
+        sys.exit(f"no text in {arguments[1]!r}")
     else:
         sys.exit(f"unknown command {command}")
 

@@ -7,6 +7,8 @@ public struct OptionDeclaration: Sendable {
         case boolean
         /// A file system path; `~/` is expanded to the home directory.
         case path
+        /// A folder's path, as `path`; the share sheet offers the desktop's folder chooser.
+        case folder
         /// One or more mail addresses, comma-separated (`Name <a@b>, c@d`): see MailAddressList.
         case email
     }
@@ -48,7 +50,7 @@ public struct OptionDeclaration: Sendable {
             case "false", "no", "off", "0": return .success("false")
             default: return .failure(OptionValueError(reason: "must be true or false"))
             }
-        case .path:
+        case .path, .folder:
             if value.isEmpty { return .failure(OptionValueError(reason: "must be a path")) }
             return .success(FileSystem.expandingTilde(value))
         case .email:

@@ -237,8 +237,11 @@ final class SheetSession: @unchecked Sendable {
 }
 
 extension SheetSession: OptionPrompter {
-    func ask(_ question: String, title: String, note: String?) throws -> String? {
-        send("ask", [("title", .string(title)), ("question", .string(question)), ("note", .string(note))])
+    func ask(_ question: String, title: String, note: String?, type: OptionDeclaration.ValueType) throws -> String? {
+        send("ask", [
+            ("title", .string(title)), ("question", .string(question)), ("note", .string(note)),
+            ("kind", .string(type == .folder ? "folder" : "text")),
+        ])
         while let message = readMessage() {
             switch message["answer"] {
             case .string(let answer)?: return answer

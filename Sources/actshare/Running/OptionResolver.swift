@@ -56,7 +56,7 @@ struct OptionResolver {
         }
         var note: String?
         while true {
-            guard let answer = try prompter.ask(option.prompt ?? option.name, title: activity.title, note: note) else {
+            guard let answer = try prompter.ask(option.prompt ?? option.name, title: activity.title, note: note, type: option.type) else {
                 throw CommandFailure(.cancelled, nil)
             }
             if answer.isEmpty && !option.required { return nil }
