@@ -11,6 +11,7 @@ import CActShareSystem
 import Glibc
 #endif
 
+Localized.setUp()
 var arguments = CommandLine.arguments.dropFirst()
 // The notice for files received, started by the daemon (ReceivedNotice): its words on
 // standard input.

@@ -29,6 +29,9 @@ if let zero = CommandLine.unsafeArgv[0] {
     }
 }
 
+// Messages for people in their language (docs/TRANSLATING.md).
+Localized.setUp()
+
 do {
     switch FastPath.command(arguments) {
     case .list(let items, let options)?:

@@ -54,12 +54,17 @@ public enum ReceivedNotice {
     /// 3 from laptop"; the first names, then how many more.
     static func words(_ arrivals: [(from: String, files: Int, names: [String])]) -> (summary: String, body: String) {
         let sources = arrivals.enumerated().map { index, arrival in
-            index == 0 ? "\(arrival.files) file\(arrival.files == 1 ? "" : "s") from \(arrival.from)" : "\(arrival.files) from \(arrival.from)"
+            index == 0
+                ? Localized.plural("%d file from %s", "%d files from %s", count: arrival.files, arrival.files, arrival.from)
+                : Localized.text("%d from %s", arrival.files, arrival.from)
         }
         let names = arrivals.flatMap(\.names)
-        var body = names.prefix(namesShown).joined(separator: ", ")
-        if names.count > namesShown { body += " and \(names.count - namesShown) more" }
-        return (sources.joined(separator: ", "), body)
+        let separator = Localized.text(", ")
+        var body = names.prefix(namesShown).joined(separator: separator)
+        if names.count > namesShown {
+            body = Localized.plural("%s and %d more", "%s and %d more", count: names.count - namesShown, body, names.count - namesShown)
+        }
+        return (sources.joined(separator: separator), body)
     }
 
     /// The notice thread: shows notices one after another while arrivals wait.

@@ -57,4 +57,17 @@ typedef struct cactshare_peer_credentials {
 /// A process whose status cannot be read counts as confined. 1 or 0.
 int cactshare_process_is_confined(int pid);
 
+/* ---- Messages in the person's language (gettext; localization.c) ------------------ */
+
+/// Chooses the messages' language from the environment (LANGUAGE, LC_MESSAGES, LANG) and
+/// reads `domain`'s catalogs from `directory` (NULL: the system's).
+void cactshare_localization_set_up(const char *domain, const char *directory);
+/// `message` in the person's language, or `message` itself.
+const char *cactshare_translate(const char *domain, const char *message);
+/// `one` or `many`, as `count` asks in the person's language.
+const char *cactshare_translate_plural(const char *domain, const char *one, const char *many, unsigned long count);
+/// `message` in `language` (such as "de"), or `message` itself: for files that carry every
+/// language at once (desktop entries' Name[de]=). Not thread-safe: it sets LANGUAGE.
+const char *cactshare_translate_into(const char *domain, const char *message, const char *language);
+
 #endif

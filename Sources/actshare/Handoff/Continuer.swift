@@ -61,7 +61,7 @@ struct Continuer {
         if let text = continuation.text {
             // Handed-off text goes onto the clipboard, through the Copy activity.
             guard let actshare = FileSystem.executablePath else { throw CommandFailure(.failed, "cannot tell where actshare is") }
-            let copied = try ChildProcess.run(actshare, ["perform", "org.actshare.copy-to-clipboard", "--text", text])
+            let copied = try ChildProcess.run(actshare, ["perform", CopyActivity.type, "--text", text])
             guard copied.status == 0 else { throw CommandFailure(.failed, "could not put the text from \(activity.originName ?? "?") on the clipboard") }
             return "copied the text from \(activity.originName ?? "?") to the clipboard"
         }

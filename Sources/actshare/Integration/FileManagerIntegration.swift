@@ -75,8 +75,8 @@ struct FileManagerIntegration {
             # \(Self.marker) nemo.
             [Nemo Action]
             Name=Share…
-            Comment=Share the selected files with an activity
-            Exec=\(Self.desktopQuoted(actshare)) share --picker auto -- %U
+            \(Self.translated("Name", "Share…"))Comment=Share the selected files with an activity
+            \(Self.translated("Comment", "Share the selected files with an activity"))Exec=\(Self.desktopQuoted(actshare)) share --picker auto -- %U
             Icon-Name=document-send
             Selection=notnone
             Extensions=any;
@@ -112,12 +112,12 @@ struct FileManagerIntegration {
                 [Desktop Entry]
                 Type=Application
                 Name=Share: \(activity.title)
-                Exec=\(exec)
+                \(Self.translated("Name", "Share: %s", activity.title))Exec=\(exec)
                 X-KDE-ServiceTypes=KonqPopupMenu/Plugin
                 MimeType=\(activity.mimeTypes.map { $0 + ";" }.joined())
                 Actions=\(String(id));
                 X-KDE-Submenu=Share
-                X-KDE-Priority=TopLevel
+                \(Self.translated("X-KDE-Submenu", "Share"))X-KDE-Priority=TopLevel
 
                 [Desktop Action \(String(id))]
                 Name=\(activity.title)
@@ -251,6 +251,14 @@ struct FileManagerIntegration {
     }
 
     /// A path for a desktop file's Exec key: quoted, with its reserved characters escaped.
+    /// `KEY[LANGUAGE]=…` lines, each ending its line, for every language with a catalog
+    /// that translates `message` (filled with `values`).
+    static func translated(_ key: String, _ message: String, _ values: CustomStringConvertible...) -> String {
+        Localized.translations(of: message, values).map { language, text in
+            "\(key)[\(language)]=\(String(text.map { $0.isNewline ? " " : $0 }))\n"
+        }.joined()
+    }
+
     static func desktopQuoted(_ word: String) -> String {
         var quoted = "\""
         for character in word {

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareHost
 
 /// The line that tells a person what a completed activity did: where its file went
 /// ("Saved notes.pdf in ~/Documents"), or that it is done ("Copy: done.").
@@ -7,16 +8,19 @@ struct SuccessMessage {
     /// The file the activity made, to offer to open; nil when it made none.
     let file: String?
 
-    init(title: String, returnedItems: [Item]) {
+    init(offer: Offer, itemCount: Int, returnedItems: [Item]) {
         let files = returnedItems.compactMap { $0.kind == .file ? $0.path : nil }
         file = files.count == 1 ? files[0] : nil
         guard let first = files.first else {
-            line = "\(title): done."
+            // Copy leaves nothing to show: how much it copied is the news.
+            line = offer.type == CopyActivity.type
+                ? Localized.plural("Copied %d item", "Copied %d items", count: itemCount, itemCount)
+                : Localized.text("%s: done.", offer.title)
             return
         }
         let folder = FileSystem.abbreviatingHome(FileSystem.directoryName(first))
         line = files.count == 1
-            ? "Saved \(FileSystem.baseName(first)) in \(folder)"
-            : "Saved \(files.count) files in \(folder)"
+            ? Localized.text("Saved %s in %s", FileSystem.baseName(first), folder)
+            : Localized.plural("Saved %d file in %s", "Saved %d files in %s", count: files.count, files.count, folder)
     }
 }

@@ -6,8 +6,7 @@ struct TTYPicker {
 
     /// The chosen offer, or nil if the user cancelled (Enter, `q`, or end of input).
     func pick(from offers: [Offer], items: [Item]) -> Offer? {
-        let noun = items.count == 1 ? "1 item" : "\(items.count) items"
-        var lines = "Share \(noun) with:\n"
+        var lines = Localized.plural("Share %d item with:", "Share %d items with:", count: items.count, items.count) + "\n"
         let width = offers.map(\.title.count).max() ?? 0
         for (index, offer) in offers.enumerated() {
             let number = String(index + 1)
@@ -16,13 +15,13 @@ struct TTYPicker {
         }
         terminal.write(lines)
         while true {
-            guard let answer = terminal.ask("Choose 1-\(offers.count) (Enter or q cancels): ")?.trimmingSpaces else {
+            guard let answer = terminal.ask(Localized.text("Choose 1-%d (Enter or q cancels): ", offers.count))?.trimmingSpaces else {
                 terminal.write("\n")
                 return nil
             }
             if answer.isEmpty || answer == "q" { return nil }
             if let number = Int(answer), (1...offers.count).contains(number) { return offers[number - 1] }
-            terminal.write("'\(answer)' is not one of the numbers above.\n")
+            terminal.write(Localized.text("'%s' is not one of the numbers above.", answer) + "\n")
         }
     }
 }

@@ -138,7 +138,7 @@ struct ActivityRunner {
             try? recents.record(offer.type)
         }
         report(result)
-        present(result, of: offer, sheet: sheet, dialog: dialog)
+        present(result, of: offer, itemCount: items.count, sheet: sheet, dialog: dialog)
         switch result.status {
         case .completed: return
         case .failed: throw CommandFailure(.failed, nil)
@@ -271,8 +271,9 @@ struct ActivityRunner {
     /// sheet's window shows a file made (Open, Show in Folder) or a failure, and closes
     /// otherwise (with --json, the caller shows the result: the window just closes); a
     /// dialog does the same; on a terminal, one line says it.
-    private func present(_ result: ActivityResult, of offer: Offer, sheet: SheetSession?, dialog: DialogPicker?) {
-        let success = result.completed ? SuccessMessage(title: offer.title, returnedItems: result.returnedItems) : nil
+    private func present(_ result: ActivityResult, of offer: Offer, itemCount: Int, sheet: SheetSession?, dialog: DialogPicker?) {
+        let success = result.completed
+            ? SuccessMessage(offer: offer, itemCount: itemCount, returnedItems: result.returnedItems) : nil
         let failure = result.status == .cancelled ? nil : result.error
         if let sheet {
             guard !options.json else { return sheet.end() }

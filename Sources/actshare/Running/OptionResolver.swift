@@ -62,7 +62,7 @@ struct OptionResolver {
             if answer.isEmpty && !option.required { return nil }
             switch option.validate(answer) {
             case .success(let valid) where !answer.isEmpty: return valid
-            case .success: note = "A value is required."
+            case .success: note = Localized.text("A value is required.")
             case .failure(let problem): note = "The value \(problem.reason)."
             }
         }

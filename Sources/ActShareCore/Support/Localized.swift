@@ -1,0 +1,86 @@
+import CActShareSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Messages for people in their language, through gettext (domain `actshare`; the
+/// catalogs are made from `po/`, docs/TRANSLATING.md).
+///
+/// Only what a person reads is translated: the window, notices, prompts and the lines
+/// that say what a share did. Diagnostics (`FILE:LINE:COLUMN: error: …`), `--json`, error
+/// names and exit codes stay as they are, for programs and for searching.
+///
+/// Messages are C format strings, as translators and `msgfmt --check` know them: `%s`,
+/// `%d` and `%u` take the values in order, `%1$s` by position.
+public enum Localized {
+    public static let domain = "actshare"
+    /// Where the catalogs were found (nil: the system's place).
+    nonisolated(unsafe) private static var directory: String?
+
+    /// Chooses the language from the environment and finds the catalogs beside the program:
+    /// `PREFIX/share/locale` when installed, `.build/locale` in the build tree. Once, at start.
+    public static func setUp() {
+        if let program = FileSystem.resolved("/proc/self/exe") {
+            let folder = FileSystem.directoryName(program)
+            directory = ["../share/locale", "../locale", "../../locale"].map { FileSystem.join(folder, $0) }
+                .first { FileSystem.isDirectory($0) }
+        }
+        cactshare_localization_set_up(domain, directory)
+    }
+
+    /// `message` in every language a catalog has it in, as `(language, text)` pairs in
+    /// order of language, for files that carry them all (desktop entries' `Name[de]=`).
+    public static func translations(of message: String, _ values: [CustomStringConvertible] = []) -> [(language: String, text: String)] {
+        guard let directory, let languages = FileSystem.contents(ofDirectory: directory) else { return [] }
+        return languages.sorted().compactMap { language in
+            guard FileSystem.exists(FileSystem.join(directory, "\(language)/LC_MESSAGES/\(domain).mo")) else { return nil }
+            let text = String(cString: cactshare_translate_into(domain, message, language))
+            return text == message ? nil : (language, fill(text, values))
+        }
+    }
+
+    /// `message` in the person's language, its `%` places filled with `values`.
+    public static func text(_ message: String, _ values: CustomStringConvertible...) -> String {
+        fill(String(cString: cactshare_translate(domain, message)), values)
+    }
+
+    /// `one` or `many` as `count` asks in the person's language, filled with `values`.
+    public static func plural(_ one: String, _ many: String, count: Int, _ values: CustomStringConvertible...) -> String {
+        fill(String(cString: cactshare_translate_plural(domain, one, many, UInt(max(count, 0)))), values)
+    }
+
+    /// `template` with `%s`, `%d`, `%u` replaced by `values` in order, `%N$s` by position,
+    /// and `%%` by `%`.
+    static func fill(_ template: String, _ values: [CustomStringConvertible]) -> String {
+        guard template.contains("%") else { return template }
+        var result = ""
+        var next = 0
+        var characters = template[...]
+        while let percent = characters.firstIndex(of: "%") {
+            result += characters[..<percent]
+            var rest = characters[characters.index(after: percent)...]
+            if rest.first == "%" {
+                result += "%"
+                characters = rest.dropFirst()
+                continue
+            }
+            var position: Int?
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).first == "$" {
+                position = Int(digits).map { $0 - 1 }
+                rest = rest.dropFirst(digits.count + 1)
+            }
+            guard let conversion = rest.first, "sdu".contains(conversion) else {
+                result += "%"
+                characters = characters[characters.index(after: percent)...]
+                continue
+            }
+            let index = position ?? next
+            next = index + 1
+            result += index >= 0 && index < values.count ? values[index].description : ""
+            characters = rest.dropFirst()
+        }
+        return result + characters
+    }
+}
