@@ -87,6 +87,10 @@ int main(void) {
         fprintf(stderr, "actshare-sheet: %s\n", problem);
         return 2;
     }
+    /* A small window that lives seconds: GTK's cairo renderer draws it without making a GL
+     * context first, which took a fifth of its start (Benchmarks/sheet-vs-zenity). The
+     * person's GSK_RENDERER still counts. */
+    g_setenv("GSK_RENDERER", "cairo", FALSE);
     /* A window of its own, not a GtkApplication: nothing to register on a session bus. */
     if (!gtk_init_check()) {
         fprintf(stderr, "actshare-sheet: cannot open the display\n");
