@@ -178,6 +178,33 @@ import Testing
         #expect(session.finish().status == 4)
     }
 
+    /// In a dark theme (GTK_THEME=Adwaita:dark, as the desktop's style sets it), the window
+    /// is dark: its background where no widget is, sampled from the screen.
+    @Test func aDarkThemeIsHonoured() throws {
+        let sandbox = try Sandbox()
+        let desktop = try AccessibleDesktop(root: sandbox.root)
+        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        sandbox.extraEnvironment["GTK_THEME"] = "Adwaita:dark"
+        let notes = try sandbox.file("notes.txt", "some words\n")
+        let session = try DesktopSession(["share", notes], environment: sandbox.environment, display: desktop.display)
+        let sheet = try session.window("Share")
+        let picture = "\(Self.artefacts)/sheet-dark.png"
+        try session.screenshot(to: picture)
+        let shell = try session.xdotool(["getwindowgeometry", "--shell", sheet]).stdout
+        var place: [String: Int] = [:]
+        for line in shell.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2 { place[String(parts[0])] = Int(parts[1]) }
+        }
+        // Just inside the window's bottom edge: its background.
+        let x = (place["X"] ?? 0) + 4, y = (place["Y"] ?? 0) + (place["HEIGHT"] ?? 0) - 4
+        let sample = try Sandbox.execute("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(sum(Image.open(sys.argv[1]).convert('RGB').getpixel((int(sys.argv[2]), int(sys.argv[3])))) // 3)", picture, String(x), String(y)],
+                                         environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        #expect((Int(sample.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 255) < 80, "background brightness \(sample.stdout)")
+        try session.answer(sheet, keys: ["Escape"])
+        #expect(session.finish().status == 4)
+    }
+
     /// A folder option is asked with the desktop's folder chooser beside its field.
     @Test func aFolderOptionOffersTheFolderChooser() throws {
         let manifest = """
