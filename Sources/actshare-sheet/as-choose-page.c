@@ -153,7 +153,14 @@ void as_choose_page_capture_keys(AsChoosePage *self, GtkWidget *window) {
 }
 
 void as_choose_page_set_max_grid_height(AsChoosePage *self, int height) {
-    gtk_scrolled_window_set_max_content_height(self->grid_scroller, MAX(height, 120));
+    /* Whole rows: a row cut through its icons reads as a broken window, while a scroll bar
+     * beside whole rows says there are more. */
+    GtkWidget *tile = gtk_widget_get_first_child(GTK_WIDGET(self->grid));
+    int row = 0;
+    if (tile) gtk_widget_measure(tile, GTK_ORIENTATION_VERTICAL, -1, NULL, &row, NULL, NULL);
+    row += (int)gtk_flow_box_get_row_spacing(self->grid);
+    int rows = row > 0 ? MAX(height / row, 1) : 0;
+    gtk_scrolled_window_set_max_content_height(self->grid_scroller, rows ? rows * row : MAX(height, 120));
 }
 
 /* ---- What is shown ------------------------------------------------------------------ */

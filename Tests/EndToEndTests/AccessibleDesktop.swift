@@ -16,7 +16,8 @@ final class AccessibleDesktop {
 
     /// The desktop, its bus's socket under `root`.
     init(root: String) throws {
-        display = try ClipboardTests.Display()
+        // A laptop's screen: the window has the room it has on one.
+        display = try ClipboardTests.Display(size: "1024x768")
         let socket = "\(root)/session-bus"
         busAddress = "unix:path=\(socket)"
         // The accessibility bus it starts keeps its socket in XDG_RUNTIME_DIR (else in

@@ -290,4 +290,43 @@ import Testing
         let cancelled = "response 1 {'activity': <''>, 'completed': <false>, 'error': <''>, 'error_name': <'org.actshare.Share.Error.Cancelled'>"
         #expect(run.stdout.components(separatedBy: cancelled).count == 3, "each call answered as cancelled: \(run.stdout)")
     }
+
+    /// A request is its caller's alone: another connection cannot close it, the caller's
+    /// handle_token names one request at a time, and Close then ends it with no Response.
+    @Test func aRequestIsItsCallersAlone() throws {
+        let (sandbox, _) = try IsolationTests.sandbox("waits", IsolationTests.hostile("waits", perform: "hostile_wait_for_cancel", timeout: "60s"))
+        let script = """
+            import os, sys, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            \(Self.importClient)
+            address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
+            def connect():
+                flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+                return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+            caller, other = connect(), connect()
+            items = GLib.Variant('(a{sv}a{sv})', ({'text': GLib.Variant('s', 'x')},
+                {'activity': GLib.Variant('s', 'org.test.waits.go'), 'handle_token': GLib.Variant('s', 'mine')}))
+            def call(connection, path, interface, method, parameters=None, reply=None):
+                try:
+                    result = connection.call_sync('org.actshare.Share', path, interface, method, parameters,
+                                                  reply, Gio.DBusCallFlags.NONE, 10000, None)
+                    return result.unpack() if result else ()
+                except GLib.Error as error:
+                    return Gio.DBusError.get_remote_error(error)
+            path = call(caller, '/org/actshare/Share', 'org.actshare.Share1', 'Share', items, GLib.VariantType('(o)'))[0]
+            print('path', path.endswith('/mine'))
+            print('again', call(caller, '/org/actshare/Share', 'org.actshare.Share1', 'Share', items, GLib.VariantType('(o)')))
+            print('other', call(other, path, 'org.actshare.Request1', 'Close'))
+            print('own', call(caller, path, 'org.actshare.Request1', 'Close'))
+            print('gone', call(caller, path, 'org.actshare.Request1', 'Close'))
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/client.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            "path True", "again org.freedesktop.DBus.Error.InvalidArgs", "other org.freedesktop.DBus.Error.AccessDenied", "own ()",
+            "gone org.freedesktop.DBus.Error.UnknownMethod",
+        ], "\(run.stdout)\(run.stderr)")
+    }
 }

@@ -205,6 +205,37 @@ import Testing
         #expect(session.finish().status == 4)
     }
 
+    /// A long title is cut in the middle on its tile, at most two lines, and keeps the
+    /// window its width; a screen reader hears it whole.
+    @Test func aLongTitleIsCutNotTheWindowWidened() throws {
+        let title = "Upload to the Shared Team Folder on the Departmental Server in Building Seven (Archive Copy)"
+        let manifest = """
+            schema: actshare/provider@1
+            id: org.test.long
+            name: Long
+            version: 1.0.0
+            library: \(Sandbox.cProviders)/libhello.so
+            activities:
+              - type: org.test.long.go
+                title: \(title)
+                accepts: {kinds: [file, text]}
+                hooks:
+                  perform: hello_greet
+            """
+        let (sandbox, _) = try IsolationTests.sandbox("long", manifest)
+        let desktop = try AccessibleDesktop(root: sandbox.root)
+        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
+        let sheet = try session.window("Share")
+        #expect(try desktop.tree().contains { $0.hasPrefix("table cell|\(title)|") })
+        let shell = try session.xdotool(["getwindowgeometry", "--shell", sheet]).stdout
+        let width = shell.split(separator: "\n").first { $0.hasPrefix("WIDTH=") }.flatMap { Int($0.dropFirst(6)) } ?? 0
+        #expect(width > 0 && width <= 560, "\(shell)")
+        try session.screenshot(to: "\(Self.artefacts)/sheet-long-title.png")
+        try session.answer(sheet, keys: ["Escape"])
+        #expect(session.finish().status == 4)
+    }
+
     /// A folder option is asked with the desktop's folder chooser beside its field.
     @Test func aFolderOptionOffersTheFolderChooser() throws {
         let manifest = """
