@@ -46,6 +46,18 @@ final class AccessibleDesktop {
         return try #require(none, "no window \(name)")
     }
 
+    /// Where window `id` is on the screen, and its size, as the window manager placed it.
+    func geometry(of id: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        let shell = try Sandbox.execute("/usr/bin/xdotool", ["getwindowgeometry", "--shell", id],
+                                        environment: ["DISPLAY": display.name], stdin: nil, timeout: 20).stdout
+        var values: [String: Int] = [:]
+        for line in shell.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+        }
+        return (values["X"] ?? -1, values["Y"] ?? -1, values["WIDTH"] ?? 0, values["HEIGHT"] ?? 0)
+    }
+
     /// Runs Tests/Fixtures/atspi.py with `arguments` on this desktop's accessibility bus.
     func atspi(_ arguments: [String]) throws -> Run {
         try Sandbox.execute("/usr/bin/python3", ["\(Sandbox.repository)/Tests/Fixtures/atspi.py"] + arguments,

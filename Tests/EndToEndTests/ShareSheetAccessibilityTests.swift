@@ -142,16 +142,7 @@ import Testing
         }
         #expect(try xprop(sheet, "_NET_WM_STATE").contains("_NET_WM_STATE_MODAL"))
         #expect(try xprop(sheet, "_NET_WM_WINDOW_TYPE").contains("_NET_WM_WINDOW_TYPE_DIALOG"))
-        func geometry(_ id: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
-            let shell = try session.xdotool(["getwindowgeometry", "--shell", id]).stdout
-            var values: [String: Int] = [:]
-            for line in shell.split(separator: "\n") {
-                let parts = line.split(separator: "=")
-                if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
-            }
-            return (values["X"] ?? -1, values["Y"] ?? -1, values["WIDTH"] ?? 0, values["HEIGHT"] ?? 0)
-        }
-        let (p, s) = (try geometry(parentID), try geometry(sheet))
+        let (p, s) = (try desktop.geometry(of: parentID), try desktop.geometry(of: sheet))
         let centre = (x: s.x + s.width / 2, y: s.y + s.height / 2)
         #expect(centre.x >= p.x && centre.x <= p.x + p.width && centre.y >= p.y && centre.y <= p.y + p.height,
                 "the sheet \(s) is placed over its parent \(p)")
@@ -190,14 +181,9 @@ import Testing
         let sheet = try session.window("Share")
         let picture = "\(Self.artefacts)/sheet-dark.png"
         try session.screenshot(to: picture)
-        let shell = try session.xdotool(["getwindowgeometry", "--shell", sheet]).stdout
-        var place: [String: Int] = [:]
-        for line in shell.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2 { place[String(parts[0])] = Int(parts[1]) }
-        }
+        let place = try desktop.geometry(of: sheet)
         // Just inside the window's bottom edge: its background.
-        let x = (place["X"] ?? 0) + 4, y = (place["Y"] ?? 0) + (place["HEIGHT"] ?? 0) - 4
+        let x = place.x + 4, y = place.y + place.height - 4
         let sample = try Sandbox.execute("/usr/bin/python3", ["-c", "import sys; from PIL import Image; print(sum(Image.open(sys.argv[1]).convert('RGB').getpixel((int(sys.argv[2]), int(sys.argv[3])))) // 3)", picture, String(x), String(y)],
                                          environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
         #expect((Int(sample.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 255) < 80, "background brightness \(sample.stdout)")
@@ -228,9 +214,8 @@ import Testing
         let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Share")
         #expect(try desktop.tree().contains { $0.hasPrefix("table cell|\(title)|") })
-        let shell = try session.xdotool(["getwindowgeometry", "--shell", sheet]).stdout
-        let width = shell.split(separator: "\n").first { $0.hasPrefix("WIDTH=") }.flatMap { Int($0.dropFirst(6)) } ?? 0
-        #expect(width > 0 && width <= 560, "\(shell)")
+        let width = try desktop.geometry(of: sheet).width
+        #expect(width > 0 && width <= 560, "width \(width)")
         try session.screenshot(to: "\(Self.artefacts)/sheet-long-title.png")
         try session.answer(sheet, keys: ["Escape"])
         #expect(session.finish().status == 4)
