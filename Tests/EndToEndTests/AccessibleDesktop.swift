@@ -33,6 +33,13 @@ final class AccessibleDesktop {
             ["/usr/bin/openbox", "--sm-disable"], environment: ["DISPLAY=\(display.name)", "HOME=\(root)", "PATH=/usr/bin:/bin"])
     }
 
+    /// A desktop for `sandbox`, whose programs are shown on it from now on.
+    static func showing(_ sandbox: Sandbox) throws -> AccessibleDesktop {
+        let desktop = try AccessibleDesktop(root: sandbox.root)
+        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        return desktop
+    }
+
     /// The X window named `name` (a whole name), waited for (at most 20 s).
     func window(_ name: String) throws -> String {
         let deadline = Date().addingTimeInterval(20)

@@ -26,8 +26,7 @@ import Testing
     /// to be mended, not typed again.
     @Test func aScreenReaderReadsEveryPartAndARefusedAnswerStays() throws {
         let sandbox = try MailTests.sandbox()
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let note = try sandbox.file("note.txt", "see you at ten\n")
         let session = try DesktopSession(["share", "-o", "spool=maildir:\(sandbox.root)/Mail", "--", note],
                                          environment: sandbox.environment, display: desktop.display)
@@ -62,8 +61,7 @@ import Testing
     /// on), and Enter then performs what the arrows chose.
     @Test func theKeyboardWorksFromTheFirstTile() throws {
         let sandbox = try Sandbox()
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let listed = try sandbox.run("list", "--json", "--text", "hello world")
         let offered = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let activities = try #require(offered["activities"] as? [[String: Any]])
@@ -93,8 +91,7 @@ import Testing
     /// the technical line is behind Details, for its developer.
     @Test func aCrashShowsOneSentenceAndItsDetails() throws {
         let (sandbox, _) = try IsolationTests.sandbox("crash", IsolationTests.hostile("crash", perform: "hostile_segv"))
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let note = try sandbox.file("note.txt", "words\n")
         let session = try DesktopSession(["share", note], environment: sandbox.environment, display: desktop.display)
         try session.answer(try session.window("Share"), typing: "hostile crash", keys: ["Return"])
@@ -115,8 +112,7 @@ import Testing
     /// window manager places it over that window; it is as tall as its content.
     @Test func theWindowIsAModalDialogOverItsParent() throws {
         let sandbox = try Sandbox()
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let parentScript = try sandbox.file("parent.py", """
             import gi
             gi.require_version('Gtk', '4.0')
@@ -155,8 +151,7 @@ import Testing
     /// Thirty files: the header says how many, names the first ones and the total size.
     @Test func thirtyFilesAreCountedNamedAndSized() throws {
         let sandbox = try Sandbox()
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let files = try (0..<30).map { try sandbox.file(String(format: "f%02d.txt", $0), "ten bytes\n") }
         let session = try DesktopSession(["share"] + files, environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Share")
@@ -173,8 +168,7 @@ import Testing
     /// is dark: its background where no widget is, sampled from the screen.
     @Test func aDarkThemeIsHonoured() throws {
         let sandbox = try Sandbox()
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         sandbox.extraEnvironment["GTK_THEME"] = "Adwaita:dark"
         let notes = try sandbox.file("notes.txt", "some words\n")
         let session = try DesktopSession(["share", notes], environment: sandbox.environment, display: desktop.display)
@@ -209,8 +203,7 @@ import Testing
                   perform: hello_greet
             """
         let (sandbox, _) = try IsolationTests.sandbox("long", manifest)
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Share")
         #expect(try desktop.tree().contains { $0.hasPrefix("table cell|\(title)|") })
@@ -238,8 +231,7 @@ import Testing
                   perform: hello_greet
             """
         let (sandbox, _) = try IsolationTests.sandbox("keeper", manifest)
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
         try session.answer(try session.window("Share"), typing: "keep some", keys: ["Return"])
         let asking = try session.window("Keep Somewhere")

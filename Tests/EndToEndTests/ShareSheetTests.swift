@@ -125,9 +125,8 @@ import Testing
             #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         }
         gone.terminate()
-        let desktop = try AccessibleDesktop(root: a.sandbox.root)
+        let desktop = try AccessibleDesktop.showing(a.sandbox)
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
-        a.sandbox.extraEnvironment.merge(desktop.environment) { $1 }
         let notes = try a.sandbox.file("notes.txt", "for the other machine\n")
         let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")

@@ -27,8 +27,7 @@ import Testing
     @Test func theWindowSpeaksGerman() throws {
         let sandbox = try Sandbox()
         Self.german(sandbox)
-        let desktop = try AccessibleDesktop(root: sandbox.root)
-        sandbox.extraEnvironment.merge(desktop.environment) { $1 }
+        let desktop = try AccessibleDesktop.showing(sandbox)
         let one = try sandbox.file("eins.txt", "eins\n"), two = try sandbox.file("zwei.txt", "zwei\n")
         let session = try DesktopSession(["share", one, two], environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Teilen")
