@@ -126,7 +126,7 @@ struct ControlServer {
             case .list:
                 return .success(activities: await daemon.state.currentActivities)
             case .devices:
-                return .success(devices: await daemon.devices())
+                return .success(devices: await daemon.peers.devices())
             case .unpair(let device):
                 guard let entry = await daemon.state.paired.entry(named: device) else {
                     return .failure("no paired device is called \(device)", exitCode: .badInput)
@@ -134,18 +134,18 @@ struct ControlServer {
                 try await daemon.state.removePaired(pin: entry.pin)
                 return .success(device: entry.device)
             case .handoffList:
-                return .success(activities: await daemon.remoteActivities())
+                return .success(activities: await daemon.relay.remoteActivities())
             case .fetch(let id):
-                return await daemon.fetch(id: id)
+                return await daemon.relay.fetch(id: id)
             case .continued(let id, let device):
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
                 if await daemon.state.takeReceived(id) != nil { return .success() }
                 guard let device else { return .failure("continued needs a device", exitCode: .badInput) }
-                try await daemon.tellContinued(id: id, device: device)
+                try await daemon.relay.tellContinued(id: id, device: device)
                 return .success()
             case .discover(let timeout):
-                guard let nearby = await daemon.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
+                guard let nearby = await daemon.peers.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
                     return .failure("discovery is off here (config handoff.discovery: static, or the daemon's log says why)", exitCode: .badInput)
                 }
                 var response = ControlResponse.success()
@@ -154,7 +154,7 @@ struct ControlServer {
             case .status:
                 return .success(device: Device(id: daemon.state.identity.deviceID, name: daemon.state.name, host: "", port: daemon.state.port))
             case .send(let activity, let device):
-                return await daemon.send(activity, to: device)
+                return await daemon.relay.send(activity, to: device)
             case .needsSave(let id, let yes):
                 guard await daemon.state.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
                 await daemon.state.markNeedsSave(id, yes)

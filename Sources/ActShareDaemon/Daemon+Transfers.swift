@@ -18,9 +18,9 @@ extension Daemon {
             return .failure("\(error)")
         }
         guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: .badInput) }
-        let chosen: [Target]
+        let chosen: [PeerDirectory.Target]
         do {
-            chosen = try await targets(named: devices, all: all, howToChoose: "choose with --device NAME, or --all")
+            chosen = try await peers.targets(named: devices, all: all, howToChoose: "choose with --device NAME, or --all")
         } catch let failure as HandoffFailure {
             return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
@@ -106,7 +106,7 @@ extension Daemon {
                 reason = PeerFailure.describe(error, host: address.host, port: address.port)
                 continue
             }
-            await reached(entry, at: address.host, port: address.port)
+            await peers.reached(entry, at: address.host, port: address.port)
             do {
                 return (try await sender.send(over: link), false)
             } catch is CancellationError {
@@ -124,7 +124,7 @@ extension Daemon {
     /// still away, it waits longer; its device unpaired or its files gone, it is dropped.
     func runQueue() async {
         for item in await queue.due() {
-            guard let (entry, addresses) = await targets().first(where: { $0.entry.device.id == item.deviceID }) else {
+            guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == item.deviceID }) else {
                 await queue.remove(item.id)
                 DaemonLog.line("dropped the queued send \(item.id): \(item.deviceName) is no longer paired")
                 continue

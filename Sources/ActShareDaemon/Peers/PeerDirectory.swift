@@ -1,0 +1,114 @@
+import ActShareCore
+import ActShareHandoff
+import NIOCore
+import NIOPosix
+import NIOSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The paired devices as the daemon reaches them: where each may be (where discovery sees
+/// it, where it was last reached, the config's `handoff.peers`), which a request names,
+/// and one request to one of them. Its own state is the daemon's list of paired devices.
+struct PeerDirectory: Sendable {
+    let state: DaemonState
+    let discovery: any PeerDiscovery
+    /// The config's `handoff.peers`: tried for every paired device, last.
+    let staticPeers: [(host: String, port: Int)]
+    let group: MultiThreadedEventLoopGroup
+    let clientContext: NIOSSLContext
+
+    /// The devices nearby, each marked paired or not, paired ones under their paired names.
+    func nearby(waiting seconds: Double) async -> [DiscoveredDevice]? {
+        guard let found = await discovery.nearby(waiting: seconds) else { return nil }
+        let paired = await state.paired
+        return found.map { device in
+            var device = device
+            if let entry = paired.entries.first(where: { $0.device.id == device.id }) {
+                device.paired = true
+                device.pairedName = entry.name
+            }
+            return device
+        }.sorted { ($0.paired ? 0 : 1, $0.pairedName ?? $0.name, $0.id) < ($1.paired ? 0 : 1, $1.pairedName ?? $1.name, $1.id) }
+    }
+
+    /// A paired device answered, its pin checked, at `host`:`port`: if it moved, its new
+    /// address is kept (paired-devices.json) for next time.
+    func reached(_ entry: PairedDevices.Entry, at host: String, port: Int) async {
+        guard entry.host != host || entry.port != port else { return }
+        await state.moved(entry, to: host, port: port)
+        DaemonLog.line("\(entry.name) is now at \(host):\(port)")
+    }
+
+    /// Each paired device once, with the addresses to try: where discovery sees it now,
+    /// then where it was last reached, then the config's `handoff.peers`.
+    func targets() async -> [Target] {
+        var targets: [Target] = []
+        for entry in await state.paired.entries {
+            var addresses: [(host: String, port: Int)] = []
+            for address in await discovery.addresses(for: entry) + [(entry.host, entry.port)] + staticPeers
+            where !addresses.contains(where: { $0.host == address.host && $0.port == address.port }) {
+                addresses.append(address)
+            }
+            targets.append((entry, addresses))
+        }
+        return targets
+    }
+
+    /// A paired device and the addresses to try it at.
+    typealias Target = (entry: PairedDevices.Entry, addresses: [(host: String, port: Int)])
+
+    /// The devices a send goes to: those `names` name (each once), every one with `all`,
+    /// or with neither the only one paired; `howToChoose` tells the user how to name one
+    /// when several are.
+    func targets(named names: [String], all: Bool, howToChoose: String) async throws -> [Target] {
+        let every = await targets()
+        let names = names.filter { !$0.isEmpty }
+        if all || names.isEmpty {
+            guard !every.isEmpty else { throw HandoffFailure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
+            guard all || every.count == 1 else { throw HandoffFailure("several devices are paired: \(howToChoose)", exitCode: .badInput) }
+            return every
+        }
+        let paired = await state.paired
+        var chosen: [Target] = []
+        for name in names {
+            guard let entry = paired.entry(named: name) else { throw HandoffFailure("no paired device is called \(name)", exitCode: .badInput) }
+            if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += every.filter { $0.entry.pin == entry.pin } }
+        }
+        return chosen
+    }
+
+    /// Sends `message` to the first of `addresses` that answers within `seconds`.
+    func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
+                         seconds: Double = 3) async throws -> PeerMessage {
+        var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
+        for address in addresses {
+            do {
+                let reply = try await PeerLink.exchange(
+                    host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message, seconds: seconds)
+                await reached(entry, at: address.host, port: address.port)
+                return reply
+            } catch {
+                lastError = HandoffFailure(PeerFailure.describe(error, host: address.host, port: address.port))
+            }
+        }
+        throw lastError
+    }
+
+    func devices() async -> [Device] {
+        await withTaskGroup(of: Device.self) { group in
+            for (entry, addresses) in await targets() {
+                group.addTask {
+                    var device = entry.device
+                    device.reachable = (try? await self.request(PeerMessage(.list), to: entry, addresses: addresses)) != nil
+                    return device
+                }
+            }
+            var found: [Device] = []
+            for await device in group { found.append(device) }
+            return found.sorted { $0.name < $1.name }
+        }
+    }
+}
