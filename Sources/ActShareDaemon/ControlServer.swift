@@ -89,7 +89,7 @@ struct ControlServer {
                 case .pairWait(let expect):
                     response = await daemon.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
                 case .sendFiles(let paths, let devices, let all, let copy):
-                    response = await daemon.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
+                    response = await daemon.transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
                 case .update(let userInfo):
                     // An app's answer to will-save: no response of its own.
@@ -162,9 +162,9 @@ struct ControlServer {
             case .received:
                 return .success(transfers: ReceivedLog(file: daemon.state.paths.receivedLog).all())
             case .queue:
-                return .success(queued: await daemon.queue.items)
+                return .success(queued: await daemon.transfers.queue.items)
             case .queueCancel(let id):
-                guard let dropped = await daemon.queue.remove(id) else {
+                guard let dropped = await daemon.transfers.queue.remove(id) else {
                     return .failure("no queued send has the id \(id)", exitCode: .badInput)
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")

@@ -40,12 +40,13 @@ public final class Daemon: Sendable {
     let threadPool: NIOThreadPool
     let receiveDirectory: String
     let keepPartialSeconds: Int
-    let queue: TransferQueue
     let listenAddress: String
     /// The paired devices, where they are, and requests to them.
     let peers: PeerDirectory
     /// Activities between the paired devices.
     let relay: ActivityRelay
+    /// Files between the paired devices.
+    let transfers: TransferService
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -86,7 +87,6 @@ public final class Daemon: Sendable {
         keepPartialSeconds = settings.keepPartialSeconds
         listenAddress = settings.listenAddress
         let queue = TransferQueue(stateDirectory: paths.stateDirectory)
-        self.queue = queue
         discovery = Self.discovery(settings, identity: identity, state: state, queue: queue)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
@@ -96,6 +96,8 @@ public final class Daemon: Sendable {
         clientContext = try TLS.clientContext(identity)
         peers = PeerDirectory(state: state, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(state: state, peers: peers)
+        transfers = TransferService(state: state, peers: peers, queue: queue, group: group, clientContext: clientContext,
+                                    receiveDirectory: settings.receiveDirectory)
     }
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in
@@ -191,7 +193,7 @@ public final class Daemon: Sendable {
             group.addTask {
                 // Sends waiting for their devices: each tried when due.
                 while !Task.isCancelled {
-                    await self.runQueue()
+                    await self.transfers.runQueue()
                     try await Task.sleep(for: .seconds(1))
                 }
             }

@@ -32,12 +32,12 @@ struct PeerServer {
                 try prove()
                 await daemon.state.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
-                await daemon.queue.hurry(deviceID: entry.device.id)
+                await daemon.transfers.queue.hurry(deviceID: entry.device.id)
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
                     if request.type == .transferOffer {
-                        await daemon.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
+                        await daemon.transfers.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
                         return
                     }
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))

@@ -2,8 +2,20 @@ import ActShareCore
 import ActShareHandoff
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
+import NIOSSL
 
-extension Daemon {
+/// Files between paired devices: sending them (now, or from the queue when a device is
+/// back), and receiving them into the receive directory. It owns the queue; the transfer
+/// itself is ``TransferSender`` and ``TransferReceiver``.
+struct TransferService: Sendable {
+    let state: DaemonState
+    let peers: PeerDirectory
+    let queue: TransferQueue
+    let group: MultiThreadedEventLoopGroup
+    let clientContext: NIOSSLContext
+    let receiveDirectory: String
+
     /// `send-files`: the paths to each device chosen, all at once. Progress goes to the
     /// control connection as `progress` events; its closing (Ctrl-C in `handoff send`)
     /// cancels, and the receivers then keep nothing.
