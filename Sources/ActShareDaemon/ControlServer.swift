@@ -85,9 +85,9 @@ struct ControlServer {
                 switch command {
                 case .pair(let host, let port, let expect):
                     DaemonLog.debug("control: pair with \(host):\(port ?? 0)")
-                    response = await daemon.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
+                    response = await daemon.pairing.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
                 case .pairWait(let expect):
-                    response = await daemon.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
+                    response = await daemon.pairing.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
                 case .sendFiles(let paths, let devices, let all, let copy):
                     response = await daemon.transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
                                                       closed: connection.channel.closeFuture, outbound: outbound)

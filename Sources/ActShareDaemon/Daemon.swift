@@ -27,7 +27,7 @@ public final class Daemon: Sendable {
     /// handshake included)…
     static let unauthenticatedSeconds: Int64 = 2
     /// …and proven ones this long without a frame: longer than a pairing may wait for
-    /// its users to confirm (pairingSeconds), during which its connection is quiet.
+    /// its users to confirm (PairingFlow.pairingSeconds), during which its connection is quiet.
     static let idleSeconds: Int64 = 150
 
     let state: DaemonState
@@ -47,6 +47,8 @@ public final class Daemon: Sendable {
     let relay: ActivityRelay
     /// Files between the paired devices.
     let transfers: TransferService
+    /// Pairing with a device.
+    let pairing: PairingFlow
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -98,6 +100,7 @@ public final class Daemon: Sendable {
         relay = ActivityRelay(state: state, peers: peers)
         transfers = TransferService(state: state, peers: peers, queue: queue, group: group, clientContext: clientContext,
                                     receiveDirectory: settings.receiveDirectory)
+        pairing = PairingFlow(state: state, discovery: discovery, group: group, clientContext: clientContext)
     }
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in

@@ -46,7 +46,7 @@ struct PeerServer {
             } else if message.type == .pairRequest, await daemon.state.mayAttemptPairing(), let window = await daemon.state.takePairingWindow() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 try prove()
-                try await daemon.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
+                try await daemon.pairing.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {
                 try await outbound.write(try Wire.encode(PeerMessage(.error, message: "not paired with this device")))
             }

@@ -1,12 +1,22 @@
 import ActShareHandoff
 import NIOCore
+import NIOPosix
+import NIOSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-extension Daemon {
+/// Pairing two devices (docs/PROTOCOL.md, Pairing): `handoff pair HOST` on this side
+/// (the initiator), `handoff pair --wait` (the responder's window), and a peer's request
+/// while that window is open. It writes the paired devices through the daemon's state.
+struct PairingFlow: Sendable {
+    let state: DaemonState
+    let discovery: any PeerDiscovery
+    let group: MultiThreadedEventLoopGroup
+    let clientContext: NIOSSLContext
+
     /// How long a user has to compare codes and confirm, and to start the other side.
     static let pairingSeconds = 120.0
 
@@ -41,7 +51,7 @@ extension Daemon {
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
                       let peer = link.peer.value
-                else { throw HandoffFailure("\(host):\(port) refused to pair: \(Self.quoted(response.message) ?? "not waiting for a pairing")") }
+                else { throw HandoffFailure("\(host):\(port) refused to pair: \(Daemon.quoted(response.message) ?? "not waiting for a pairing")") }
                 // Only attempts that reached a waiting device count against the limit:
                 // a typo in the address does not use one up.
                 guard await state.mayAttemptPairing() else { throw HandoffFailure("too many pairing attempts: wait ten seconds") }
