@@ -7,15 +7,19 @@ import Glibc
 #endif
 
 /// The control socket's side of the daemon: one connection of this user's CLI, apps
-/// (ActShareKit) or providers at a time, a JSON request per line, each answered from the
-/// shared ``Daemon`` (docs/PROTOCOL.md, "The control socket").
+/// (ActShareKit) or providers at a time, a JSON request per line, each answered by the
+/// daemon's part it concerns (docs/PROTOCOL.md, "The control socket").
 ///
 /// The socket is the user's (0600), but a sandboxed provider runs as the user too: a
 /// caller the kernel names (SO_PEERCRED) as confined is answered with a refusal and let
 /// go, whatever it asks. A provider that may hand off gets a connection actshare opened
 /// and restricted (`restrict`) to the items it was given.
 struct ControlServer {
-    let daemon: Daemon
+    let state: DaemonState
+    let peers: PeerDirectory
+    let relay: ActivityRelay
+    let transfers: TransferService
+    let pairing: PairingFlow
 
     /// The refusal a confined caller gets.
     static func refusal(pid: Int32) -> ControlResponse {
@@ -85,11 +89,11 @@ struct ControlServer {
                 switch command {
                 case .pair(let host, let port, let expect):
                     DaemonLog.debug("control: pair with \(host):\(port ?? 0)")
-                    response = await daemon.pairing.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
+                    response = await pairing.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
                 case .pairWait(let expect):
-                    response = await daemon.pairing.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
+                    response = await pairing.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
                 case .sendFiles(let paths, let devices, let all, let copy):
-                    response = await daemon.transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
+                    response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
                 case .update(let userInfo):
                     // An app's answer to will-save: no response of its own.
@@ -98,7 +102,7 @@ struct ControlServer {
                 case .becomeCurrent(_, let watch):
                     response = await answer(command, op: request.op)
                     if watch, let id = response.id {
-                        await daemon.state.link(id, to: link)
+                        await state.link(id, to: link)
                         linked.append(id)
                     }
                 default:
@@ -108,7 +112,7 @@ struct ControlServer {
             }
         }
         // The app is gone: so are the activities it kept current.
-        for id in linked { _ = await daemon.state.invalidate(id) }
+        for id in linked { _ = await state.invalidate(id) }
     }
 
     /// The answer to a one-shot control request.
@@ -119,52 +123,52 @@ struct ControlServer {
                 if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
                     return .failure("the activity is refused: \(problem)", exitCode: .badInput)
                 }
-                return .success(id: await daemon.state.becomeCurrent(activity))
+                return .success(id: await state.becomeCurrent(activity))
             case .invalidate(let id):
-                guard await daemon.state.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                guard await state.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
                 return .success()
             case .list:
-                return .success(activities: await daemon.state.currentActivities)
+                return .success(activities: await state.currentActivities)
             case .devices:
-                return .success(devices: await daemon.peers.devices())
+                return .success(devices: await peers.devices())
             case .unpair(let device):
-                guard let entry = await daemon.state.paired.entry(named: device) else {
+                guard let entry = await state.paired.entry(named: device) else {
                     return .failure("no paired device is called \(device)", exitCode: .badInput)
                 }
-                try await daemon.state.removePaired(pin: entry.pin)
+                try await state.removePaired(pin: entry.pin)
                 return .success(device: entry.device)
             case .handoffList:
-                return .success(activities: await daemon.relay.remoteActivities())
+                return .success(activities: await relay.remoteActivities())
             case .fetch(let id):
-                return await daemon.relay.fetch(id: id)
+                return await relay.fetch(id: id)
             case .continued(let id, let device):
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
-                if await daemon.state.takeReceived(id) != nil { return .success() }
+                if await state.takeReceived(id) != nil { return .success() }
                 guard let device else { return .failure("continued needs a device", exitCode: .badInput) }
-                try await daemon.relay.tellContinued(id: id, device: device)
+                try await relay.tellContinued(id: id, device: device)
                 return .success()
             case .discover(let timeout):
-                guard let nearby = await daemon.peers.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
+                guard let nearby = await peers.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
                     return .failure("discovery is off here (config handoff.discovery: static, or the daemon's log says why)", exitCode: .badInput)
                 }
                 var response = ControlResponse.success()
                 response.nearby = nearby
                 return response
             case .status:
-                return .success(device: Device(id: daemon.state.identity.deviceID, name: daemon.state.name, host: "", port: daemon.state.port))
+                return .success(device: Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port))
             case .send(let activity, let device):
-                return await daemon.relay.send(activity, to: device)
+                return await relay.send(activity, to: device)
             case .needsSave(let id, let yes):
-                guard await daemon.state.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
-                await daemon.state.markNeedsSave(id, yes)
+                guard await state.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                await state.markNeedsSave(id, yes)
                 return .success()
             case .received:
-                return .success(transfers: ReceivedLog(file: daemon.state.paths.receivedLog).all())
+                return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
             case .queue:
-                return .success(queued: await daemon.transfers.queue.items)
+                return .success(queued: await transfers.queue.items)
             case .queueCancel(let id):
-                guard let dropped = await daemon.transfers.queue.remove(id) else {
+                guard let dropped = await transfers.queue.remove(id) else {
                     return .failure("no queued send has the id \(id)", exitCode: .badInput)
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")

@@ -49,6 +49,8 @@ public final class Daemon: Sendable {
     let transfers: TransferService
     /// Pairing with a device.
     let pairing: PairingFlow
+    /// The commands published activities name, run for the peers.
+    let commands: ActivityCommands
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -101,6 +103,7 @@ public final class Daemon: Sendable {
         transfers = TransferService(state: state, peers: peers, queue: queue, group: group, clientContext: clientContext,
                                     receiveDirectory: settings.receiveDirectory)
         pairing = PairingFlow(state: state, discovery: discovery, group: group, clientContext: clientContext)
+        commands = ActivityCommands(threadPool: threadPool)
     }
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in
@@ -211,7 +214,7 @@ public final class Daemon: Sendable {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
-                            connections.addTask { await ControlServer(daemon: self).serve(connection) }
+                            connections.addTask { await ControlServer(state: self.state, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing).serve(connection) }
                         }
                     }
                 }
@@ -223,7 +226,7 @@ public final class Daemon: Sendable {
                             switch accepted {
                             case .refused(let channel): channel.close(promise: nil)
                             case .admitted(let connection, let peer, let ticket):
-                                connections.addTask { await PeerServer(daemon: self).serve(connection, peer: peer, ticket: ticket) }
+                                connections.addTask { await PeerServer(state: self.state, transfers: self.transfers, pairing: self.pairing, commands: self.commands).serve(connection, peer: peer, ticket: ticket) }
                             }
                         }
                     }

@@ -9,9 +9,12 @@ import Foundation
 #endif
 
 /// The peer port's side of the daemon: another daemon's connection, its requests answered
-/// from the shared ``Daemon`` (docs/PROTOCOL.md, "Between daemons").
+/// by the parts it needs, and only those (docs/PROTOCOL.md, "Between daemons").
 struct PeerServer {
-    let daemon: Daemon
+    let state: DaemonState
+    let transfers: TransferService
+    let pairing: PairingFlow
+    let commands: ActivityCommands
 
     /// One connection from another daemon. It must prove itself within 2 s: a paired
     /// device's first request, or a pairing request while `handoff pair --wait` is open.
@@ -28,25 +31,25 @@ struct PeerServer {
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
             DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
-            if let entry = await daemon.state.paired.entry(pin: pin) {
+            if let entry = await state.paired.entry(pin: pin) {
                 try prove()
-                await daemon.state.saw(entry, at: remoteHost)
+                await state.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
-                await daemon.transfers.queue.hurry(deviceID: entry.device.id)
+                await transfers.queue.hurry(deviceID: entry.device.id)
                 var next: ByteBuffer? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
                     if request.type == .transferOffer {
-                        await daemon.transfers.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
+                        await transfers.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
                         return
                     }
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }
-            } else if message.type == .pairRequest, await daemon.state.mayAttemptPairing(), let window = await daemon.state.takePairingWindow() {
+            } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 try prove()
-                try await daemon.pairing.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
+                try await pairing.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {
                 try await outbound.write(try Wire.encode(PeerMessage(.error, message: "not paired with this device")))
             }
@@ -76,22 +79,22 @@ struct PeerServer {
             } else {
                 guard case .string = activity.userInfo["text"] else { return PeerMessage(.error, message: "refused: no text") }
             }
-            await daemon.state.receive(activity, from: entry)
+            await state.receive(activity, from: entry)
             return PeerMessage(.ok)
         case .list:
-            return PeerMessage(.activities, activities: await daemon.state.currentActivities.map(\.summary))
+            return PeerMessage(.activities, activities: await state.currentActivities.map(\.summary))
         case .fetch:
-            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await daemon.state.activity(id) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await state.activity(id) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
             // The userActivityWillSave moment: the app refreshes userInfo before it leaves.
-            if let command = activity.needsSaveCommand, let refreshed = await daemon.refreshedUserInfo(command) {
-                await daemon.state.replaceUserInfo(of: id, with: refreshed)
+            if let command = activity.needsSaveCommand, let refreshed = await commands.refreshedUserInfo(command) {
+                await state.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             // An app through ActShareKit: its delegate's userActivityWillSave.
-            if let app = await daemon.state.takeSaveRequest(id), let refreshed = await app.save(id) {
-                await daemon.state.replaceUserInfo(of: id, with: refreshed)
+            if let app = await state.takeSaveRequest(id), let refreshed = await app.save(id) {
+                await state.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             activity.needsSaveCommand = nil
@@ -100,14 +103,14 @@ struct PeerServer {
         case .continued:
             // Who continued it, as the device says: a name fit to show, or its paired name.
             let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name
-            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await daemon.state.recordContinuation(of: id, by: by) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await state.recordContinuation(of: id, by: by) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
-            if let app = await daemon.state.links[id] { await app.tellContinued(id, by: by) }
+            if let app = await state.links[id] { await app.tellContinued(id, by: by) }
             if let command = activity.onContinued {
                 // Let go: the app may start something that lasts, and the device that
                 // continued is not kept waiting for it. Its words, never a shell's.
-                await daemon.startCommand(command, environment: ["ACTSHARE_CONTINUED_BY=\(by)"])
+                await commands.startCommand(command, environment: ["ACTSHARE_CONTINUED_BY=\(by)"])
             }
             return PeerMessage(.ok)
         default:

@@ -2,14 +2,18 @@ import ActShareCore
 import ActShareHandoff
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// The commands activities name (`needs_save_command`, `on_continued`), run for the peers.
-extension Daemon {
+/// The commands activities name (`needs_save_command`, `on_continued`), run for the peers
+/// on a thread pool of their own (they block), each bounded in time.
+struct ActivityCommands: Sendable {
+    let threadPool: NIOThreadPool
+
     /// How long an app's command may take: as long as an app linked through ActShareKit
     /// has to answer `will-save`.
     static let commandTimeLimit: Duration = .seconds(2)
