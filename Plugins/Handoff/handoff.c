@@ -212,8 +212,18 @@ static json_object *activity_request(const actshare_item *item, const char *devi
     return request;
 }
 
-/* One request, one answer (URLs and text). */
-static int32_t send_activity(const actshare_item *item, const char *device, actshare_session *session) {
+/* The name of the device an answer says it went to, into `name` (of `size` bytes). */
+static void answered_device_name(json_object *answer, char *name, size_t size) {
+    json_object *device, *named;
+    if (json_object_object_get_ex(answer, "device", &device) && json_object_object_get_ex(device, "name", &named)
+        && json_object_is_type(named, json_type_string)) {
+        snprintf(name, size, "%s", json_object_get_string(named));
+    }
+}
+
+/* One request, one answer (URLs and text); `name` gets the device's name. */
+static int32_t send_activity(const actshare_item *item, const char *device, actshare_session *session, char *name,
+                             size_t size) {
     char error[1024];
     control c;
     if (control_open(&c, error, sizeof error) != 0) {
@@ -224,6 +234,7 @@ static int32_t send_activity(const actshare_item *item, const char *device, acts
     int cancelled = 0;
     json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
     int32_t status = answer_ok(answer) ? ACTSHARE_STATUS_DONE : failed(session, answer, "the handoff daemon did not answer");
+    if (status == ACTSHARE_STATUS_DONE) answered_device_name(answer, name, size);
     json_object_put(request);
     json_object_put(answer);
     control_close(&c);
@@ -277,6 +288,7 @@ static int32_t send_files(const actshare_request *request, const char *device, a
                 if (json_object_object_get_ex(answer, "deliveries", &deliveries) && (first = json_object_array_get_idx(deliveries, 0)) &&
                     json_object_object_get_ex(first, "delivered", &files)) {
                     *count = (int)json_object_array_length(files);
+                    /* A delivery names its device by name. */
                     if (json_object_object_get_ex(first, "device", &named) && json_object_is_type(named, json_type_string)) {
                         snprintf(name, size, "%s", json_object_get_string(named));
                     }
@@ -318,7 +330,7 @@ int32_t handoff_send(const actshare_request *request, actshare_session *session)
             session->set_error(session, error);
             return ACTSHARE_STATUS_BAD_INPUT;
         }
-        int32_t status = send_activity(item, device, session);
+        int32_t status = send_activity(item, device, session, name, sizeof name);
         if (status != ACTSHARE_STATUS_DONE) return status;
         handed++;
     }

@@ -363,6 +363,9 @@ extension HandoffTests {
             #expect(script.stderr == "actshare: org.actshare.handoff: only http and https URLs can be handed off, not \(url)\n")
         }
 
+        // Named by its id, as the share sheet's row names it: the result still says its name.
+        let byID = try a.run("perform", "org.actshare.handoff", "--text", "by id", "-o", "device=\(try b.deviceID())")
+        #expect(byID.stdout == "handed off 1 item to beta\n", "\(byID.stdout)\(byID.stderr)")
         // Nobody to send to, or a file: refused.
         let unknown = try a.run("perform", "org.actshare.handoff", "--text", "x", "-o", "device=nobody")
         #expect(unknown.status == 2)
