@@ -11,7 +11,6 @@ import CActShareSystem
 import Glibc
 #endif
 
-Localized.setUp()
 var arguments = CommandLine.arguments.dropFirst()
 // The notice for files received, started by the daemon (ReceivedNotice): its words on
 // standard input.

@@ -29,9 +29,6 @@ if let zero = CommandLine.unsafeArgv[0] {
     }
 }
 
-// Messages for people in their language (docs/TRANSLATING.md).
-Localized.setUp()
-
 do {
     switch FastPath.command(arguments) {
     case .list(let items, let options)?:

@@ -15,24 +15,25 @@ import Glibc
 /// `%d` and `%u` take the values in order, `%1$s` by position.
 public enum Localized {
     public static let domain = "actshare"
-    /// Where the catalogs were found (nil: the system's place).
-    nonisolated(unsafe) private static var directory: String?
-
-    /// Chooses the language from the environment and finds the catalogs beside the program:
-    /// `PREFIX/share/locale` when installed, `.build/locale` in the build tree. Once, at start.
-    public static func setUp() {
+    /// Where the catalogs are (nil: the system's place), found once, when the first
+    /// message is translated: most runs (`actshare list`, a script's `perform`) say nothing
+    /// to a person and pay nothing for it. The language comes from the environment.
+    private static let directory: String? = {
+        var found: String?
         if let program = FileSystem.resolved("/proc/self/exe") {
             let folder = FileSystem.directoryName(program)
-            directory = ["../share/locale", "../locale", "../../locale"].map { FileSystem.join(folder, $0) }
+            // PREFIX/share/locale when installed, .build/locale in the build tree.
+            found = ["../share/locale", "../locale", "../../locale"].map { FileSystem.join(folder, $0) }
                 .first { FileSystem.isDirectory($0) }
         }
-        cactshare_localization_set_up(domain, directory)
-    }
+        cactshare_localization_set_up(domain, found)
+        return found
+    }()
 
     /// `message` in every language a catalog has it in, as `(language, text)` pairs in
     /// order of language, for files that carry them all (desktop entries' `Name[de]=`).
     public static func translations(of message: String, _ values: [CustomStringConvertible] = []) -> [(language: String, text: String)] {
-        guard let directory, let languages = FileSystem.contents(ofDirectory: directory) else { return [] }
+        guard let directory = Self.directory, let languages = FileSystem.contents(ofDirectory: directory) else { return [] }
         return languages.sorted().compactMap { language in
             guard FileSystem.exists(FileSystem.join(directory, "\(language)/LC_MESSAGES/\(domain).mo")) else { return nil }
             let text = String(cString: cactshare_translate_into(domain, message, language))
@@ -42,12 +43,14 @@ public enum Localized {
 
     /// `message` in the person's language, its `%` places filled with `values`.
     public static func text(_ message: String, _ values: CustomStringConvertible...) -> String {
-        fill(String(cString: cactshare_translate(domain, message)), values)
+        _ = directory  // the catalogs, set up on first use
+        return fill(String(cString: cactshare_translate(domain, message)), values)
     }
 
     /// `one` or `many` as `count` asks in the person's language, filled with `values`.
     public static func plural(_ one: String, _ many: String, count: Int, _ values: CustomStringConvertible...) -> String {
-        fill(String(cString: cactshare_translate_plural(domain, one, many, UInt(max(count, 0)))), values)
+        _ = directory  // the catalogs, set up on first use
+        return fill(String(cString: cactshare_translate_plural(domain, one, many, UInt(max(count, 0)))), values)
     }
 
     /// `template` with `%s`, `%d`, `%u` replaced by `values` in order, `%N$s` by position,
