@@ -144,12 +144,10 @@ public final class ActivityHost {
                     activity: type, status: outcome.status == .badInput ? .badInput : .failed,
                     returnedItems: outcome.returnedItems, droppedItems: dropped, error: "\(type): \(message)")
             }
-        } catch let error as ActShareError {
-            var result = ActivityResult(activity: type, status: .failed, error: error.description)
-            result.isFault = true
-            return result
         } catch {
-            var result = ActivityResult(activity: type, status: .failed, error: "\(type): \(error)")
+            // Thrown: the provider broke (crashed, hung, lacks a hook), not a failure it reported.
+            var result = ActivityResult(
+                activity: type, status: .failed, error: (error as? ActShareError)?.description ?? "\(type): \(error)")
             result.isFault = true
             return result
         }

@@ -309,11 +309,10 @@ static void make_transient(AsShareWindow *self) {
 static void fit_to_screen(AsShareWindow *self) {
     GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(self));
     GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(self));
-    GdkMonitor *monitor = surface ? gdk_display_get_monitor_at_surface(display, surface) : NULL;
-    if (!monitor) {
-        GListModel *monitors = gdk_display_get_monitors(display);
-        if (g_list_model_get_n_items(monitors) > 0) monitor = g_list_model_get_item(monitors, 0), g_object_unref(monitor);
-    }
+    /* Before it is mapped the window is on no monitor yet: the first one stands in. */
+    g_autoptr(GdkMonitor) monitor = surface ? gdk_display_get_monitor_at_surface(display, surface) : NULL;
+    if (monitor) g_object_ref(monitor);
+    else monitor = g_list_model_get_item(gdk_display_get_monitors(display), 0);
     if (!monitor) return;
     GdkRectangle area;
     gdk_monitor_get_geometry(monitor, &area);

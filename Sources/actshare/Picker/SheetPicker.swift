@@ -47,6 +47,11 @@ struct SheetPicker {
     /// How many items' names the window shows for several (then "and N more").
     static let namesShown = 3
 
+    /// What the window names an item by: a file's name, a URL, a text's first line.
+    static func shownName(_ item: Item) -> String {
+        item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName
+    }
+
     /// A text's first line, at most 80 characters: what the header shows of shared text.
     static func firstLine(_ text: String) -> String {
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first.map(String.init) ?? ""
@@ -59,7 +64,7 @@ struct SheetPicker {
         writer.beginObject()
         if items.count == 1 {
             let item = items[0]
-            writer.member("heading", .string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
+            writer.member("heading", .string(Self.shownName(item)))
             // The window words the size, in the person's language.
             if item.kind == .file { writer.member("size", .number(item.size)) }
             writer.member("content-type", .string(item.contentType))
@@ -74,7 +79,7 @@ struct SheetPicker {
             writer.key("names")
             writer.beginArray()
             for item in items.prefix(Self.namesShown) {
-                writer.value(.string(item.path.map(FileSystem.baseName) ?? item.url ?? item.text.map(Self.firstLine) ?? item.displayName))
+                writer.value(.string(Self.shownName(item)))
             }
             writer.endArray()
         }
