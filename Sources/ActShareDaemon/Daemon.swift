@@ -17,11 +17,12 @@ import Glibc
 /// The handoff daemon: a control socket for this user's actshare commands and apps, and a
 /// TLS listener for paired devices (docs/PROTOCOL.md).
 ///
-/// This type builds the parts and starts both servers: ``PeerDirectory`` (the paired
-/// devices, where they are, requests to them), ``ActivityRelay`` (activities between
-/// them), pairing (`Daemon+Pairing`) and the transfer engine (`Transfer/`:
-/// ``TransferSender``, ``TransferReceiver``, ``TransferQueue``); ``ControlServer`` answers
-/// the control socket, ``PeerServer`` the peer port, ``PeerLink`` reaches other daemons.
+/// This type builds the parts and starts both servers. Each part owns its state:
+/// ``PeerDirectory`` (the paired devices, where they are, requests to them),
+/// ``ActivityRelay`` (activities between them), ``PairingFlow`` (the pairing window) and
+/// ``TransferService`` (the queue; the engine is ``TransferSender`` and
+/// ``TransferReceiver``). ``ControlServer`` answers the control socket and ``PeerServer``
+/// the peer port, each with the parts it uses; ``PeerLink`` reaches other daemons.
 public final class Daemon: Sendable {
     /// Peers that have not proved who they are may hold a connection this long (the TLS
     /// handshake included)…
@@ -30,7 +31,7 @@ public final class Daemon: Sendable {
     /// its users to confirm (PairingFlow.pairingSeconds), during which its connection is quiet.
     static let idleSeconds: Int64 = 150
 
-    let state: DaemonState
+    let device: LocalDevice
     let group: MultiThreadedEventLoopGroup
     let serverContext: NIOSSLContext
     let clientContext: NIOSSLContext
@@ -86,34 +87,35 @@ public final class Daemon: Sendable {
 
     public init(settings: Settings, paths: HandoffPaths) throws {
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
-        state = DaemonState(name: settings.name, port: settings.port, identity: identity, paths: paths)
+        device = LocalDevice(name: settings.name, port: settings.port, identity: identity, paths: paths)
+        let paired = PairedDeviceStore(file: paths.pairedDevices)
         receiveDirectory = settings.receiveDirectory
         keepPartialSeconds = settings.keepPartialSeconds
         listenAddress = settings.listenAddress
         let queue = TransferQueue(stateDirectory: paths.stateDirectory)
-        discovery = Self.discovery(settings, identity: identity, state: state, queue: queue)
+        discovery = Self.discovery(settings, identity: identity, paired: paired, queue: queue)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        budget = ConnectionBudget(pairedAddresses: state.pairedAddresses)
+        budget = ConnectionBudget(pairedAddresses: paired.addresses)
         threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         serverContext = try TLS.serverContext(identity)
         clientContext = try TLS.clientContext(identity)
-        peers = PeerDirectory(state: state, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
-        relay = ActivityRelay(state: state, peers: peers)
-        transfers = TransferService(state: state, peers: peers, queue: queue, group: group, clientContext: clientContext,
+        peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
+        relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
+        transfers = TransferService(device: device, peers: peers, queue: queue, group: group, clientContext: clientContext,
                                     receiveDirectory: settings.receiveDirectory)
-        pairing = PairingFlow(state: state, discovery: discovery, group: group, clientContext: clientContext)
+        pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
     }
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in
     /// the log says why). A paired device seen again has what waits for it sent at once.
-    private static func discovery(_ settings: Settings, identity: Identity, state: DaemonState, queue: TransferQueue) -> any PeerDiscovery {
+    private static func discovery(_ settings: Settings, identity: Identity, paired: PairedDeviceStore, queue: TransferQueue) -> any PeerDiscovery {
         guard settings.multicast else { return StaticDiscovery() }
         do {
             return try MulticastDiscovery(name: settings.name, deviceID: identity.deviceID, port: settings.port, listenAddress: settings.listenAddress) { devices in
                 Task {
-                    let pins = await state.paired.pins
+                    let pins = await paired.list.pins
                     for device in devices where pins.contains(where: { $0.hasPrefix(device.id) }) {
                         DaemonLog.debug("discovery: \(device.name) (\(device.id)) at \(device.address):\(device.port)")
                         await queue.hurry(deviceID: device.id)
@@ -133,7 +135,7 @@ public final class Daemon: Sendable {
 
     /// Listens on the control socket and the peer port until the process ends.
     public func run() async throws {
-        let paths = state.paths
+        let paths = device.paths
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
         // One daemon a user: a second would take the first one's control socket over, and
@@ -142,7 +144,7 @@ public final class Daemon: Sendable {
             throw HandoffFailure("another actshare daemon is running for this user (its control socket \(paths.controlSocket) answers)", exitCode: .badInput)
         }
         let serverContext = self.serverContext
-        let pins = state.pins, pairingOpen = state.pairingOpen
+        let pins = peers.paired.pins, pairingOpen = pairing.gate.isOpen
         let admission = AdmissionHandler(budget: budget)
         // The peer port first: the control socket appearing means the daemon is all there
         // (clients and tests wait for it), and a port in use ends it before it does.
@@ -160,7 +162,7 @@ public final class Daemon: Sendable {
                 .serverChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(admission) }
                 }
-                .bind(host: listenAddress, port: state.port) { channel in
+                .bind(host: listenAddress, port: device.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         guard let ticket = admission.take(channel) else { return .refused(channel) }
                         channel.closeFuture.whenComplete { _ in ticket.release() }
@@ -183,7 +185,7 @@ public final class Daemon: Sendable {
                 }
         } catch {
             let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            throw HandoffFailure("cannot listen for peers on \(listenAddress) port \(state.port): \(reason) (another actshare daemon? give it another --port)")
+            throw HandoffFailure("cannot listen for peers on \(listenAddress) port \(device.port): \(reason) (another actshare daemon? give it another --port)")
         }
         let control = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in
@@ -193,8 +195,7 @@ public final class Daemon: Sendable {
                 }
             }
         chmod(paths.controlSocket, 0o600)
-        let identity = state.identity
-        DaemonLog.line("device \(state.name) (\(identity.deviceID)) on port \(state.port), control socket \(paths.controlSocket)")
+        DaemonLog.line("device \(device.name) (\(device.identity.deviceID)) on port \(device.port), control socket \(paths.controlSocket)")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 // Sends waiting for their devices: each tried when due.
@@ -214,7 +215,7 @@ public final class Daemon: Sendable {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
-                            connections.addTask { await ControlServer(state: self.state, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing).serve(connection) }
+                            connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing).serve(connection) }
                         }
                     }
                 }
@@ -226,7 +227,7 @@ public final class Daemon: Sendable {
                             switch accepted {
                             case .refused(let channel): channel.close(promise: nil)
                             case .admitted(let connection, let peer, let ticket):
-                                connections.addTask { await PeerServer(state: self.state, transfers: self.transfers, pairing: self.pairing, commands: self.commands).serve(connection, peer: peer, ticket: ticket) }
+                                connections.addTask { await PeerServer(peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, commands: self.commands).serve(connection, peer: peer, ticket: ticket) }
                             }
                         }
                     }

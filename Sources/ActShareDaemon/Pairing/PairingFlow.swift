@@ -10,9 +10,12 @@ import Foundation
 
 /// Pairing two devices (docs/PROTOCOL.md, Pairing): `handoff pair HOST` on this side
 /// (the initiator), `handoff pair --wait` (the responder's window), and a peer's request
-/// while that window is open. It writes the paired devices through the daemon's state.
+/// while that window is open. It owns the window (``PairingGate``) and adds what it pairs
+/// to the paired devices.
 struct PairingFlow: Sendable {
-    let state: DaemonState
+    let device: LocalDevice
+    let paired: PairedDeviceStore
+    let gate: PairingGate
     let discovery: any PeerDiscovery
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext
@@ -41,11 +44,11 @@ struct PairingFlow: Sendable {
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             DaemonLog.debug("pairing: connected to \(host):\(port)")
-            let ownKey = try Identity.spki(of: state.identity.certificate)
+            let ownKey = try Identity.spki(of: device.identity.certificate)
             return try await link.channel.executeThenClose { inbound, peerOut in
                 var frames = inbound.makeAsyncIterator()
                 let nonce = Pairing.nonce()
-                try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: state.name, port: state.port, commitment: Pairing.commitment(nonce))))
+                try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: device.name, port: device.port, commitment: Pairing.commitment(nonce))))
                 DaemonLog.debug("pairing: request sent")
                 guard let frame = try await frames.next() else { throw HandoffFailure("\(host):\(port) refused to pair (is `actshare handoff pair --wait` running there?)") }
                 let response = try Wire.decode(PeerMessage.self, from: frame)
@@ -54,7 +57,7 @@ struct PairingFlow: Sendable {
                 else { throw HandoffFailure("\(host):\(port) refused to pair: \(Daemon.quoted(response.message) ?? "not waiting for a pairing")") }
                 // Only attempts that reached a waiting device count against the limit:
                 // a typo in the address does not use one up.
-                guard await state.mayAttemptPairing() else { throw HandoffFailure("too many pairing attempts: wait ten seconds") }
+                guard await gate.mayAttempt() else { throw HandoffFailure("too many pairing attempts: wait ten seconds") }
                 guard ActivityChecks.isDeviceName(name), Self.isPort(response.port) else {
                     throw HandoffFailure("\(host):\(port) gave a name or port that is refused (control characters, or too long)")
                 }
@@ -100,7 +103,7 @@ struct PairingFlow: Sendable {
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
     func pairAsResponder(expect: String?, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let window = await state.openPairingWindow() else { return .failure("another pairing is already waiting", exitCode: .failed) }
+        guard let window = await gate.open() else { return .failure("another pairing is already waiting", exitCode: .failed) }
         let timer = Task {
             try await Task.sleep(for: .seconds(Self.pairingSeconds))
             window.eventSink.yield(.failure("no device asked to pair within \(Int(Self.pairingSeconds)) s"))
@@ -113,13 +116,13 @@ struct PairingFlow: Sendable {
         while let event = await events.next() {
             timer.cancel()
             guard event.code != nil, let device = event.device else {
-                await state.closePairingWindow(window)
+                await gate.close(window)
                 return event
             }
             // With --expect-device, another device is refused without asking anyone.
             guard Self.isExpected(device, expect) else {
                 window.answerSink.yield(false)
-                await state.closePairingWindow(window)
+                await gate.close(window)
                 return .failure(Self.unexpected(device, expect).message, exitCode: .failed)
             }
             do {
@@ -129,7 +132,7 @@ struct PairingFlow: Sendable {
                 window.answerSink.yield(false)
             }
         }
-        await state.closePairingWindow(window)
+        await gate.close(window)
         return .failure("the pairing ended without an answer")
     }
 
@@ -148,7 +151,7 @@ struct PairingFlow: Sendable {
         }
         let nonce = Pairing.nonce()
         DaemonLog.debug("pairing: responding to \(name)")
-        try await outbound.write(try Wire.encode(PeerMessage(.pairResponse, name: state.name, port: state.port, nonce: Hex.string(nonce))))
+        try await outbound.write(try Wire.encode(PeerMessage(.pairResponse, name: device.name, port: device.port, nonce: Hex.string(nonce))))
         DaemonLog.debug("pairing: response sent to \(name)")
         guard let frame = try await frames.next(),
               let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
@@ -157,7 +160,7 @@ struct PairingFlow: Sendable {
             window.eventSink.yield(.failure("\(name) broke its commitment: the pairing is refused"))
             return
         }
-        let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: state.identity.certificate),
+        let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: device.identity.certificate),
                                 initiatorNonce: theirNonce, responderNonce: nonce)
         let entry = PairedDevices.Entry(name: name, pin: theirKey.pin, host: host, port: request.port ?? HandoffDefaults.port)
         window.eventSink.yield(.success(code: code, device: entry.device))
@@ -203,7 +206,7 @@ struct PairingFlow: Sendable {
     private func conclude(_ entry: PairedDevices.Entry, accepted: Bool, theirs: Bool) async throws -> ControlResponse {
         guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: .failed) }
         guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: .failed) }
-        try await state.addPaired(entry)
+        try await paired.add(entry)
         return .success(device: entry.device)
     }
 }

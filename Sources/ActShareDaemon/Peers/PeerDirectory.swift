@@ -11,9 +11,9 @@ import Foundation
 
 /// The paired devices as the daemon reaches them: where each may be (where discovery sees
 /// it, where it was last reached, the config's `handoff.peers`), which a request names,
-/// and one request to one of them. Its own state is the daemon's list of paired devices.
+/// and one request to one of them. It owns the list of paired devices.
 struct PeerDirectory: Sendable {
-    let state: DaemonState
+    let paired: PairedDeviceStore
     let discovery: any PeerDiscovery
     /// The config's `handoff.peers`: tried for every paired device, last.
     let staticPeers: [(host: String, port: Int)]
@@ -23,7 +23,7 @@ struct PeerDirectory: Sendable {
     /// The devices nearby, each marked paired or not, paired ones under their paired names.
     func nearby(waiting seconds: Double) async -> [DiscoveredDevice]? {
         guard let found = await discovery.nearby(waiting: seconds) else { return nil }
-        let paired = await state.paired
+        let paired = await paired.list
         return found.map { device in
             var device = device
             if let entry = paired.entries.first(where: { $0.device.id == device.id }) {
@@ -38,7 +38,7 @@ struct PeerDirectory: Sendable {
     /// address is kept (paired-devices.json) for next time.
     func reached(_ entry: PairedDevices.Entry, at host: String, port: Int) async {
         guard entry.host != host || entry.port != port else { return }
-        await state.moved(entry, to: host, port: port)
+        await paired.moved(entry, to: host, port: port)
         DaemonLog.line("\(entry.name) is now at \(host):\(port)")
     }
 
@@ -46,7 +46,7 @@ struct PeerDirectory: Sendable {
     /// then where it was last reached, then the config's `handoff.peers`.
     func targets() async -> [Target] {
         var targets: [Target] = []
-        for entry in await state.paired.entries {
+        for entry in await paired.list.entries {
             var addresses: [(host: String, port: Int)] = []
             for address in await discovery.addresses(for: entry) + [(entry.host, entry.port)] + staticPeers
             where !addresses.contains(where: { $0.host == address.host && $0.port == address.port }) {
@@ -71,7 +71,7 @@ struct PeerDirectory: Sendable {
             guard all || every.count == 1 else { throw HandoffFailure("several devices are paired: \(howToChoose)", exitCode: .badInput) }
             return every
         }
-        let paired = await state.paired
+        let paired = await paired.list
         var chosen: [Target] = []
         for name in names {
             guard let entry = paired.entry(named: name) else { throw HandoffFailure("no paired device is called \(name)", exitCode: .badInput) }

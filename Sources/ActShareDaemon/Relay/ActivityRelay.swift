@@ -13,7 +13,9 @@ import Foundation
 /// fetched whole from its origin to continue here, one handed off to a device (the Hand
 /// Off activity), and the word that one was continued.
 struct ActivityRelay: Sendable {
-    let state: DaemonState
+    let device: LocalDevice
+    /// The activities published here and those handed to this device.
+    let store: ActivityStore
     let peers: PeerDirectory
 
     /// At most this many activities are taken from one paired device's list.
@@ -40,7 +42,7 @@ struct ActivityRelay: Sendable {
                     }
                 }
             }
-            var all: [UserActivity] = await Array(state.received.values)
+            var all: [UserActivity] = await Array(store.received.values)
             for await some in group { all += some }
             return all.sorted { $0.created > $1.created }
         }
@@ -53,7 +55,7 @@ struct ActivityRelay: Sendable {
         let listed = await remoteActivities()
         // Handed to this device: here already, continued in the browser or onto the clipboard.
         if let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first,
-           let handed = await state.received[wanted.id] {
+           let handed = await store.received[wanted.id] {
             if case .string(let text) = handed.userInfo["text"], handed.type == UserActivity.handedOffText {
                 return .success(activity: handed, continuation: Continuation(text: text))
             } else if let url = handed.webpageURL {
@@ -82,7 +84,7 @@ struct ActivityRelay: Sendable {
             activity.origin = entry.device.id
             activity.originName = entry.name
             var handlerProblems: [String] = []
-            let handlers = HandlerManifest.load(from: state.paths.handlerDirectories) { handlerProblems.append($0) }
+            let handlers = HandlerManifest.load(from: device.paths.handlerDirectories) { handlerProblems.append($0) }
             for problem in handlerProblems { DaemonLog.line(problem) }
             switch HandlerManifest.continuation(for: activity, handlers: handlers) {
             case .success(let continuation):
@@ -124,6 +126,6 @@ struct ActivityRelay: Sendable {
         guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == device }) else {
             throw HandoffFailure("no paired device has the id \(device)", exitCode: .badInput)
         }
-        _ = try await peers.request(PeerMessage(.continued, id: id, by: state.name), to: entry, addresses: addresses)
+        _ = try await peers.request(PeerMessage(.continued, id: id, by: self.device.name), to: entry, addresses: addresses)
     }
 }

@@ -15,7 +15,7 @@ import Glibc
 /// go, whatever it asks. A provider that may hand off gets a connection actshare opened
 /// and restricted (`restrict`) to the items it was given.
 struct ControlServer {
-    let state: DaemonState
+    let device: LocalDevice
     let peers: PeerDirectory
     let relay: ActivityRelay
     let transfers: TransferService
@@ -102,7 +102,7 @@ struct ControlServer {
                 case .becomeCurrent(_, let watch):
                     response = await answer(command, op: request.op)
                     if watch, let id = response.id {
-                        await state.link(id, to: link)
+                        await relay.store.link(id, to: link)
                         linked.append(id)
                     }
                 default:
@@ -112,7 +112,7 @@ struct ControlServer {
             }
         }
         // The app is gone: so are the activities it kept current.
-        for id in linked { _ = await state.invalidate(id) }
+        for id in linked { _ = await relay.store.invalidate(id) }
     }
 
     /// The answer to a one-shot control request.
@@ -123,19 +123,19 @@ struct ControlServer {
                 if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
                     return .failure("the activity is refused: \(problem)", exitCode: .badInput)
                 }
-                return .success(id: await state.becomeCurrent(activity))
+                return .success(id: await relay.store.becomeCurrent(activity))
             case .invalidate(let id):
-                guard await state.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                guard await relay.store.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
                 return .success()
             case .list:
-                return .success(activities: await state.currentActivities)
+                return .success(activities: await relay.store.current)
             case .devices:
                 return .success(devices: await peers.devices())
             case .unpair(let device):
-                guard let entry = await state.paired.entry(named: device) else {
+                guard let entry = await peers.paired.list.entry(named: device) else {
                     return .failure("no paired device is called \(device)", exitCode: .badInput)
                 }
-                try await state.removePaired(pin: entry.pin)
+                try await peers.paired.remove(pin: entry.pin)
                 return .success(device: entry.device)
             case .handoffList:
                 return .success(activities: await relay.remoteActivities())
@@ -144,7 +144,7 @@ struct ControlServer {
             case .continued(let id, let device):
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
-                if await state.takeReceived(id) != nil { return .success() }
+                if await relay.store.takeReceived(id) != nil { return .success() }
                 guard let device else { return .failure("continued needs a device", exitCode: .badInput) }
                 try await relay.tellContinued(id: id, device: device)
                 return .success()
@@ -156,15 +156,15 @@ struct ControlServer {
                 response.nearby = nearby
                 return response
             case .status:
-                return .success(device: Device(id: state.identity.deviceID, name: state.name, host: "", port: state.port))
+                return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))
             case .send(let activity, let device):
                 return await relay.send(activity, to: device)
             case .needsSave(let id, let yes):
-                guard await state.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
-                await state.markNeedsSave(id, yes)
+                guard await relay.store.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                await relay.store.markNeedsSave(id, yes)
                 return .success()
             case .received:
-                return .success(transfers: ReceivedLog(file: state.paths.receivedLog).all())
+                return .success(transfers: ReceivedLog(file: device.paths.receivedLog).all())
             case .queue:
                 return .success(queued: await transfers.queue.items)
             case .queueCancel(let id):

@@ -11,7 +11,8 @@ import Foundation
 /// The peer port's side of the daemon: another daemon's connection, its requests answered
 /// by the parts it needs, and only those (docs/PROTOCOL.md, "Between daemons").
 struct PeerServer {
-    let state: DaemonState
+    let peers: PeerDirectory
+    let relay: ActivityRelay
     let transfers: TransferService
     let pairing: PairingFlow
     let commands: ActivityCommands
@@ -31,9 +32,9 @@ struct PeerServer {
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
             DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
-            if let entry = await state.paired.entry(pin: pin) {
+            if let entry = await peers.paired.list.entry(pin: pin) {
                 try prove()
-                await state.saw(entry, at: remoteHost)
+                await peers.paired.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
                 await transfers.queue.hurry(deviceID: entry.device.id)
                 var next: ByteBuffer? = first
@@ -46,7 +47,7 @@ struct PeerServer {
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }
-            } else if message.type == .pairRequest, await state.mayAttemptPairing(), let window = await state.takePairingWindow() {
+            } else if message.type == .pairRequest, await pairing.gate.mayAttempt(), let window = await pairing.gate.take() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 try prove()
                 try await pairing.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
@@ -79,22 +80,22 @@ struct PeerServer {
             } else {
                 guard case .string = activity.userInfo["text"] else { return PeerMessage(.error, message: "refused: no text") }
             }
-            await state.receive(activity, from: entry)
+            await relay.store.receive(activity, from: entry)
             return PeerMessage(.ok)
         case .list:
-            return PeerMessage(.activities, activities: await state.currentActivities.map(\.summary))
+            return PeerMessage(.activities, activities: await relay.store.current.map(\.summary))
         case .fetch:
-            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await state.activity(id) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await relay.store.activity(id) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
             // The userActivityWillSave moment: the app refreshes userInfo before it leaves.
             if let command = activity.needsSaveCommand, let refreshed = await commands.refreshedUserInfo(command) {
-                await state.replaceUserInfo(of: id, with: refreshed)
+                await relay.store.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             // An app through ActShareKit: its delegate's userActivityWillSave.
-            if let app = await state.takeSaveRequest(id), let refreshed = await app.save(id) {
-                await state.replaceUserInfo(of: id, with: refreshed)
+            if let app = await relay.store.takeSaveRequest(id), let refreshed = await app.save(id) {
+                await relay.store.replaceUserInfo(of: id, with: refreshed)
                 activity.userInfo = refreshed
             }
             activity.needsSaveCommand = nil
@@ -103,10 +104,10 @@ struct PeerServer {
         case .continued:
             // Who continued it, as the device says: a name fit to show, or its paired name.
             let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name
-            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await state.recordContinuation(of: id, by: by) else {
+            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await relay.store.recordContinuation(of: id, by: by) else {
                 return PeerMessage(.error, message: "no current activity has that id")
             }
-            if let app = await state.links[id] { await app.tellContinued(id, by: by) }
+            if let app = await relay.store.links[id] { await app.tellContinued(id, by: by) }
             if let command = activity.onContinued {
                 // Let go: the app may start something that lasts, and the device that
                 // continued is not kept waiting for it. Its words, never a shell's.

@@ -9,7 +9,7 @@ import NIOSSL
 /// back), and receiving them into the receive directory. It owns the queue; the transfer
 /// itself is ``TransferSender`` and ``TransferReceiver``.
 struct TransferService: Sendable {
-    let state: DaemonState
+    let device: LocalDevice
     let peers: PeerDirectory
     let queue: TransferQueue
     let group: MultiThreadedEventLoopGroup
@@ -164,16 +164,16 @@ struct TransferService: Sendable {
     func receiveFiles(_ offer: PeerMessage, from entry: PairedDevices.Entry,
                       frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
                       outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
-        let receiver = TransferReceiver(directory: receiveDirectory, device: entry, ownName: state.name)
+        let receiver = TransferReceiver(directory: receiveDirectory, device: entry, ownName: device.name)
         guard let received = try? await receiver.receive(offer, frames: &frames, outbound: outbound) else { return }
         let count = received.files.count
         DaemonLog.line("received \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(received.bytes))) from \(entry.name): "
             + received.paths.map(FileSystem.abbreviatingHome).joined(separator: ", "))
         ReceivedNotice.show(received, in: receiveDirectory)
         do {
-            try ReceivedLog(file: state.paths.receivedLog).append(received)
+            try ReceivedLog(file: device.paths.receivedLog).append(received)
         } catch {
-            DaemonLog.line("cannot record what arrived in \(state.paths.receivedLog): \(error)")
+            DaemonLog.line("cannot record what arrived in \(device.paths.receivedLog): \(error)")
         }
     }
 }
