@@ -141,7 +141,7 @@ public final class Daemon: Sendable {
         // One daemon a user: a second would take the first one's control socket over, and
         // leave it running but unreachable once it stopped itself.
         if (try? ControlClient(path: paths.controlSocket)) != nil {
-            throw HandoffFailure("another actshare daemon is running for this user (its control socket \(paths.controlSocket) answers)", exitCode: .badInput)
+            throw HandoffError.alreadyRunning(controlSocket: paths.controlSocket)
         }
         let serverContext = self.serverContext
         let pins = peers.paired.pins, pairingOpen = pairing.gate.isOpen
@@ -185,7 +185,7 @@ public final class Daemon: Sendable {
                 }
         } catch {
             let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            throw HandoffFailure("cannot listen for peers on \(listenAddress) port \(device.port): \(reason) (another actshare daemon? give it another --port)")
+            throw HandoffError.cannotListen(address: listenAddress, port: device.port, reason: reason)
         }
         let control = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in

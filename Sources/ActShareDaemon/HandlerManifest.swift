@@ -66,7 +66,7 @@ struct HandlerManifest: Sendable {
     var argv: [String] { CommandWords.split(exec) }
 
     /// How `activity` continues here: a handler, the browser, or why not (exit 3).
-    static func continuation(for activity: UserActivity, handlers: [HandlerManifest]) -> Result<Continuation, HandoffFailure> {
+    static func continuation(for activity: UserActivity, handlers: [HandlerManifest]) -> Result<Continuation, HandoffError> {
         let candidates = handlers.filter { $0.continues.contains(activity.type) && $0.team == activity.team }
         if let handler = candidates.first(where: { ($0.maxVersion ?? Int.max) >= activity.version }) {
             return .success(Continuation(exec: handler.argv, handler: handler.id))
@@ -75,27 +75,11 @@ struct HandlerManifest: Sendable {
             return .success(Continuation(url: url))
         }
         if candidates.isEmpty, let other = handlers.first(where: { $0.continues.contains(activity.type) }) {
-            let theirs = other.team.map { "team \($0)" } ?? "no team"
-            return .failure(HandoffFailure(
-                "\(other.id) continues \(activity.type), but for \(theirs), not \(activity.team.map { "team \($0)" } ?? "no team") as the activity says",
-                exitCode: .notFound))
+            return .failure(.handlerOfAnotherTeam(handler: other.id, type: activity.type, handlerTeam: other.team, activityTeam: activity.team))
         }
         if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {
-            return .failure(HandoffFailure(
-                "\(activity.type) version \(activity.version) is newer than \(newest.0.id) accepts (max-version \(newest.1))", exitCode: .notFound))
+            return .failure(.activityTooNew(type: activity.type, version: activity.version, handler: newest.0.id, maxVersion: newest.1))
         }
-        return .failure(HandoffFailure("no application here continues \(activity.type)\(activity.team.map { " (team \($0))" } ?? "")", exitCode: .notFound))
-    }
-}
-
-/// A failure with the exit code the CLI ends with.
-struct HandoffFailure: Error, CustomStringConvertible {
-    var message: String
-    var exitCode: HandoffFailureCode
-    var description: String { message }
-
-    init(_ message: String, exitCode: HandoffFailureCode = .failed) {
-        self.message = message
-        self.exitCode = exitCode
+        return .failure(.noHandler(type: activity.type, team: activity.team))
     }
 }

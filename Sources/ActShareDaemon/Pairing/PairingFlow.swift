@@ -37,10 +37,11 @@ struct PairingFlow: Sendable {
             port = givenPort ?? device.port
             expect = expect ?? device.id
         case .ambiguous(let devices):
-            return .failure("several devices nearby are called \(host): pair by id (\(devices.map(\.id).joined(separator: ", ")))", exitCode: .badInput)
+            return .failure(.ambiguousNearbyName(host, ids: devices.map(\.id)))
         case .none:
             break
         }
+        let address = PeerAddress(host: host, port: port)
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
             DaemonLog.debug("pairing: connected to \(host):\(port)")
@@ -50,16 +51,16 @@ struct PairingFlow: Sendable {
                 let nonce = Pairing.nonce()
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: device.name, port: device.port, commitment: Pairing.commitment(nonce))))
                 DaemonLog.debug("pairing: request sent")
-                guard let frame = try await frames.next() else { throw HandoffFailure("\(host):\(port) refused to pair (is `actshare handoff pair --wait` running there?)") }
+                guard let frame = try await frames.next() else { throw HandoffError.pairingNotAnswered(address) }
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
                       let peer = link.peer.value
-                else { throw HandoffFailure("\(host):\(port) refused to pair: \(Daemon.quoted(response.message) ?? "not waiting for a pairing")") }
+                else { throw HandoffError.pairingRefused(address, reason: Daemon.quoted(response.message)) }
                 // Only attempts that reached a waiting device count against the limit:
                 // a typo in the address does not use one up.
-                guard await gate.mayAttempt() else { throw HandoffFailure("too many pairing attempts: wait ten seconds") }
+                guard await gate.mayAttempt() else { throw HandoffError.tooManyPairingAttempts }
                 guard ActivityChecks.isDeviceName(name), Self.isPort(response.port) else {
-                    throw HandoffFailure("\(host):\(port) gave a name or port that is refused (control characters, or too long)")
+                    throw HandoffError.refusedNameOrPort(address)
                 }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
                 let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
@@ -69,15 +70,15 @@ struct PairingFlow: Sendable {
                 var accepted = false
                 if expected { accepted = try await userAnswer(&lines) }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
-                guard let confirmFrame = try await frames.next() else { throw HandoffFailure("\(name) went away before confirming") }
+                guard let confirmFrame = try await frames.next() else { throw HandoffError.leftBeforeConfirming(device: name) }
                 let theirs = try Wire.decode(PeerMessage.self, from: confirmFrame)
                 guard expected else { throw Self.unexpected(entry, expect) }
                 return try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true)
             }
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message)
+        } catch let error as HandoffError {
+            return .failure(error)
         } catch {
-            return .failure("cannot pair: \(PeerFailure.describe(error, host: host, port: port, pairing: true))")
+            return .failure(.cannotPair(HandoffError(error, reaching: address, pairing: true)))
         }
     }
 
@@ -103,15 +104,15 @@ struct PairingFlow: Sendable {
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
     func pairAsResponder(expect: String?, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let window = await gate.open() else { return .failure("another pairing is already waiting", exitCode: .failed) }
+        guard let window = await gate.open() else { return .failure(.pairingAlreadyWaiting) }
         let timer = Task {
             try await Task.sleep(for: .seconds(Self.pairingSeconds))
-            window.eventSink.yield(.failure("no device asked to pair within \(Int(Self.pairingSeconds)) s"))
+            window.eventSink.yield(.failure(.noPairingRequest(seconds: Int(Self.pairingSeconds))))
         }
         defer { timer.cancel() }
         // The user gave up (Ctrl-C closes the control connection): the window closes now,
         // not when the two minutes are over.
-        closed.whenComplete { _ in window.eventSink.yield(.failure("the pairing was cancelled")) }
+        closed.whenComplete { _ in window.eventSink.yield(.failure(.pairingCancelled)) }
         var events = window.events.makeAsyncIterator()
         while let event = await events.next() {
             timer.cancel()
@@ -123,7 +124,7 @@ struct PairingFlow: Sendable {
             guard Self.isExpected(device, expect) else {
                 window.answerSink.yield(false)
                 await gate.close(window)
-                return .failure(Self.unexpected(device, expect).message, exitCode: .failed)
+                return .failure(Self.unexpected(device, expect))
             }
             do {
                 try await outbound.write(try Wire.line(event))
@@ -133,7 +134,7 @@ struct PairingFlow: Sendable {
             }
         }
         await gate.close(window)
-        return .failure("the pairing ended without an answer")
+        return .failure(.pairingUnanswered)
     }
 
     /// The responding side of the exchange, on the peer connection that asked.
@@ -142,11 +143,11 @@ struct PairingFlow: Sendable {
                           outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         defer { window.eventSink.finish() }
         guard let commitment = request.commitment, let name = request.name, let theirKey = peer.value else {
-            window.eventSink.yield(.failure("a device asked to pair without saying who it is"))
+            window.eventSink.yield(.failure(.anonymousPairingRequest))
             return
         }
         guard ActivityChecks.isDeviceName(name), Self.isPort(request.port) else {
-            window.eventSink.yield(.failure("a device asked to pair with a name or port that is refused (control characters, or too long)"))
+            window.eventSink.yield(.failure(.refusedPairingNameOrPort))
             return
         }
         let nonce = Pairing.nonce()
@@ -157,7 +158,7 @@ struct PairingFlow: Sendable {
               let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
               let theirNonce = reveal.nonce.flatMap(Hex.bytes), Pairing.commitment(theirNonce) == commitment
         else {
-            window.eventSink.yield(.failure("\(name) broke its commitment: the pairing is refused"))
+            window.eventSink.yield(.failure(.brokenCommitment(device: name)))
             return
         }
         let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: device.identity.certificate),
@@ -168,13 +169,13 @@ struct PairingFlow: Sendable {
         let accepted = await answers.next() ?? false
         try await outbound.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
         guard let confirmFrame = try await frames.next(), let theirs = try? Wire.decode(PeerMessage.self, from: confirmFrame) else {
-            window.eventSink.yield(.failure("\(name) went away before confirming"))
+            window.eventSink.yield(.failure(.leftBeforeConfirming(device: name)))
             return
         }
         do {
             window.eventSink.yield(try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true))
         } catch {
-            window.eventSink.yield(.failure("\(error)"))
+            window.eventSink.yield(.failure(HandoffError(error)))
         }
     }
 
@@ -188,11 +189,11 @@ struct PairingFlow: Sendable {
 
     static func isExpected(_ entry: PairedDevices.Entry, _ expected: String?) -> Bool { isExpected(entry.device, expected) }
 
-    static func unexpected(_ device: Device, _ expected: String?) -> HandoffFailure {
-        HandoffFailure("\(device.name) (\(device.id)) asked to pair, not the expected device \(expected ?? ""): refused")
+    static func unexpected(_ device: Device, _ expected: String?) -> HandoffError {
+        .unexpectedDevice(name: device.name, id: device.id, expected: expected)
     }
 
-    static func unexpected(_ entry: PairedDevices.Entry, _ expected: String?) -> HandoffFailure { unexpected(entry.device, expected) }
+    static func unexpected(_ entry: PairedDevices.Entry, _ expected: String?) -> HandoffError { unexpected(entry.device, expected) }
 
     /// The user's `confirm` line on the control socket (a closed socket is a no).
     private func userAnswer(_ lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> Bool {
@@ -204,8 +205,8 @@ struct PairingFlow: Sendable {
 
     /// Stores the pairing when both users accepted.
     private func conclude(_ entry: PairedDevices.Entry, accepted: Bool, theirs: Bool) async throws -> ControlResponse {
-        guard accepted else { return .failure("pairing with \(entry.name) declined here", exitCode: .failed) }
-        guard theirs else { return .failure("pairing declined on \(entry.name)", exitCode: .failed) }
+        guard accepted else { return .failure(.pairingDeclinedHere(device: entry.name)) }
+        guard theirs else { return .failure(.pairingDeclinedThere(device: entry.name)) }
         try await paired.add(entry)
         return .success(device: entry.device)
     }

@@ -67,14 +67,14 @@ struct PeerDirectory: Sendable {
         let every = await targets()
         let names = names.filter { !$0.isEmpty }
         if all || names.isEmpty {
-            guard !every.isEmpty else { throw HandoffFailure("no device is paired: pair one with `actshare handoff pair`", exitCode: .badInput) }
-            guard all || every.count == 1 else { throw HandoffFailure("several devices are paired: \(howToChoose)", exitCode: .badInput) }
+            guard !every.isEmpty else { throw HandoffError.noDevicePaired }
+            guard all || every.count == 1 else { throw HandoffError.severalDevicesPaired(howToChoose: howToChoose) }
             return every
         }
         let paired = await paired.list
         var chosen: [Target] = []
         for name in names {
-            guard let entry = paired.entry(named: name) else { throw HandoffFailure("no paired device is called \(name)", exitCode: .badInput) }
+            guard let entry = paired.entry(named: name) else { throw HandoffError.noDeviceNamed(name) }
             if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += every.filter { $0.entry.pin == entry.pin } }
         }
         return chosen
@@ -83,7 +83,7 @@ struct PeerDirectory: Sendable {
     /// Sends `message` to the first of `addresses` that answers within `seconds`.
     func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
                          seconds: Double = 3) async throws -> PeerMessage {
-        var lastError: any Error = HandoffFailure("\(entry.name) is not reachable")
+        var lastError = HandoffError.unreachable(device: entry.name)
         for address in addresses {
             do {
                 let reply = try await PeerLink.exchange(
@@ -91,7 +91,7 @@ struct PeerDirectory: Sendable {
                 await reached(entry, at: address.host, port: address.port)
                 return reply
             } catch {
-                lastError = HandoffFailure(PeerFailure.describe(error, host: address.host, port: address.port))
+                lastError = HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
             }
         }
         throw lastError

@@ -61,25 +61,25 @@ struct ActivityRelay: Sendable {
             } else if let url = handed.webpageURL {
                 return .success(activity: handed, continuation: Continuation(url: url))
             }
-            return .failure("\(handed.id) carries nothing to continue", exitCode: .notFound)
+            return .failure(.nothingToContinue(id: handed.id))
         }
         guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
-            return .failure(id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity", exitCode: .notFound)
+            return .failure(.noRemoteActivity(id: id))
         }
         guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == wanted.origin }) else {
-            return .failure("the device of \(wanted.id) is no longer paired", exitCode: .notFound)
+            return .failure(.originNoLongerPaired(id: wanted.id))
         }
         do {
             // The origin may first wait for its app's command and its linked app (2 s each).
             let reply = try await peers.request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses, seconds: 6)
             guard reply.type == .activity, let sent = reply.activity else {
-                return .failure(Daemon.quoted(reply.message) ?? "\(entry.name) did not send the activity", exitCode: .notFound)
+                return .failure(.didNotSendActivity(device: entry.name, reason: Daemon.quoted(reply.message)))
             }
             var activity: UserActivity
             switch ActivityChecks.fromPeer(sent) {
             case .success(let checked) where checked.id == wanted.id: activity = checked
-            case .success: return .failure("\(entry.name) sent another activity than \(wanted.id)", exitCode: .failed)
-            case .failure(let refusal): return .failure("\(entry.name) sent an activity that is refused: \(refusal.message)", exitCode: .failed)
+            case .success: return .failure(.sentAnotherActivity(device: entry.name, id: wanted.id))
+            case .failure(let refusal): return .failure(.sentRefusedActivity(device: entry.name, problem: refusal.message))
             }
             activity.origin = entry.device.id
             activity.originName = entry.name
@@ -90,41 +90,39 @@ struct ActivityRelay: Sendable {
             case .success(let continuation):
                 return .success(device: entry.device, activity: activity, continuation: continuation)
             case .failure(let failure):
-                var response = ControlResponse.failure(failure.message, exitCode: failure.exitCode)
+                var response = ControlResponse.failure(failure)
                 response.activity = activity
                 return response
             }
         } catch {
-            return .failure("\(entry.name) is not reachable: \(error)", exitCode: .failed)
+            return .failure(.deviceUnreachable(device: entry.name, HandoffError(error)))
         }
     }
 
     /// The Hand Off activity: `activity` to the device named, or the only one.
     func send(_ activity: UserActivity, to device: String?) async -> ControlResponse {
         var activity = activity
-        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure("cannot hand it off: \(problem)", exitCode: .badInput) }
+        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure(.cannotHandOff(problem: problem)) }
         let chosen: [PeerDirectory.Target]
         do {
             chosen = try await peers.targets(named: device.map { [$0] } ?? [], all: false, howToChoose: "choose one with -o device=NAME")
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
-            return .failure("\(error)")
+            return .failure(HandoffError(error))
         }
         activity.id = Pairing.newID()
         let (entry, addresses) = chosen[0]
         do {
             let reply = try await peers.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)
-            guard reply.type == .ok else { return .failure("\(entry.name) refused it: \(Daemon.quoted(reply.message) ?? "no reason given")") }
+            guard reply.type == .ok else { return .failure(.handOffRefused(device: entry.name, reason: Daemon.quoted(reply.message))) }
             return .success(id: activity.id, device: entry.device)
         } catch {
-            return .failure("\(entry.name) is not reachable: \(error)")
+            return .failure(.deviceUnreachable(device: entry.name, HandoffError(error)))
         }
     }
 
     func tellContinued(id: String, device: String) async throws {
         guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == device }) else {
-            throw HandoffFailure("no paired device has the id \(device)", exitCode: .badInput)
+            throw HandoffError.noDeviceWithID(device)
         }
         _ = try await peers.request(PeerMessage(.continued, id: id, by: self.device.name), to: entry, addresses: addresses)
     }

@@ -22,11 +22,7 @@ struct ControlServer {
     let pairing: PairingFlow
 
     /// The refusal a confined caller gets.
-    static func refusal(pid: Int32) -> ControlResponse {
-        .failure(
-            "actshare's daemon does not act for a sandboxed process (pid \(pid)): a provider hands off only through the connection actshare opens for it (permissions: handoff: true)",
-            exitCode: .failed)
-    }
+    static func refusal(pid: Int32) -> ControlResponse { .failure(.sandboxedCaller(pid: pid)) }
 
     /// The process at the other end, as the kernel says; nil if it cannot say.
     static func caller(of channel: any Channel) async -> cactshare_peer_credentials? {
@@ -58,14 +54,14 @@ struct ControlServer {
                 do {
                     request = try Wire.decode(ControlRequest.self, from: line)
                 } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure("not a control request", exitCode: .badInput)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.notAControlRequest)))
                     continue
                 }
                 let command: ControlCommand
                 do throws(ControlRequestError) {
                     command = try ControlCommand(request)
                 } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure(error.message, exitCode: .badInput)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.badControlRequest(error.message))))
                     continue
                 }
                 if case .restrict(let paths) = command {
@@ -74,15 +70,13 @@ struct ControlServer {
                         restriction = paths
                         response = .success()
                     } else {
-                        response = .failure("this connection is restricted already", exitCode: .badInput)
+                        response = .failure(.restrictedAlready)
                     }
                     try await outbound.write(try Wire.line(response))
                     continue
                 }
                 if let restriction, !command.isAllowed(within: restriction) {
-                    try await outbound.write(try Wire.line(ControlResponse.failure(
-                        "this connection may only hand off the items actshare gave the provider, to a paired device (\(request.op.rawValue) is not allowed)",
-                        exitCode: .badInput)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.notAllowedWhenRestricted(operation: request.op.rawValue))))
                     continue
                 }
                 let response: ControlResponse
@@ -121,11 +115,11 @@ struct ControlServer {
             switch command {
             case .becomeCurrent(let activity, _):
                 if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
-                    return .failure("the activity is refused: \(problem)", exitCode: .badInput)
+                    return .failure(.activityRefused(problem: problem))
                 }
                 return .success(id: await relay.store.becomeCurrent(activity))
             case .invalidate(let id):
-                guard await relay.store.invalidate(id) else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                guard await relay.store.invalidate(id) else { return .failure(.noCurrentActivity(id: id)) }
                 return .success()
             case .list:
                 return .success(activities: await relay.store.current)
@@ -133,7 +127,7 @@ struct ControlServer {
                 return .success(devices: await peers.devices())
             case .unpair(let device):
                 guard let entry = await peers.paired.list.entry(named: device) else {
-                    return .failure("no paired device is called \(device)", exitCode: .badInput)
+                    return .failure(.noDeviceNamed(device))
                 }
                 try await peers.paired.remove(pin: entry.pin)
                 return .success(device: entry.device)
@@ -145,12 +139,12 @@ struct ControlServer {
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
                 if await relay.store.takeReceived(id) != nil { return .success() }
-                guard let device else { return .failure("continued needs a device", exitCode: .badInput) }
+                guard let device else { return .failure(.continuedNeedsDevice) }
                 try await relay.tellContinued(id: id, device: device)
                 return .success()
             case .discover(let timeout):
                 guard let nearby = await peers.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
-                    return .failure("discovery is off here (config handoff.discovery: static, or the daemon's log says why)", exitCode: .badInput)
+                    return .failure(.discoveryOff)
                 }
                 var response = ControlResponse.success()
                 response.nearby = nearby
@@ -160,7 +154,7 @@ struct ControlServer {
             case .send(let activity, let device):
                 return await relay.send(activity, to: device)
             case .needsSave(let id, let yes):
-                guard await relay.store.activity(id) != nil else { return .failure("no current activity has the id \(id)", exitCode: .badInput) }
+                guard await relay.store.activity(id) != nil else { return .failure(.noCurrentActivity(id: id)) }
                 await relay.store.markNeedsSave(id, yes)
                 return .success()
             case .received:
@@ -169,19 +163,17 @@ struct ControlServer {
                 return .success(queued: await transfers.queue.items)
             case .queueCancel(let id):
                 guard let dropped = await transfers.queue.remove(id) else {
-                    return .failure("no queued send has the id \(id)", exitCode: .badInput)
+                    return .failure(.noQueuedSend(id: id))
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
             case .update:
-                return .failure("update answers a will-save event", exitCode: .badInput)
+                return .failure(.updateWithoutWillSave)
             case .pair, .pairWait, .confirm, .sendFiles, .restrict:
-                return .failure("\(op.rawValue) is not expected here", exitCode: .badInput)
+                return .failure(.notExpectedHere(operation: op.rawValue))
             }
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
-            return .failure("\(error)")
+            return .failure(HandoffError(error))
         }
     }
 }

@@ -23,7 +23,7 @@ struct PeerServer {
         let channel = connection.channel
         let prove = {
             // Paired devices have a budget of their own; when even that is full, it closes.
-            guard ticket.prove() else { throw HandoffFailure("too many connections of paired devices") }
+            guard ticket.prove() else { throw HandoffError.tooManyPairedConnections }
         }
         let remoteHost = channel.remoteAddress?.ipAddress ?? "127.0.0.1"
         try? await connection.executeThenClose { inbound, outbound in

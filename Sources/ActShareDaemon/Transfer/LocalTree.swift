@@ -46,13 +46,13 @@ struct LocalTree {
         for path in paths {
             var info = stat()
             guard PathName.withCString(path, { stat($0, &info) }) == 0 else {
-                throw HandoffFailure("\(path): \(String(cString: strerror(errno)))", exitCode: .badInput)
+                throw HandoffError.cannotStat(path: path, errno: errno)
             }
             var name = FileSystem.baseName(path)
             if name.isEmpty || name == "/" || name == "." || name == ".." { name = "files" }
             // Two items of one name (a/x and b/x) cannot sit side by side on the receiver.
             guard names.insert(name).inserted else {
-                throw HandoffFailure("two items are named \(name): send them one at a time", exitCode: .badInput)
+                throw HandoffError.twoItemsNamed(name)
             }
             // Named by the user, a link is followed, as cp does: read from what it points to.
             try add(FileSystem.resolved(path) ?? path, as: name, info: info)
@@ -61,13 +61,13 @@ struct LocalTree {
 
     private mutating func add(_ path: String, as name: String, info: stat) throws {
         guard items.count < Self.maximumEntries else {
-            throw HandoffFailure("more than \(Self.maximumEntries) files and folders in one transfer: send fewer at a time", exitCode: .badInput)
+            throw HandoffError.tooManyToSend(limit: Self.maximumEntries)
         }
         let mode = UInt32(info.st_mode) & 0o777
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
-                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput)
+                throw HandoffError.unreadable(path: path, errno: errno)
             }
             let version = "\(info.st_ino):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
             items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version,
@@ -75,24 +75,24 @@ struct LocalTree {
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
             guard let children = FileSystem.contents(ofDirectory: path) else {
-                throw HandoffFailure("\(path) cannot be read: \(String(cString: strerror(errno)))", exitCode: .badInput)
+                throw HandoffError.unreadable(path: path, errno: errno)
             }
             guard name.split(separator: "/").count < ReceivedName.maximumDepth else {
-                throw HandoffFailure("\(path) is nested more than \(ReceivedName.maximumDepth) folders deep", exitCode: .badInput)
+                throw HandoffError.nestedTooDeep(path: path, limit: ReceivedName.maximumDepth)
             }
             for child in children {
                 let childPath = FileSystem.join(path, child)
                 var childInfo = stat()
                 guard PathName.withCString(childPath, { lstat($0, &childInfo) }) == 0 else {
-                    throw HandoffFailure("\(childPath): \(String(cString: strerror(errno)))", exitCode: .badInput)
+                    throw HandoffError.cannotStat(path: childPath, errno: errno)
                 }
                 if childInfo.st_mode & S_IFMT == S_IFLNK {
-                    throw HandoffFailure("\(childPath) is a symbolic link: links inside a folder are not sent (send what it points to by name)", exitCode: .badInput)
+                    throw HandoffError.linkInFolder(path: childPath)
                 }
                 try add(childPath, as: name + "/" + child, info: childInfo)
             }
         default:
-            throw HandoffFailure("\(path) is \(FileSystem.kindName(info.st_mode)): only files and folders are sent", exitCode: .badInput)
+            throw HandoffError.notFileOrFolder(path: path, kind: FileSystem.kindName(info.st_mode))
         }
     }
 }

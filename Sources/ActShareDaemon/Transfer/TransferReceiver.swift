@@ -43,7 +43,7 @@ struct TransferReceiver {
         let partial: FolderDescriptor
         var kept: [Int: (part: TransferPart, hasher: SHA256)] = [:]
         do {
-            guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffFailure("the transfer has no valid id") }
+            guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffError.noTransferID }
             planned = try Self.plan(offer.entries ?? [])
             try checkSpace(for: planned)
             try FileSystem.createDirectories(directory)
@@ -63,9 +63,9 @@ struct TransferReceiver {
             for (index, item) in planned.enumerated() where item.entry.kind == .file {
                 if let part = Self.keptPart(item.relative, in: partial, index: index, limit: item.entry.size) { kept[index] = part }
             }
-        } catch let failure as HandoffFailure {
-            DaemonLog.line("refused files from \(device.name): \(failure.message)")
-            try await outbound.write(try Wire.encode(PeerMessage(.error, message: failure.message)))
+        } catch let failure as HandoffError {
+            DaemonLog.line("refused files from \(device.name): \(failure)")
+            try await outbound.write(try Wire.encode(PeerMessage(.error, message: failure.description)))
             return nil
         }
         do {
@@ -79,24 +79,24 @@ struct TransferReceiver {
                 if begin.type == .transferCancel { throw Cancelled() }
                 guard begin.type == .fileBegin, let index = begin.index, planned.indices.contains(index),
                       planned[index].entry.kind == .file, !done.contains(index) else {
-                    throw HandoffFailure("\(device.name) sent something else than the next file")
+                    throw HandoffError.unexpectedFrame(sender: device.name)
                 }
                 let item = planned[index]
                 let offset = begin.offset ?? 0
                 guard offset == 0 || offset == kept[index]?.part.bytes else {
-                    throw HandoffFailure("\(device.name) asked to resume \(item.entry.path) where nothing was kept")
+                    throw HandoffError.resumeWithoutPart(sender: device.name, path: item.entry.path)
                 }
                 let digest = try await receiveFile(item, into: partial, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
                                                    frames: &frames)
                 let endFrame = try await Self.next(&frames)
                 guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
-                    throw HandoffFailure("\(device.name) sent more bytes of \(item.entry.path) than it offered")
+                    throw HandoffError.moreBytesThanOffered(sender: device.name, path: item.entry.path)
                 }
                 if end.type == .transferCancel { throw Cancelled() }
                 guard end.index == index, end.sha256 == digest else {
                     // Not kept for a resume either: the same bytes would come again.
                     if case .success(let folder) = partial.folder(Self.parent(of: item.relative)) { folder.remove(FileSystem.baseName(item.relative)) }
-                    throw HandoffFailure("\(item.entry.path) arrived damaged: its SHA-256 differs")
+                    throw HandoffError.arrivedDamaged(path: item.entry.path)
                 }
                 done.insert(index)
                 files.append(Delivery.File(name: item.relative, bytes: item.entry.size, sha256: digest))
@@ -125,7 +125,7 @@ struct TransferReceiver {
             return nil
         } catch {
             receiving.remove(partialName)
-            let message = error is Cancelled ? "cancelled by \(device.name)" : (error as? HandoffFailure)?.message ?? "the transfer broke off"
+            let message = error is Cancelled ? "cancelled by \(device.name)" : (error as? HandoffError)?.description ?? "the transfer broke off"
             DaemonLog.line("files from \(device.name) not kept: \(message)")
             try? await outbound.write(try Wire.encode(PeerMessage(.error, message: message)))
             return nil
@@ -142,7 +142,7 @@ struct TransferReceiver {
         do {
             frame = try await frames.next()
         } catch is FrameTooLarge {
-            throw HandoffFailure("a frame larger than 1 MiB was sent")
+            throw HandoffError.largeFrame
         } catch {
             throw Interrupted()
         }
@@ -215,12 +215,12 @@ struct TransferReceiver {
             problem = error.code == ELOOP ? "it is a link (give the folder it points to)" : error.words
         }
         DaemonLog.line("refused files from \(device.name): the receive folder \(FileSystem.abbreviatingHome(directory)) cannot be used: \(problem)")
-        throw HandoffFailure("\(ownName) cannot receive files: its receive folder cannot be used")
+        throw HandoffError.receiveFolderUnusable(receiver: ownName)
     }
 
     /// A failure of the receiving side, with the system's reason.
-    private func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffFailure {
-        HandoffFailure("\(ownName) \(what): \(error.words)")
+    private func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffError {
+        .receiverCannot(receiver: ownName, what: what, reason: error.words)
     }
 
     /// What an earlier attempt left of a file: its bytes (not more than `limit`) and their
@@ -240,9 +240,9 @@ struct TransferReceiver {
     /// Each entry's safe path inside the partial folder: every component sanitised and
     /// unique in its folder, parents before children. Refuses what cannot be made safe.
     private static func plan(_ entries: [TransferEntry]) throws -> [Planned] {
-        guard !entries.isEmpty else { throw HandoffFailure("the transfer offers nothing") }
+        guard !entries.isEmpty else { throw HandoffError.emptyOffer }
         guard entries.count <= LocalTree.maximumEntries else {
-            throw HandoffFailure("more than \(LocalTree.maximumEntries) files and folders in one transfer")
+            throw HandoffError.tooManyOffered(limit: LocalTree.maximumEntries)
         }
         var folders: [String: String] = ["": ""]  // a sent parent path → its safe path
         var names: [String: Set<String>] = [:]    // a safe folder → the names taken in it
@@ -253,18 +253,18 @@ struct TransferReceiver {
         for entry in entries {
             let components = entry.components
             guard components.count <= ReceivedName.maximumDepth else {
-                throw HandoffFailure("\(entry.path.prefix(80))… is nested more than \(ReceivedName.maximumDepth) folders deep")
+                throw HandoffError.offeredTooDeep(pathPrefix: String(entry.path.prefix(80)), limit: ReceivedName.maximumDepth)
             }
             let parent = components.dropLast().joined(separator: "/")
             guard let safeParent = folders[parent] else {
-                throw HandoffFailure("a file is offered before its folder")
+                throw HandoffError.fileBeforeFolder
             }
             guard let last = components.last, let name = ReceivedName.sanitised(last) else {
-                throw HandoffFailure("an empty name is offered")
+                throw HandoffError.emptyName
             }
             let key = safeParent + "/" + name
             guard let unique = ReceivedName.unique(name, from: repeats[key, default: 0], taken: { names[safeParent, default: []].contains($0) }) else {
-                throw HandoffFailure("too many files of one name are offered")
+                throw HandoffError.tooManyOfOneName
             }
             repeats[key, default: 0] += 1
             names[safeParent, default: []].insert(unique)
@@ -280,7 +280,7 @@ struct TransferReceiver {
         var total: UInt64 = 0
         for item in planned {
             let (sum, overflow) = total.addingReportingOverflow(item.entry.size)
-            guard !overflow else { throw HandoffFailure("the sizes offered add up to more than a disk holds") }
+            guard !overflow else { throw HandoffError.sizesOverflow }
             total = sum
         }
         var info = statvfs()
@@ -288,7 +288,7 @@ struct TransferReceiver {
         while statvfs(probe, &info) != 0, probe != "/" { probe = FileSystem.directoryName(probe) }
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         if total > free || free - total < Self.spareBytes {
-            throw HandoffFailure("the disk of \(ownName) is full: \(ByteCount.describe(total)) needed, \(ByteCount.describe(free)) free")
+            throw HandoffError.diskFull(receiver: ownName, needed: total, free: free)
         }
     }
 
@@ -301,7 +301,7 @@ struct TransferReceiver {
         guard fd >= 0 else { throw failure("cannot write \(item.relative)", FolderDescriptor.Errno(errno)) }
         defer { close(fd) }
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            throw HandoffFailure("cannot write \(item.relative) on \(ownName): \(String(cString: strerror(errno)))")
+            throw HandoffError.cannotWrite(path: item.relative, receiver: ownName, errno: errno)
         }
         var hasher = start
         var left = item.entry.size - offset
@@ -310,10 +310,10 @@ struct TransferReceiver {
             guard chunk.readInteger(as: UInt8.self) == TransferSender.dataTag else {
                 chunk.moveReaderIndex(to: 0)
                 if (try? Wire.decode(PeerMessage.self, from: chunk))?.type == .transferCancel { throw Cancelled() }
-                throw HandoffFailure("\(device.name) sent fewer bytes of \(item.entry.path) than it offered")
+                throw HandoffError.fewerBytesThanOffered(sender: device.name, path: item.entry.path)
             }
             guard UInt64(chunk.readableBytes) <= left else {
-                throw HandoffFailure("\(device.name) sent more bytes of \(item.entry.path) than it offered")
+                throw HandoffError.moreBytesThanOffered(sender: device.name, path: item.entry.path)
             }
             try chunk.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)
@@ -322,8 +322,7 @@ struct TransferReceiver {
                     let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
                     if count < 0 && errno == EINTR { continue }
                     guard count > 0 else {
-                        let reason = errno == ENOSPC ? "its disk is full" : String(cString: strerror(errno))
-                        throw HandoffFailure("\(ownName) could not write \(item.relative): \(reason)")
+                        throw HandoffError.diskWriteFailed(receiver: ownName, path: item.relative, errno: errno)
                     }
                     written += count
                 }
@@ -343,7 +342,7 @@ struct TransferReceiver {
             var taken = Set<String>()
             while moved == nil {
                 guard let name = ReceivedName.unique(item.relative, taken: { taken.contains($0) || receiving.status($0) != nil }) else {
-                    throw HandoffFailure("no free name for \(item.relative) on \(ownName)")
+                    throw HandoffError.noFreeName(path: item.relative, receiver: ownName)
                 }
                 if let error = partial.move(item.relative, to: name, in: receiving) {
                     guard error.code == EEXIST || error.code == ENOTEMPTY else { throw failure("cannot move \(name) into place", error) }

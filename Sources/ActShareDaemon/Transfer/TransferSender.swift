@@ -29,13 +29,13 @@ struct TransferSender {
             // The receiver's error, if it sent one before it closed, says more than a write
             // that failed.
             func reply() async throws -> PeerMessage {
-                guard let frame = try await frames.next() else { throw HandoffFailure("\(deviceName) closed the connection") }
+                guard let frame = try await frames.next() else { throw HandoffError.receiverClosed(device: deviceName) }
                 return try Wire.decode(PeerMessage.self, from: frame)
             }
             try await outbound.write(try Wire.encode(PeerMessage(.transferOffer, transfer: tree.transferID, entries: tree.items.map(\.entry))))
             let answer = try await reply()
             guard answer.type == .transferAccept else {
-                throw HandoffFailure("\(deviceName) refused the files: \(Daemon.quoted(answer.message) ?? "no reason given")")
+                throw HandoffError.filesRefused(device: deviceName, reason: Daemon.quoted(answer.message))
             }
             var kept: [Int: TransferPart] = [:]
             for part in answer.have ?? [] { kept[part.index] = part }
@@ -54,18 +54,18 @@ struct TransferSender {
                 let cancel = try Wire.encode(PeerMessage(.transferCancel))
                 await Task { try? await outbound.write(cancel) }.value
                 throw CancellationError()
-            } catch let error as HandoffFailure {
+            } catch let error as HandoffError {
                 throw error
             } catch {
                 // The receiver stopped reading: its last frame says why.
                 if let said = try? await reply(), said.type == .error {
-                    throw HandoffFailure("\(deviceName) stopped the transfer: \(Daemon.quoted(said.message) ?? "no reason given")")
+                    throw HandoffError.transferStopped(device: deviceName, reason: Daemon.quoted(said.message))
                 }
                 throw error
             }
             let finished = try await reply()
             guard finished.type == .transferDone else {
-                throw HandoffFailure("\(deviceName) did not keep the files: \(Daemon.quoted(finished.message) ?? "no reason given")")
+                throw HandoffError.filesNotKept(device: deviceName, reason: Daemon.quoted(finished.message))
             }
             let names = (finished.received ?? []).filter { ActivityChecks.isDisplayText($0, limit: 4096) }
             return Delivery(device: deviceName, delivered: delivered, received: names, transferred: transferred)
@@ -80,30 +80,27 @@ struct TransferSender {
         // Not through a link, and only the file listed (PROTOCOL.md): one swapped in since
         // stops the send before a byte of it goes.
         let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a link now" : String(cString: strerror(errno))
-            throw HandoffFailure("\(item.source) cannot be read: \(reason); the send is stopped", exitCode: .badInput)
-        }
+        guard fd >= 0 else { throw HandoffError.sourceGone(path: item.source, errno: errno) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw HandoffFailure("\(item.source) is no longer a regular file", exitCode: .badInput)
+            throw HandoffError.sourceNotRegular(path: item.source)
         }
         guard UInt64(info.st_dev) == item.identity.device, UInt64(info.st_ino) == item.identity.inode else {
-            throw HandoffFailure("\(item.source) was replaced by another file while the files were sent; the send is stopped", exitCode: .badInput)
+            throw HandoffError.sourceReplaced(path: item.source)
         }
         var hasher = SHA256()
         var offset: UInt64 = 0
         if let kept, kept.bytes > 0, kept.bytes <= item.entry.size {
             // This side's first bytes, hashed; sent again only if the receiver's differ.
             let (prefix, hashed) = FilePrefixHash.of(fd, limit: kept.bytes)
-            guard hashed == kept.bytes else { throw HandoffFailure("\(item.source) became shorter while it was sent") }
+            guard hashed == kept.bytes else { throw HandoffError.sourceShrank(path: item.source) }
             if Hex.string(prefix.finalize()) == kept.sha256 {
                 hasher = prefix
                 offset = kept.bytes
                 done(offset)
             } else {
-                guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffFailure("\(item.source) cannot be read again") }
+                guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffError.sourceUnreadableAgain(path: item.source) }
             }
         }
         try await outbound.write(try Wire.encode(PeerMessage(.fileBegin, index: index, offset: offset)))
@@ -124,7 +121,7 @@ struct TransferSender {
                 }
                 return total
             }
-            guard count == wanted else { throw HandoffFailure("\(item.source) became shorter while it was sent", exitCode: .failed) }
+            guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await outbound.write(chunk)
             left -= UInt64(count)

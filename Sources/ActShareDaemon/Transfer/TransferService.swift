@@ -24,19 +24,15 @@ struct TransferService: Sendable {
         let tree: LocalTree
         do {
             tree = try LocalTree(paths: paths)
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
-            return .failure("\(error)")
+            return .failure(HandoffError(error))
         }
-        guard !tree.items.isEmpty else { return .failure("nothing to send", exitCode: .badInput) }
+        guard !tree.items.isEmpty else { return .failure(.nothingToSend) }
         let chosen: [PeerDirectory.Target]
         do {
             chosen = try await peers.targets(named: devices, all: all, howToChoose: "choose with --device NAME, or --all")
-        } catch let failure as HandoffFailure {
-            return .failure(failure.message, exitCode: failure.exitCode)
         } catch {
-            return .failure("\(error)")
+            return .failure(HandoffError(error))
         }
 
         let total = tree.totalBytes * UInt64(chosen.count)
@@ -57,8 +53,8 @@ struct TransferService: Sendable {
                             var queued = Delivery(device: entry.name)
                             queued.queued = id
                             return queued
-                        } catch let failure as HandoffFailure {
-                            return Delivery(device: entry.name, error: "\(delivery.error ?? "") (and \(failure.message))")
+                        } catch let failure as HandoffError {
+                            return Delivery(device: entry.name, error: "\(delivery.error ?? "") (and \(failure))")
                         } catch {
                             return delivery
                         }
@@ -94,10 +90,10 @@ struct TransferService: Sendable {
         }
         var response = ControlResponse.success(deliveries: deliveries)
         if work.isCancelled {
-            response = .failure("cancelled", exitCode: .cancelled)
+            response = .failure(.cancelled)
             response.deliveries = deliveries
         } else if let failed = deliveries.first(where: { $0.error != nil }) {
-            response = .failure(deliveries.count == 1 ? failed.error! : "not every device got the files", exitCode: .failed)
+            response = deliveries.count == 1 ? .failure(failed.error!, exitCode: .failed) : .failure(.notEveryDeviceGotFiles)
             response.deliveries = deliveries
         }
         return response
@@ -107,7 +103,7 @@ struct TransferService: Sendable {
     /// none did.
     private func deliver(_ sender: TransferSender, to entry: PairedDevices.Entry,
                          addresses: [(host: String, port: Int)]) async -> (delivery: Delivery, unreachable: Bool) {
-        var reason = "\(entry.name) is not reachable"
+        var reason = HandoffError.unreachable(device: entry.name)
         for address in addresses {
             let link: PeerLink
             do {
@@ -115,21 +111,19 @@ struct TransferService: Sendable {
                     try await PeerLink.connect(host: address.host, port: address.port, group: self.group, context: self.clientContext) { $0 == entry.pin }
                 }
             } catch {
-                reason = PeerFailure.describe(error, host: address.host, port: address.port)
+                reason = HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
                 continue
             }
             await peers.reached(entry, at: address.host, port: address.port)
             do {
                 return (try await sender.send(over: link), false)
-            } catch is CancellationError {
-                return (Delivery(device: entry.name, error: "cancelled"), false)
-            } catch let failure as HandoffFailure {
-                return (Delivery(device: entry.name, error: failure.message), false)
             } catch {
-                return (Delivery(device: entry.name, error: Task.isCancelled ? "cancelled" : PeerFailure.describe(error, host: address.host, port: address.port)), false)
+                let failure = error is CancellationError || Task.isCancelled
+                    ? HandoffError.cancelled : HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
+                return (Delivery(device: entry.name, error: failure.description), false)
             }
         }
-        return (Delivery(device: entry.name, error: reason), true)
+        return (Delivery(device: entry.name, error: reason.description), true)
     }
 
     /// Tries each queued send that is due: delivered, it leaves the queue; its device
@@ -146,7 +140,7 @@ struct TransferService: Sendable {
                 tree = try LocalTree(paths: item.paths)
             } catch {
                 await queue.remove(item.id)
-                DaemonLog.line("dropped the queued send \(item.id) to \(item.deviceName): \((error as? HandoffFailure)?.message ?? "\(error)")")
+                DaemonLog.line("dropped the queued send \(item.id) to \(item.deviceName): \(HandoffError(error))")
                 continue
             }
             let (delivery, unreachable) = await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses)

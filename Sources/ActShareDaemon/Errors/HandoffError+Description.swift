@@ -1,0 +1,222 @@
+import ActShareHandoff
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place a ``HandoffError`` becomes words: what the CLI prints after
+/// "actshare: ", the sheet and the daemon's log show, and a peer reads in an `error`
+/// frame. A sentence each, lower case, saying what to do where there is something to do.
+extension HandoffError: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .noAnswer(let address):
+            return "nothing answers at \(address) (is `actshare daemon` running there, on that port?)"
+        case .connectionFailed(let address, let code):
+            return "nothing answers at \(address): \(Self.words(code))"
+        case .timedOut(let address):
+            return "\(address) did not answer in time"
+        case .frameTooLarge(let address):
+            return "\(address) sent a message larger than 1 MiB, which is refused"
+        case .refusedThisDevice(let address):
+            return "\(address) refused this device (it is no longer paired with it, or another device answers there)"
+        case .notWaitingToPair(let address):
+            return "\(address) refused to pair: it is not waiting for a pairing (run `actshare handoff pair --wait` there first)"
+        case .closedConnection(let address):
+            return "\(address) closed the connection"
+        case .peerFailure(let address, let what):
+            return "\(address): \(what)"
+        case .unreachable(let device):
+            return "\(device) is not reachable"
+        case .deviceUnreachable(let device, let why):
+            return "\(device) is not reachable: \(why)"
+
+        case .noDevicePaired:
+            return "no device is paired: pair one with `actshare handoff pair`"
+        case .severalDevicesPaired(let howToChoose):
+            return "several devices are paired: \(howToChoose)"
+        case .noDeviceNamed(let name):
+            return "no paired device is called \(name)"
+        case .noDeviceWithID(let id):
+            return "no paired device has the id \(id)"
+
+        case .pairingNotAnswered(let address):
+            return "\(address) refused to pair (is `actshare handoff pair --wait` running there?)"
+        case .pairingRefused(let address, let reason):
+            return "\(address) refused to pair: \(reason ?? "not waiting for a pairing")"
+        case .tooManyPairingAttempts:
+            return "too many pairing attempts: wait ten seconds"
+        case .refusedNameOrPort(let address):
+            return "\(address) gave a name or port that is refused (control characters, or too long)"
+        case .leftBeforeConfirming(let device):
+            return "\(device) went away before confirming"
+        case .unexpectedDevice(let name, let id, let expected):
+            return "\(name) (\(id)) asked to pair, not the expected device \(expected ?? ""): refused"
+        case .pairingAlreadyWaiting:
+            return "another pairing is already waiting"
+        case .noPairingRequest(let seconds):
+            return "no device asked to pair within \(seconds) s"
+        case .pairingCancelled:
+            return "the pairing was cancelled"
+        case .pairingUnanswered:
+            return "the pairing ended without an answer"
+        case .anonymousPairingRequest:
+            return "a device asked to pair without saying who it is"
+        case .refusedPairingNameOrPort:
+            return "a device asked to pair with a name or port that is refused (control characters, or too long)"
+        case .brokenCommitment(let device):
+            return "\(device) broke its commitment: the pairing is refused"
+        case .pairingDeclinedHere(let device):
+            return "pairing with \(device) declined here"
+        case .pairingDeclinedThere(let device):
+            return "pairing declined on \(device)"
+        case .cannotPair(let why):
+            return "cannot pair: \(why)"
+        case .ambiguousNearbyName(let name, let ids):
+            return "several devices nearby are called \(name): pair by id (\(ids.joined(separator: ", ")))"
+
+        case .alreadyRunning(let socket):
+            return "another actshare daemon is running for this user (its control socket \(socket) answers)"
+        case .cannotListen(let address, let port, let reason):
+            return "cannot listen for peers on \(address) port \(port): \(reason) (another actshare daemon? give it another --port)"
+        case .tooManyPairedConnections:
+            return "too many connections of paired devices"
+        case .sandboxedCaller(let pid):
+            return "actshare's daemon does not act for a sandboxed process (pid \(pid)): a provider hands off only through the connection actshare opens for it (permissions: handoff: true)"
+        case .notAControlRequest:
+            return "not a control request"
+        case .badControlRequest(let message):
+            return message
+        case .restrictedAlready:
+            return "this connection is restricted already"
+        case .notAllowedWhenRestricted(let operation):
+            return "this connection may only hand off the items actshare gave the provider, to a paired device (\(operation) is not allowed)"
+        case .notExpectedHere(let operation):
+            return "\(operation) is not expected here"
+        case .updateWithoutWillSave:
+            return "update answers a will-save event"
+        case .continuedNeedsDevice:
+            return "continued needs a device"
+        case .discoveryOff:
+            return "discovery is off here (config handoff.discovery: static, or the daemon's log says why)"
+
+        case .activityRefused(let problem):
+            return "the activity is refused: \(problem)"
+        case .noCurrentActivity(let id):
+            return "no current activity has the id \(id)"
+        case .noRemoteActivity(let id):
+            return id.map { "no paired device has the activity \($0)" } ?? "no paired device has a current activity"
+        case .nothingToContinue(let id):
+            return "\(id) carries nothing to continue"
+        case .originNoLongerPaired(let id):
+            return "the device of \(id) is no longer paired"
+        case .didNotSendActivity(let device, let reason):
+            return reason ?? "\(device) did not send the activity"
+        case .sentAnotherActivity(let device, let id):
+            return "\(device) sent another activity than \(id)"
+        case .sentRefusedActivity(let device, let problem):
+            return "\(device) sent an activity that is refused: \(problem)"
+        case .cannotHandOff(let problem):
+            return "cannot hand it off: \(problem)"
+        case .handOffRefused(let device, let reason):
+            return "\(device) refused it: \(reason ?? "no reason given")"
+        case .handlerOfAnotherTeam(let handler, let type, let handlerTeam, let activityTeam):
+            return "\(handler) continues \(type), but for \(handlerTeam.map { "team \($0)" } ?? "no team"), not \(activityTeam.map { "team \($0)" } ?? "no team") as the activity says"
+        case .activityTooNew(let type, let version, let handler, let maxVersion):
+            return "\(type) version \(version) is newer than \(handler) accepts (max-version \(maxVersion))"
+        case .noHandler(let type, let team):
+            return "no application here continues \(type)\(team.map { " (team \($0))" } ?? "")"
+
+        case .cannotStat(let path, let code):
+            return "\(path): \(Self.words(code))"
+        case .twoItemsNamed(let name):
+            return "two items are named \(name): send them one at a time"
+        case .tooManyToSend(let limit):
+            return "more than \(limit) files and folders in one transfer: send fewer at a time"
+        case .unreadable(let path, let code):
+            return "\(path) cannot be read: \(Self.words(code))"
+        case .nestedTooDeep(let path, let limit):
+            return "\(path) is nested more than \(limit) folders deep"
+        case .linkInFolder(let path):
+            return "\(path) is a symbolic link: links inside a folder are not sent (send what it points to by name)"
+        case .notFileOrFolder(let path, let kind):
+            return "\(path) is \(kind): only files and folders are sent"
+        case .nothingToSend:
+            return "nothing to send"
+        case .sourceGone(let path, let code):
+            return "\(path) cannot be read: \(code == ELOOP ? "it is a link now" : Self.words(code)); the send is stopped"
+        case .sourceNotRegular(let path):
+            return "\(path) is no longer a regular file"
+        case .sourceReplaced(let path):
+            return "\(path) was replaced by another file while the files were sent; the send is stopped"
+        case .sourceShrank(let path):
+            return "\(path) became shorter while it was sent"
+        case .sourceUnreadableAgain(let path):
+            return "\(path) cannot be read again"
+        case .receiverClosed(let device):
+            return "\(device) closed the connection"
+        case .filesRefused(let device, let reason):
+            return "\(device) refused the files: \(reason ?? "no reason given")"
+        case .transferStopped(let device, let reason):
+            return "\(device) stopped the transfer: \(reason ?? "no reason given")"
+        case .filesNotKept(let device, let reason):
+            return "\(device) did not keep the files: \(reason ?? "no reason given")"
+        case .cancelled:
+            return "cancelled"
+        case .notEveryDeviceGotFiles:
+            return "not every device got the files"
+        case .queueFull(let limit):
+            return "\(limit) sends already wait: cancel some (`actshare handoff queue --cancel ID`)"
+        case .noQueuedSend(let id):
+            return "no queued send has the id \(id)"
+        case .cannotQueue(let folder):
+            return "cannot copy the files to wait in \(folder)"
+
+        case .noTransferID:
+            return "the transfer has no valid id"
+        case .emptyOffer:
+            return "the transfer offers nothing"
+        case .tooManyOffered(let limit):
+            return "more than \(limit) files and folders in one transfer"
+        case .offeredTooDeep(let prefix, let limit):
+            return "\(prefix)… is nested more than \(limit) folders deep"
+        case .fileBeforeFolder:
+            return "a file is offered before its folder"
+        case .emptyName:
+            return "an empty name is offered"
+        case .tooManyOfOneName:
+            return "too many files of one name are offered"
+        case .sizesOverflow:
+            return "the sizes offered add up to more than a disk holds"
+        case .diskFull(let receiver, let needed, let free):
+            return "the disk of \(receiver) is full: \(ByteCount.describe(needed)) needed, \(ByteCount.describe(free)) free"
+        case .receiveFolderUnusable(let receiver):
+            return "\(receiver) cannot receive files: its receive folder cannot be used"
+        case .receiverCannot(let receiver, let what, let reason):
+            return "\(receiver) \(what): \(reason)"
+        case .cannotWrite(let path, let receiver, let code):
+            return "cannot write \(path) on \(receiver): \(Self.words(code))"
+        case .diskWriteFailed(let receiver, let path, let code):
+            return "\(receiver) could not write \(path): \(code == ENOSPC ? "its disk is full" : Self.words(code))"
+        case .noFreeName(let path, let receiver):
+            return "no free name for \(path) on \(receiver)"
+        case .unexpectedFrame(let sender):
+            return "\(sender) sent something else than the next file"
+        case .resumeWithoutPart(let sender, let path):
+            return "\(sender) asked to resume \(path) where nothing was kept"
+        case .moreBytesThanOffered(let sender, let path):
+            return "\(sender) sent more bytes of \(path) than it offered"
+        case .fewerBytesThanOffered(let sender, let path):
+            return "\(sender) sent fewer bytes of \(path) than it offered"
+        case .arrivedDamaged(let path):
+            return "\(path) arrived damaged: its SHA-256 differs"
+        case .largeFrame:
+            return "a frame larger than 1 MiB was sent"
+
+        case .other(let words):
+            return words
+        }
+    }
+
+    /// The system's words for `errno`.
+    static func words(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

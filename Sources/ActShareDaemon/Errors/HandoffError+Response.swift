@@ -1,0 +1,31 @@
+import ActShareHandoff
+
+/// The one place a ``HandoffError`` becomes a code: the exit code the CLI ends with
+/// (``HandoffFailureCode``, docs/CLI.md) and the control protocol's failed answer.
+extension HandoffError {
+    var exitCode: HandoffFailureCode {
+        switch self {
+        case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .noDeviceWithID, .ambiguousNearbyName,
+             .alreadyRunning, .notAControlRequest, .badControlRequest, .restrictedAlready, .notAllowedWhenRestricted,
+             .notExpectedHere, .updateWithoutWillSave, .continuedNeedsDevice, .discoveryOff,
+             .activityRefused, .noCurrentActivity, .cannotHandOff,
+             .cannotStat, .twoItemsNamed, .tooManyToSend, .unreadable, .nestedTooDeep, .linkInFolder, .notFileOrFolder,
+             .nothingToSend, .noQueuedSend, .sourceGone, .sourceNotRegular, .sourceReplaced:
+            return .badInput
+        case .noRemoteActivity, .nothingToContinue, .originNoLongerPaired, .didNotSendActivity,
+             .handlerOfAnotherTeam, .activityTooNew, .noHandler:
+            return .notFound
+        case .cancelled:
+            return .cancelled
+        default:
+            return .failed
+        }
+    }
+}
+
+extension ControlResponse {
+    /// The control protocol's answer for `error`: its words and its exit code.
+    static func failure(_ error: HandoffError) -> ControlResponse {
+        .failure(error.description, exitCode: error.exitCode)
+    }
+}

@@ -1,0 +1,149 @@
+/// Everything that can go wrong in the handoff daemon, as values a caller can switch on.
+///
+/// The contract, which every part keeps:
+/// - A part throws (or answers with) a case and its facts, never a sentence. The words a
+///   person reads are made in one place, `HandoffError+Description.swift`; the exit code
+///   and the control protocol's `error` in another, `HandoffError+Response.swift`.
+/// - Text that came from a peer (`reason:`) has been through ``Daemon/quoted(_:)`` before
+///   it is put in a case; paths and names from this machine are put as they are.
+/// - A library's error (SwiftNIO, NIOSSL, the system) does not leave the part that met
+///   it: ``init(_:reaching:pairing:)`` turns it into a case that says what it means for
+///   the user.
+///
+/// Cases are grouped by the part that raises them; a new failure is a new case, worded
+/// and coded in those two files.
+enum HandoffError: Error, Sendable {
+    // MARK: Reaching another daemon (PeerLink, PeerDirectory)
+
+    /// No daemon accepted the connection.
+    case noAnswer(PeerAddress)
+    /// The connection failed with this `errno`.
+    case connectionFailed(PeerAddress, errno: Int32)
+    case timedOut(PeerAddress)
+    case frameTooLarge(PeerAddress)
+    /// TLS refused: the peer does not know this device (or another device answers there).
+    case refusedThisDevice(PeerAddress)
+    /// TLS refused while pairing: nobody waits for a pairing there.
+    case notWaitingToPair(PeerAddress)
+    case closedConnection(PeerAddress)
+    /// Anything else a library said while reaching `PeerAddress`.
+    case peerFailure(PeerAddress, String)
+    /// None of a device's addresses answered, for no more particular reason.
+    case unreachable(device: String)
+    /// `device` could not be reached, and why.
+    indirect case deviceUnreachable(device: String, HandoffError)
+
+    // MARK: Choosing devices (PeerDirectory)
+
+    case noDevicePaired
+    /// Several are paired and none was named; `howToChoose` is the option to use.
+    case severalDevicesPaired(howToChoose: String)
+    case noDeviceNamed(String)
+    case noDeviceWithID(String)
+
+    // MARK: Pairing (PairingFlow)
+
+    case pairingNotAnswered(PeerAddress)
+    case pairingRefused(PeerAddress, reason: String?)
+    case tooManyPairingAttempts
+    case refusedNameOrPort(PeerAddress)
+    case leftBeforeConfirming(device: String)
+    case unexpectedDevice(name: String, id: String, expected: String?)
+    case pairingAlreadyWaiting
+    case noPairingRequest(seconds: Int)
+    case pairingCancelled
+    case pairingUnanswered
+    case anonymousPairingRequest
+    case refusedPairingNameOrPort
+    case brokenCommitment(device: String)
+    case pairingDeclinedHere(device: String)
+    case pairingDeclinedThere(device: String)
+    case ambiguousNearbyName(String, ids: [String])
+    /// Pairing with a device failed on the way, and why.
+    indirect case cannotPair(HandoffError)
+
+    // MARK: The daemon and its sockets (Daemon, ControlServer, PeerServer)
+
+    case alreadyRunning(controlSocket: String)
+    case cannotListen(address: String, port: Int, reason: String)
+    case tooManyPairedConnections
+    case sandboxedCaller(pid: Int32)
+    case notAControlRequest
+    case badControlRequest(String)
+    case restrictedAlready
+    case notAllowedWhenRestricted(operation: String)
+    case notExpectedHere(operation: String)
+    case updateWithoutWillSave
+    case continuedNeedsDevice
+    case discoveryOff
+
+    // MARK: Activities (ActivityRelay, HandlerManifest)
+
+    case activityRefused(problem: String)
+    case noCurrentActivity(id: String)
+    case noRemoteActivity(id: String?)
+    case nothingToContinue(id: String)
+    case originNoLongerPaired(id: String)
+    case didNotSendActivity(device: String, reason: String?)
+    case sentAnotherActivity(device: String, id: String)
+    case sentRefusedActivity(device: String, problem: String)
+    case cannotHandOff(problem: String)
+    case handOffRefused(device: String, reason: String?)
+    case handlerOfAnotherTeam(handler: String, type: String, handlerTeam: String?, activityTeam: String?)
+    case activityTooNew(type: String, version: Int, handler: String, maxVersion: Int)
+    case noHandler(type: String, team: String?)
+
+    // MARK: Sending files (LocalTree, TransferSender, TransferService, TransferQueue)
+
+    case cannotStat(path: String, errno: Int32)
+    case twoItemsNamed(String)
+    case tooManyToSend(limit: Int)
+    case unreadable(path: String, errno: Int32)
+    case nestedTooDeep(path: String, limit: Int)
+    case linkInFolder(path: String)
+    case notFileOrFolder(path: String, kind: String)
+    case nothingToSend
+    case sourceGone(path: String, errno: Int32)
+    case sourceNotRegular(path: String)
+    case sourceReplaced(path: String)
+    case sourceShrank(path: String)
+    case sourceUnreadableAgain(path: String)
+    case receiverClosed(device: String)
+    case filesRefused(device: String, reason: String?)
+    case transferStopped(device: String, reason: String?)
+    case filesNotKept(device: String, reason: String?)
+    case cancelled
+    case notEveryDeviceGotFiles
+    case queueFull(limit: Int)
+    case noQueuedSend(id: String)
+    case cannotQueue(folder: String)
+
+    // MARK: Receiving files (TransferReceiver); `receiver` is this device's name
+
+    case noTransferID
+    case emptyOffer
+    case tooManyOffered(limit: Int)
+    case offeredTooDeep(pathPrefix: String, limit: Int)
+    case fileBeforeFolder
+    case emptyName
+    case tooManyOfOneName
+    case sizesOverflow
+    case diskFull(receiver: String, needed: UInt64, free: UInt64)
+    case receiveFolderUnusable(receiver: String)
+    /// A step on the receiving side failed: `what` ("cannot make its folder"), the reason.
+    case receiverCannot(receiver: String, what: String, reason: String)
+    case cannotWrite(path: String, receiver: String, errno: Int32)
+    case diskWriteFailed(receiver: String, path: String, errno: Int32)
+    case noFreeName(path: String, receiver: String)
+    case unexpectedFrame(sender: String)
+    case resumeWithoutPart(sender: String, path: String)
+    case moreBytesThanOffered(sender: String, path: String)
+    case fewerBytesThanOffered(sender: String, path: String)
+    case arrivedDamaged(path: String)
+    case largeFrame
+
+    // MARK: Other components
+
+    /// Another component's error in its own words (ActShareError, a system call's).
+    case other(String)
+}
