@@ -1,0 +1,81 @@
+/* Frames with the daemon: see agent.h. */
+#include "agent.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static int write_all(int fd, const void *bytes, size_t length) {
+    const unsigned char *at = bytes;
+    while (length > 0) {
+        /* A socket: MSG_NOSIGNAL, so that a daemon gone is an error, not SIGPIPE. */
+        ssize_t written = send(fd, at, length, MSG_NOSIGNAL);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        at += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *bytes, size_t length) {
+    unsigned char *at = bytes;
+    while (length > 0) {
+        ssize_t got = read(fd, at, length);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return -1;
+        at += got;
+        length -= (size_t)got;
+    }
+    return 0;
+}
+
+static void put32(unsigned char *at, uint32_t value) {
+    at[0] = (unsigned char)(value >> 24), at[1] = (unsigned char)(value >> 16), at[2] = (unsigned char)(value >> 8), at[3] = (unsigned char)value;
+}
+
+static uint32_t get32(const unsigned char *at) {
+    return (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | (uint32_t)at[3];
+}
+
+int channel_write(int fd, json_object *header, const unsigned char *data, uint32_t length) {
+    size_t header_length;
+    const char *text = json_object_to_json_string_length(header, JSON_C_TO_STRING_PLAIN, &header_length);
+    unsigned char size[4];
+    put32(size, (uint32_t)header_length);
+    if (write_all(fd, size, 4) != 0 || write_all(fd, text, header_length) != 0) return -1;
+    put32(size, length);
+    if (write_all(fd, size, 4) != 0) return -1;
+    return length ? write_all(fd, data, length) : 0;
+}
+
+int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length) {
+    unsigned char size[4];
+    *header = NULL, *data = NULL, *length = 0;
+    if (read_all(fd, size, 4) != 0) return -1;
+    uint32_t header_length = get32(size);
+    if (header_length == 0 || header_length > AGENT_MAX_HEADER) return -1;
+    char *text = malloc(header_length + 1);
+    if (!text || read_all(fd, text, header_length) != 0) {
+        free(text);
+        return -1;
+    }
+    text[header_length] = 0;
+    *header = json_tokener_parse(text);
+    free(text);
+    if (!*header || !json_object_is_type(*header, json_type_object) || read_all(fd, size, 4) != 0) goto fail;
+    *length = get32(size);
+    if (*length > limit) goto fail;
+    if (*length) {
+        *data = malloc(*length);
+        if (!*data || read_all(fd, *data, *length) != 0) goto fail;
+    }
+    return 0;
+fail:
+    json_object_put(*header);
+    free(*data);
+    *header = NULL, *data = NULL, *length = 0;
+    return -1;
+}

@@ -1,0 +1,258 @@
+/* The clipboard taken for another device's offer: every target it lists is offered at
+ * once, and a target's bytes are asked of the daemon only when an application pastes it
+ * (the daemon fetches them from the device). Requests wait for the bytes, bounded in
+ * number and time; a fetch that fails answers them with nothing, at once. */
+#include "agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* At most this many pastes wait for bytes, and each at most this long. */
+#define MAX_PENDING 64
+#define PENDING_MS 30000
+/* At most this many INCR transfers run at once. */
+#define MAX_TRANSFERS 16
+
+typedef struct pending {
+    xcb_selection_request_event_t request;
+    long long since;
+} pending;
+
+typedef struct transfer {
+    xcb_window_t requestor;
+    xcb_atom_t property;
+    size_t target;
+    uint32_t offset;
+} transfer;
+
+struct owner {
+    display *d;
+    int daemon;
+    char id[64];
+    offered_target targets[AGENT_MAX_TARGETS];
+    size_t count;
+    int owning;
+    xcb_timestamp_t time;
+    pending waiting[MAX_PENDING];
+    size_t waiting_count;
+    transfer transfers[MAX_TRANSFERS];
+    size_t transfer_count;
+};
+
+static long long now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+owner *owner_new(display *d, int daemon_fd) {
+    owner *o = calloc(1, sizeof *o);
+    if (o) o->d = d, o->daemon = daemon_fd;
+    return o;
+}
+
+static void forget_targets(owner *o) {
+    for (size_t i = 0; i < o->count; i++) free(o->targets[i].data);
+    o->count = 0;
+    o->transfer_count = 0;
+}
+
+static void notify(owner *o, const xcb_selection_request_event_t *request, xcb_atom_t property) {
+    char buffer[32]; /* xcb_send_event copies 32 bytes */
+    memset(buffer, 0, sizeof buffer);
+    xcb_selection_notify_event_t *event = (xcb_selection_notify_event_t *)buffer;
+    event->response_type = XCB_SELECTION_NOTIFY;
+    event->time = request->time;
+    event->requestor = request->requestor;
+    event->selection = request->selection;
+    event->target = request->target;
+    event->property = property;
+    xcb_send_event(o->d->connection, 0, request->requestor, XCB_EVENT_MASK_NO_EVENT, buffer);
+}
+
+static void refuse(owner *o, const xcb_selection_request_event_t *request) { notify(o, request, XCB_NONE); }
+
+/* Answers with the bytes of target `index`, fetched: in one property, or INCR. */
+static void answer_with_data(owner *o, const xcb_selection_request_event_t *request, size_t index) {
+    xcb_connection_t *c = o->d->connection;
+    offered_target *t = &o->targets[index];
+    xcb_atom_t property = request->property == XCB_NONE ? request->target : request->property;
+    if (t->size <= o->d->chunk) {
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, t->atom, 8, t->size, t->data);
+    } else if (o->transfer_count < MAX_TRANSFERS) {
+        uint32_t events = XCB_EVENT_MASK_PROPERTY_CHANGE;
+        xcb_change_window_attributes(c, request->requestor, XCB_CW_EVENT_MASK, &events);
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, o->d->incr, 32, 1, &t->size);
+        o->transfers[o->transfer_count++] = (transfer){request->requestor, property, index, 0};
+    } else {
+        property = XCB_NONE;
+    }
+    notify(o, request, property);
+}
+
+static long find_target(owner *o, xcb_atom_t atom) {
+    for (size_t i = 0; i < o->count; i++) {
+        if (o->targets[i].atom == atom) return (long)i;
+    }
+    return -1;
+}
+
+static void ask_daemon(owner *o, size_t index) {
+    offered_target *t = &o->targets[index];
+    json_object *header = json_object_new_object();
+    json_object_object_add(header, "type", json_object_new_string("fetch"));
+    json_object_object_add(header, "offer", json_object_new_string(o->id));
+    json_object_object_add(header, "hash", json_object_new_string(t->hash));
+    json_object_object_add(header, "target", json_object_new_string(t->name));
+    channel_write(o->daemon, header, NULL, 0);
+    json_object_put(header);
+    for (size_t i = 0; i < o->count; i++) {
+        if (strcmp(o->targets[i].hash, t->hash) == 0) o->targets[i].fetching = 1;
+    }
+}
+
+static void answer(owner *o, const xcb_selection_request_event_t *request) {
+    xcb_connection_t *c = o->d->connection;
+    xcb_atom_t property = request->property == XCB_NONE ? request->target : request->property;
+    if (!o->owning || request->selection != o->d->clipboard) {
+        refuse(o, request);
+    } else if (request->target == o->d->targets) {
+        xcb_atom_t offered[2 + AGENT_MAX_TARGETS] = {o->d->targets, o->d->timestamp};
+        for (size_t i = 0; i < o->count; i++) offered[2 + i] = o->targets[i].atom;
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, XCB_ATOM_ATOM, 32, (uint32_t)(2 + o->count), offered);
+        notify(o, request, property);
+    } else if (request->target == o->d->timestamp) {
+        xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, XCB_ATOM_INTEGER, 32, 1, &o->time);
+        notify(o, request, property);
+    } else {
+        long index = find_target(o, request->target);
+        if (index < 0 || o->targets[index].failed) {
+            refuse(o, request);
+        } else if (o->targets[index].data || o->targets[index].size == 0) {
+            answer_with_data(o, request, (size_t)index);
+        } else if (o->waiting_count < MAX_PENDING) {
+            o->waiting[o->waiting_count++] = (pending){*request, now_ms()};
+            if (!o->targets[index].fetching) ask_daemon(o, (size_t)index);
+        } else {
+            refuse(o, request);
+        }
+    }
+}
+
+/* Answers the waiting requests whose targets are fetched or failed. */
+static void answer_waiting(owner *o) {
+    size_t kept = 0;
+    for (size_t i = 0; i < o->waiting_count; i++) {
+        const xcb_selection_request_event_t *request = &o->waiting[i].request;
+        long index = o->owning ? find_target(o, request->target) : -1;
+        if (index < 0 || o->targets[index].failed) {
+            refuse(o, request);
+        } else if (o->targets[index].data || o->targets[index].size == 0) {
+            answer_with_data(o, request, (size_t)index);
+        } else {
+            o->waiting[kept++] = o->waiting[i];
+        }
+    }
+    o->waiting_count = kept;
+}
+
+int owner_take(owner *o, const char *id, offered_target *targets, size_t count) {
+    xcb_connection_t *c = o->d->connection;
+    /* What waited for the offer before is answered with nothing: it is gone. */
+    o->owning = 0;
+    answer_waiting(o);
+    forget_targets(o);
+    snprintf(o->id, sizeof o->id, "%s", id);
+    if (count > AGENT_MAX_TARGETS) count = AGENT_MAX_TARGETS;
+    memcpy(o->targets, targets, count * sizeof *targets);
+    o->count = count;
+    o->time = display_now(o->d);
+    xcb_set_selection_owner(c, o->d->window, o->d->clipboard, o->time);
+    xcb_get_selection_owner_reply_t *reply = xcb_get_selection_owner_reply(c, xcb_get_selection_owner(c, o->d->clipboard), NULL);
+    o->owning = reply && reply->owner == o->d->window;
+    free(reply);
+    return o->owning ? 0 : -1;
+}
+
+void owner_release(owner *o, const char *id) {
+    if (!o->owning || strcmp(o->id, id) != 0) return;
+    /* Given up, not handed on: the clipboard is empty, as on the device that cleared it. */
+    xcb_set_selection_owner(o->d->connection, XCB_NONE, o->d->clipboard, o->time);
+    o->owning = 0;
+    answer_waiting(o);
+}
+
+void owner_fetched(owner *o, const char *id, const char *hash, const unsigned char *data, uint32_t length) {
+    if (strcmp(o->id, id) != 0) return;
+    for (size_t i = 0; i < o->count; i++) {
+        offered_target *t = &o->targets[i];
+        if (strcmp(t->hash, hash) != 0 || t->data) continue;
+        t->fetching = 0;
+        if (data && length == t->size && (t->data = malloc(length ? length : 1))) {
+            memcpy(t->data, data, length);
+        } else {
+            t->failed = 1;
+        }
+    }
+    answer_waiting(o);
+}
+
+int owner_is_ours(owner *o, xcb_window_t window) { return window == o->d->window; }
+
+void owner_expire(owner *o) {
+    long long now = now_ms();
+    size_t kept = 0;
+    for (size_t i = 0; i < o->waiting_count; i++) {
+        if (now - o->waiting[i].since > PENDING_MS) {
+            refuse(o, &o->waiting[i].request);
+        } else {
+            o->waiting[kept++] = o->waiting[i];
+        }
+    }
+    o->waiting_count = kept;
+}
+
+int owner_handle(owner *o, xcb_generic_event_t *event) {
+    switch (event->response_type & 0x7F) {
+    case XCB_SELECTION_REQUEST:
+        answer(o, (xcb_selection_request_event_t *)event);
+        return 1;
+    case XCB_SELECTION_CLEAR: {
+        xcb_selection_clear_event_t *clear = (xcb_selection_clear_event_t *)event;
+        if (clear->selection != o->d->clipboard || !o->owning) return 1;
+        o->owning = 0;
+        answer_waiting(o);
+        json_object *header = json_object_new_object();
+        json_object_object_add(header, "type", json_object_new_string("released"));
+        json_object_object_add(header, "offer", json_object_new_string(o->id));
+        channel_write(o->daemon, header, NULL, 0);
+        json_object_put(header);
+        return 1;
+    }
+    case XCB_PROPERTY_NOTIFY: {
+        xcb_property_notify_event_t *notice = (xcb_property_notify_event_t *)event;
+        if (notice->state != XCB_PROPERTY_DELETE) return 0;
+        for (size_t i = 0; i < o->transfer_count; i++) {
+            transfer *t = &o->transfers[i];
+            if (t->requestor != notice->window || t->property != notice->atom) continue;
+            offered_target *target = &o->targets[t->target];
+            uint32_t chunk = target->size - t->offset;
+            if (chunk > o->d->chunk) chunk = o->d->chunk;
+            xcb_change_property(o->d->connection, XCB_PROP_MODE_REPLACE, t->requestor, t->property, target->atom, 8, chunk,
+                                target->data + t->offset);
+            t->offset += chunk;
+            if (chunk == 0) { /* the empty chunk ends it */
+                uint32_t none = XCB_EVENT_MASK_NO_EVENT;
+                xcb_change_window_attributes(o->d->connection, t->requestor, XCB_CW_EVENT_MASK, &none);
+                o->transfers[i] = o->transfers[--o->transfer_count];
+            }
+            return 1;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
