@@ -52,6 +52,8 @@ public final class Daemon: Sendable {
     let pairing: PairingFlow
     /// The commands published activities name, run for the peers.
     let commands: ActivityCommands
+    /// The Universal Clipboard.
+    let clipboard: ClipboardService
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -72,9 +74,13 @@ public final class Daemon: Sendable {
         /// Whether to advertise and find devices over multicast DNS (`discovery:
         /// multicast`), or only use the addresses given (`static`).
         public var multicast: Bool
+        /// The Universal Clipboard's mode, limit and agent.
+        public var clipboard: ClipboardSettings
 
         public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
-                    listenAddress: String = "0.0.0.0", multicast: Bool = true) {
+                    listenAddress: String = "0.0.0.0", multicast: Bool = true,
+                    clipboard: ClipboardSettings = ClipboardSettings(mode: .off, agent: "actshare-clipboard-agent")) {
+            self.clipboard = clipboard
             self.multicast = multicast
             self.listenAddress = listenAddress
             self.keepPartialSeconds = keepPartialSeconds
@@ -106,6 +112,8 @@ public final class Daemon: Sendable {
                                     receiveDirectory: settings.receiveDirectory)
         pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
+        clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, board: ClipboardBoard(), group: group,
+                                     clientContext: clientContext)
     }
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in
@@ -204,6 +212,7 @@ public final class Daemon: Sendable {
                     try await Task.sleep(for: .seconds(1))
                 }
             }
+            group.addTask { await self.clipboard.run() }
             group.addTask {
                 // What interrupted transfers left, and nobody resumed in time.
                 while !Task.isCancelled {
@@ -215,7 +224,7 @@ public final class Daemon: Sendable {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
-                            connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing).serve(connection) }
+                            connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, clipboard: self.clipboard).serve(connection) }
                         }
                     }
                 }
@@ -227,7 +236,7 @@ public final class Daemon: Sendable {
                             switch accepted {
                             case .refused(let channel): channel.close(promise: nil)
                             case .admitted(let connection, let peer, let ticket):
-                                connections.addTask { await PeerServer(peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, commands: self.commands).serve(connection, peer: peer, ticket: ticket) }
+                                connections.addTask { await PeerServer(peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, commands: self.commands, clipboard: self.clipboard).serve(connection, peer: peer, ticket: ticket) }
                             }
                         }
                     }

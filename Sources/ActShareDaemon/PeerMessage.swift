@@ -11,6 +11,10 @@ struct PeerMessage: Codable, Sendable {
         // between its begin and end, then the receiver's account (docs/PROTOCOL.md).
         case transferOffer = "transfer-offer", transferAccept = "transfer-accept"
         case fileBegin = "file-begin", fileEnd = "file-end", transferDone = "transfer-done", transferCancel = "transfer-cancel"
+        // Universal Clipboard: an offer, its withdrawal, and a fetch of one target, answered
+        // by `clipboard-data` (its size) and the bytes in data frames (docs/PROTOCOL.md).
+        case clipboardOffer = "clipboard-offer", clipboardWithdraw = "clipboard-withdraw"
+        case clipboardFetch = "clipboard-fetch", clipboardData = "clipboard-data"
     }
 
     var type: Kind
@@ -33,11 +37,17 @@ struct PeerMessage: Codable, Sendable {
     var offset: UInt64?
     /// With `transfer-accept`: what the receiver kept of an earlier attempt.
     var have: [TransferPart]?
+    /// With `clipboard-offer`: the offer.
+    var clipboard: ClipboardOffer?
+    /// With `clipboard-data`: how many bytes follow.
+    var size: UInt64?
 
     init(_ type: Kind, name: String? = nil, port: Int? = nil, commitment: String? = nil, nonce: String? = nil, accepted: Bool? = nil,
          id: String? = nil, by: String? = nil, activity: UserActivity? = nil, activities: [UserActivity]? = nil, message: String? = nil,
          transfer: String? = nil, entries: [TransferEntry]? = nil, index: Int? = nil, sha256: String? = nil, received: [String]? = nil,
-         offset: UInt64? = nil, have: [TransferPart]? = nil) {
+         offset: UInt64? = nil, have: [TransferPart]? = nil, clipboard: ClipboardOffer? = nil, size: UInt64? = nil) {
+        self.clipboard = clipboard
+        self.size = size
         self.offset = offset
         self.have = have
         self.transfer = transfer

@@ -25,6 +25,8 @@ public enum ControlCommand: Sendable {
     case needsSave(id: String, yes: Bool)
     case update(userInfo: [String: JSONValue]?)
     case restrict(paths: [String])
+    case clipboardPush(devices: [String])
+    case clipboardStatus
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -58,6 +60,8 @@ public enum ControlCommand: Sendable {
         case .needsSave: self = .needsSave(id: try required(request.id, "an id"), yes: request.yes ?? true)
         case .update: self = .update(userInfo: request.activity?.userInfo)
         case .restrict: self = .restrict(paths: try required(request.paths, "paths"))
+        case .clipboardPush: self = .clipboardPush(devices: request.devices ?? [])
+        case .clipboardStatus: self = .clipboardStatus
         }
     }
 

@@ -19,6 +19,9 @@ public struct ControlRequest: Codable, Sendable {
         /// what is beneath them), URLs and text to paired devices; it is given so to a
         /// sandboxed provider that declares `handoff: true`.
         case restrict
+        /// Universal Clipboard: offer this device's clipboard now (to `devices`, or every
+        /// paired device), and what is offered both ways.
+        case clipboardPush = "clipboard-push", clipboardStatus = "clipboard-status"
     }
 
     public var op: Operation
@@ -94,6 +97,8 @@ public struct ControlResponse: Codable, Sendable {
     public var progress: [TransferProgress]?
     /// For `discover`: the devices seen nearby.
     public var nearby: [DiscoveredDevice]?
+    /// For `clipboard-status` and `clipboard-push`: the Universal Clipboard here.
+    public var clipboard: ClipboardStatus?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -103,7 +108,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued, progress, nearby
+        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard
         case exitCode = "exit_code"
     }
 

@@ -102,8 +102,9 @@ void owner_release(owner *o, const char *id);
 void owner_fetched(owner *o, const char *id, const char *hash, const unsigned char *data, uint32_t length);
 /* Handles an X event that concerns the owner; returns 1 if it did. */
 int owner_handle(owner *o, xcb_generic_event_t *event);
-/* Whether `window` is the owner's (a selection it owns: no echo). */
-int owner_is_ours(owner *o, xcb_window_t window);
+/* Whether a change of owner to `window` at `timestamp` is the owner's own doing: its
+ * taking, or its giving up (no echo of either). */
+int owner_is_ours(owner *o, xcb_window_t window, xcb_timestamp_t timestamp);
 /* Requests waiting longer than their limit are answered with nothing. */
 void owner_expire(owner *o);
 

@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
             if ((event->response_type & 0x7F) == d.xfixes_event + XCB_XFIXES_SELECTION_NOTIFY) {
                 xcb_xfixes_selection_notify_event_t *change = (xcb_xfixes_selection_notify_event_t *)event;
                 /* Our own taking is no news (an offer is never offered back). */
-                if (change->selection == d.clipboard && !owner_is_ours(o, change->owner)) {
+                if (change->selection == d.clipboard && !owner_is_ours(o, change->owner, change->selection_timestamp)) {
                     if (watch) {
                         if (change->owner == XCB_NONE) {
                             json_object *header = json_object_new_object();
@@ -151,9 +151,15 @@ int main(int argc, char **argv) {
             free(event);
             continue;
         }
-        if (xcb_connection_has_error(d.connection)) return 1;
+        if (xcb_connection_has_error(d.connection)) {
+            fprintf(stderr, "actshare-clipboard-agent: the X connection broke (error %d)\n", xcb_connection_has_error(d.connection));
+            return 1;
+        }
         descriptors[0].revents = descriptors[1].revents = 0;
-        if (poll(descriptors, 2, 1000) < 0 && errno != EINTR) return 1;
+        if (poll(descriptors, 2, 1000) < 0 && errno != EINTR) {
+            perror("actshare-clipboard-agent: poll");
+            return 1;
+        }
         owner_expire(o);
         if (descriptors[1].revents & (POLLIN | POLLHUP | POLLERR)) {
             json_object *header;

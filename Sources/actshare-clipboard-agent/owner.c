@@ -35,6 +35,7 @@ struct owner {
     size_t count;
     int owning;
     xcb_timestamp_t time;
+    xcb_timestamp_t released; /* when it gave the clipboard up itself */
     pending waiting[MAX_PENDING];
     size_t waiting_count;
     transfer transfers[MAX_TRANSFERS];
@@ -180,6 +181,7 @@ void owner_release(owner *o, const char *id) {
     if (!o->owning || strcmp(o->id, id) != 0) return;
     /* Given up, not handed on: the clipboard is empty, as on the device that cleared it. */
     xcb_set_selection_owner(o->d->connection, XCB_NONE, o->d->clipboard, o->time);
+    o->released = o->time;
     o->owning = 0;
     answer_waiting(o);
 }
@@ -199,7 +201,9 @@ void owner_fetched(owner *o, const char *id, const char *hash, const unsigned ch
     answer_waiting(o);
 }
 
-int owner_is_ours(owner *o, xcb_window_t window) { return window == o->d->window; }
+int owner_is_ours(owner *o, xcb_window_t window, xcb_timestamp_t timestamp) {
+    return window == o->d->window || (window == XCB_NONE && o->released != 0 && timestamp == o->released);
+}
 
 void owner_expire(owner *o) {
     long long now = now_ms();

@@ -1,5 +1,6 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
-//                 [--listen ADDRESS] [--discovery multicast|static]
+//                 [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto]
+//                 [--clipboard-max BYTES]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -24,6 +25,9 @@ var receiveDirectory = DownloadDirectory.fromEnvironment()
 var keepPartial = 86_400
 var listen = "0.0.0.0"
 var multicast = true
+var clipboardMode = ClipboardSettings.Mode.manual
+var clipboardMaximum = ClipboardSettings.defaultMaximumBytes
+var clipboardExpires = ClipboardSettings.defaultOfferSeconds
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -53,6 +57,17 @@ while let argument = arguments.popFirst() {
         case "static": multicast = false
         default: fail("--discovery takes multicast or static")
         }
+    case "--clipboard":
+        guard let value = arguments.popFirst().flatMap(ClipboardSettings.Mode.init(rawValue:)) else { fail("--clipboard takes off, manual or auto") }
+        clipboardMode = value
+    case "--clipboard-max":
+        guard let value = arguments.popFirst().flatMap({ UInt64($0) }), value > 0, value <= 1 << 30 else {
+            fail("--clipboard-max needs a size in bytes, at most 1 GiB")
+        }
+        clipboardMaximum = value
+    case "--clipboard-expires":
+        guard let value = arguments.popFirst().flatMap({ Double($0) }), value >= 5, value <= 3600 else { fail("--clipboard-expires needs seconds, 5 to 3600") }
+        clipboardExpires = value
     case "--keep-partial":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
@@ -65,8 +80,16 @@ if name.isEmpty {
     gethostname(&host, 255)
     name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
 }
+// The agent beside this program (an install's libexec), else where the build tree keeps it.
+var clipboardAgent = SearchPaths.fromEnvironment().clipboardAgent
+if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.directoryName($0), "actshare-clipboard-agent") }),
+   FileSystem.exists(beside) {
+    clipboardAgent = beside
+}
+// A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
+signal(SIGPIPE, SIG_IGN)
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, agent: clipboardAgent)), paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

@@ -21,6 +21,9 @@ public struct SearchPaths: Sendable {
     /// `actshare-sheet`, the share sheet's window, beside the provider host (built only
     /// where GTK 4 is).
     public var sheet: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-sheet") }
+    /// `actshare-clipboard-agent`, the daemon's hands on an X display's clipboard (the
+    /// Universal Clipboard), beside the provider host.
+    public var clipboardAgent: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-clipboard-agent") }
     /// `actshare-daemon`, the handoff daemon `actshare daemon` runs: beside the running
     /// executable in a build tree, `PREFIX/libexec/actshare` when installed. A release
     /// install makes it a link to `actshare`, which then runs ``daemonLibrary``.

@@ -212,6 +212,25 @@ extension HandoffError: CustomStringConvertible {
         case .largeFrame:
             return "a frame larger than 1 MiB was sent"
 
+        case .clipboardOff:
+            return "the Universal Clipboard is off here (config handoff.clipboard: manual or auto turns it on)"
+        case .clipboardUnreachable(let why):
+            return "this device's clipboard cannot be reached: \(why)"
+        case .clipboardEmpty:
+            return "the clipboard is empty: copy something first"
+        case .clipboardSecret:
+            return "the clipboard holds a password (a password manager marked it): it is never sent"
+        case .clipboardTooLarge(let total, let maximum):
+            return "the clipboard holds \(ByteCount.describe(total)), more than clipboard-max (\(ByteCount.describe(maximum))): send it as a file (actshare handoff send)"
+        case .clipboardNotAnswered:
+            return "the application that owns the clipboard did not answer"
+        case .clipboardNotTaken(let devices):
+            return devices.isEmpty ? "no paired device took the clipboard" : "no paired device took the clipboard (\(devices.joined(separator: "; ")))"
+        case .clipboardOfferRefused(let why):
+            return "refused: \(why)"
+        case .clipboardOffOn(let device):
+            return "the Universal Clipboard is off on \(device)"
+
         case .other(let words):
             return words
         }

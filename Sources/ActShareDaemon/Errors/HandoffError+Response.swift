@@ -17,6 +17,8 @@ extension HandoffError {
             return .notFound
         case .cancelled:
             return .cancelled
+        case .clipboardOff, .clipboardEmpty, .clipboardSecret, .clipboardTooLarge:
+            return .badInput
         default:
             return .failed
         }

@@ -142,6 +142,20 @@ enum HandoffError: Error, Sendable {
     case arrivedDamaged(path: String)
     case largeFrame
 
+    // MARK: The Universal Clipboard (ClipboardService)
+
+    case clipboardOff
+    /// This device's clipboard cannot be reached, and why (no display, the agent ended).
+    case clipboardUnreachable(String)
+    case clipboardEmpty
+    case clipboardSecret
+    case clipboardTooLarge(total: UInt64, maximum: UInt64)
+    case clipboardNotAnswered
+    case clipboardNotTaken(devices: [String])
+    /// A peer's offer refused here, and why.
+    case clipboardOfferRefused(String)
+    case clipboardOffOn(device: String)
+
     // MARK: Other components
 
     /// Another component's error in its own words (ActShareError, a system call's).

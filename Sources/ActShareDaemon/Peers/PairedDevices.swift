@@ -18,6 +18,9 @@ struct PairedDevices: Sendable {
         var pin: String
         var host: String
         var port: Int
+        /// `false`: the Universal Clipboard is neither offered to nor taken from this
+        /// device (set by hand in paired-devices.json, or `handoff clipboard`).
+        var clipboard: Bool?
 
         var device: Device { Device(id: String(pin.prefix(16)), name: name, host: host, port: port) }
     }

@@ -20,6 +20,7 @@ struct ControlServer {
     let relay: ActivityRelay
     let transfers: TransferService
     let pairing: PairingFlow
+    let clipboard: ClipboardService
 
     /// The refusal a confined caller gets.
     static func refusal(pid: Int32) -> ControlResponse { .failure(.sandboxedCaller(pid: pid)) }
@@ -167,6 +168,12 @@ struct ControlServer {
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
+            case .clipboardPush(let devices):
+                return await clipboard.push(to: devices)
+            case .clipboardStatus:
+                var response = ControlResponse.success()
+                response.clipboard = await clipboard.status()
+                return response
             case .update:
                 return .failure(.updateWithoutWillSave)
             case .pair, .pairWait, .confirm, .sendFiles, .restrict:

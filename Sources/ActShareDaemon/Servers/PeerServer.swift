@@ -16,6 +16,7 @@ struct PeerServer {
     let transfers: TransferService
     let pairing: PairingFlow
     let commands: ActivityCommands
+    let clipboard: ClipboardService
 
     /// One connection from another daemon. It must prove itself within 2 s: a paired
     /// device's first request, or a pairing request while `handoff pair --wait` is open.
@@ -42,6 +43,10 @@ struct PeerServer {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
                     if request.type == .transferOffer {
                         await transfers.receiveFiles(request, from: entry, frames: &frames, outbound: outbound)
+                        return
+                    }
+                    if request.type == .clipboardFetch {
+                        try await clipboard.serveFetch(request, from: entry, outbound: outbound)
                         return
                     }
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
@@ -101,6 +106,10 @@ struct PeerServer {
             activity.needsSaveCommand = nil
             activity.onContinued = nil
             return PeerMessage(.activity, activity: activity)
+        case .clipboardOffer:
+            return await clipboard.receiveOffer(request, from: entry)
+        case .clipboardWithdraw:
+            return await clipboard.withdrawn(request, from: entry)
         case .continued:
             // Who continued it, as the device says: a name fit to show, or its paired name.
             let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name

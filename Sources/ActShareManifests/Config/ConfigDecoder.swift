@@ -99,7 +99,8 @@ public struct ConfigDecoder: Sendable {
 
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
-            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen"], in: "'handoff'")
+            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
+                               "clipboard", "clipboard-max", "clipboard-expires"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -121,6 +122,24 @@ public struct ConfigDecoder: Sendable {
                     let text = try value.string(kind: kind)
                     guard let milliseconds = Units.milliseconds(text), milliseconds >= 60_000, milliseconds <= 30 * 86_400_000 else {
                         throw value.error("'handoff.keep-partial' must be a duration from 1m to 720h such as 24h, not '\(text)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
+                } else if key == "clipboard" {
+                    let word = try value.string(kind: kind)
+                    guard ["off", "manual", "auto"].contains(word) else {
+                        throw value.error("'handoff.clipboard' must be off, manual or auto, not '\(word)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(word, at: value.location)
+                } else if key == "clipboard-max" {
+                    let text = try value.string(kind: kind)
+                    guard let bytes = Units.bytes(text), bytes > 0, bytes <= 1 << 30 else {
+                        throw value.error("'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '\(text)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(String(bytes), at: value.location)
+                } else if key == "clipboard-expires" {
+                    let text = try value.string(kind: kind)
+                    guard let milliseconds = Units.milliseconds(text), milliseconds >= 5_000, milliseconds <= 3_600_000 else {
+                        throw value.error("'handoff.clipboard-expires' must be a duration from 5s to 1h such as 2m, not '\(text)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
                 } else if key == "discovery" {

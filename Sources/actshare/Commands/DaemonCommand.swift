@@ -46,6 +46,9 @@ struct DaemonCommand: ParsableCommand {
         if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
         if let address = handoff["listen"]?.value { arguments += ["--listen", address] }
         if let discovery = discovery ?? handoff["discovery"]?.value { arguments += ["--discovery", discovery] }
+        for key in ["clipboard", "clipboard-max", "clipboard-expires"] {
+            if let value = handoff[key]?.value { arguments += ["--\(key)", value] }
+        }
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }

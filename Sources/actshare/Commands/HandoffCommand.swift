@@ -15,7 +15,8 @@ struct HandoffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handoff",
         abstract: "Pair with your other devices, send them files, and continue their activities here.",
-        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self, Discover.self])
+        subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self, Discover.self,
+                      HandoffClipboardCommand.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,0 +1,83 @@
+import NIOCore
+
+/// A frame between the daemon and `actshare-clipboard-agent` (Sources/actshare-clipboard-agent/agent.h):
+/// a 32-bit big-endian header length, the header (JSON), a 32-bit big-endian data length,
+/// the data.
+struct AgentFrame: Sendable {
+    var header: AgentMessage
+    var data: ByteBuffer
+
+    init(_ header: AgentMessage, data: ByteBuffer = ByteBuffer()) {
+        self.header = header
+        self.data = data
+    }
+}
+
+/// A frame's header. From the agent: `ready`, `changed` (what a new owner holds, or a push's
+/// reading), `owner-changed` (manual mode: only that it changed), `fetch` (a paste needs a
+/// target's bytes), `owned`, `released`. To it: `read`, `own`, `release`, `data`.
+struct AgentMessage: Codable, Sendable {
+    struct Target: Codable, Sendable {
+        var name: String
+        var size: UInt64
+        var hash: String?
+    }
+
+    var type: String
+    var offer: String?
+    var hash: String?
+    var target: String?
+    var ok: Bool?
+    var push: Bool?
+    var secret: Bool?
+    var tooLarge: Bool?
+    var total: UInt64?
+    var unanswered: Bool?
+    var targets: [Target]?
+
+    init(_ type: String, offer: String? = nil, hash: String? = nil, ok: Bool? = nil, targets: [Target]? = nil) {
+        self.type = type
+        self.offer = offer
+        self.hash = hash
+        self.ok = ok
+        self.targets = targets
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, offer, hash, target, ok, push, secret, total, unanswered, targets
+        case tooLarge = "too-large"
+    }
+}
+
+struct AgentFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = (header: ByteBuffer, data: ByteBuffer)
+    static let headerLimit = 64 << 10
+    /// The most data a frame may carry: the clipboard's limit and a little.
+    let dataLimit: Int
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let start = buffer.readerIndex
+        guard let headerLength = buffer.getInteger(at: start, as: UInt32.self) else { return .needMoreData }
+        guard headerLength > 0, headerLength <= Self.headerLimit else { throw FrameTooLarge() }
+        guard let dataLength = buffer.getInteger(at: start + 4 + Int(headerLength), as: UInt32.self) else { return .needMoreData }
+        guard dataLength <= dataLimit else { throw FrameTooLarge() }
+        guard buffer.readableBytes >= 8 + Int(headerLength) + Int(dataLength) else { return .needMoreData }
+        buffer.moveReaderIndex(forwardBy: 4)
+        let header = buffer.readSlice(length: Int(headerLength))!
+        buffer.moveReaderIndex(forwardBy: 4)
+        let data = buffer.readSlice(length: Int(dataLength))!
+        context.fireChannelRead(Self.wrapInboundOut((header, data)))
+        return .continue
+    }
+}
+
+struct AgentFrameEncoder: MessageToByteEncoder {
+    typealias OutboundIn = (header: ByteBuffer, data: ByteBuffer)
+
+    func encode(data frame: (header: ByteBuffer, data: ByteBuffer), out: inout ByteBuffer) throws {
+        out.writeInteger(UInt32(frame.header.readableBytes))
+        out.writeImmutableBuffer(frame.header)
+        out.writeInteger(UInt32(frame.data.readableBytes))
+        out.writeImmutableBuffer(frame.data)
+    }
+}

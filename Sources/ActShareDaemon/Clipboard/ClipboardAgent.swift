@@ -1,0 +1,69 @@
+import ActShareCore
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `actshare-clipboard-agent`, running: the daemon's hands on one X display's clipboard.
+/// It is started with a socket on its standard input and output; frames go both ways
+/// (``AgentFrame``). Stopping the daemon closes the socket, which ends the agent.
+final class ClipboardAgent: Sendable {
+    let pid: pid_t
+    private let channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>
+    private let writer = NIOLockedValueBox<NIOAsyncChannelOutboundWriter<(header: ByteBuffer, data: ByteBuffer)>?>(nil)
+
+    private init(pid: pid_t, channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>) {
+        self.pid = pid
+        self.channel = channel
+    }
+
+    /// Starts the agent; `watch` reads every new owner's content (mode `auto`).
+    static func start(_ executable: String, watch: Bool, maximumBytes: UInt64, group: EventLoopGroup) async throws -> ClipboardAgent {
+        guard let (ours, theirs) = ChildProcess.socketPair() else { throw ActShareError(.io, "cannot make a socket for the clipboard agent") }
+        let pid: pid_t
+        do {
+            pid = try ChildProcess.start([executable] + (watch ? ["--watch"] : []) + ["--max", String(maximumBytes)], conversation: theirs)
+        } catch {
+            close(ours)
+            close(theirs)
+            throw error
+        }
+        close(theirs)
+        let limit = Int(min(maximumBytes + (1 << 20), UInt64(Int32.max)))
+        let channel = try await NIOPipeBootstrap(group: group).takingOwnershipOfDescriptor(inputOutput: ours) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(AgentFrameDecoder(dataLimit: limit)))
+                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(AgentFrameEncoder()))
+                return try NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>(
+                    wrappingChannelSynchronously: channel)
+            }
+        }
+        return ClipboardAgent(pid: pid, channel: channel)
+    }
+
+    /// Hands each frame from the agent to `handle`, in order, until the agent ends; then
+    /// reaps it and returns its exit status.
+    func run(_ handle: @escaping @Sendable (AgentFrame) async -> Void) async -> Int32 {
+        try? await channel.executeThenClose { inbound, outbound in
+            writer.withLockedValue { $0 = outbound }
+            for try await (header, data) in inbound {
+                guard let message = try? Wire.decode(AgentMessage.self, from: header) else { continue }
+                await handle(AgentFrame(message, data: data))
+            }
+        }
+        writer.withLockedValue { $0 = nil }
+        kill(pid, SIGTERM)
+        return ChildProcess.wait(pid)
+    }
+
+    /// Sends a frame; false if the agent is gone.
+    @discardableResult
+    func send(_ frame: AgentFrame) async -> Bool {
+        guard let outbound = writer.withLockedValue({ $0 }), let header = try? Wire.encode(frame.header) else { return false }
+        return (try? await outbound.write((header, frame.data))) != nil
+    }
+
+    func stop() { kill(pid, SIGTERM) }
+}

@@ -1,0 +1,55 @@
+import ActShareHandoff
+
+/// An offer of one device's clipboard to a paired device (`clipboard-offer`,
+/// docs/PROTOCOL.md): what it holds, never the bytes, which the receiver fetches on paste.
+struct ClipboardOffer: Codable, Sendable {
+    struct Target: Codable, Sendable {
+        /// The X11 target: a MIME type (`image/png`) or an X name (`UTF8_STRING`).
+        var name: String
+        var size: UInt64
+        /// SHA-256 of its bytes, hex: checked on fetch; targets with equal bytes share one.
+        var sha256: String
+    }
+
+    var id: String
+    /// Seconds since 1970 on the offering device: the newest copy wins.
+    var created: Double
+    var expires: Double
+    var targets: [Target]
+    /// The start of its text, for `clipboard status` and notices.
+    var preview: String?
+    /// Set when the copy is over the offering device's `clipboard-max`: nothing to fetch,
+    /// `total` bytes noticed.
+    var tooLarge: Bool?
+    var total: UInt64?
+
+    static let maximumTargets = 32
+    static let previewLength = 80
+
+    /// Why a peer's offer is refused, or nil: every field is checked here, since it comes
+    /// from another machine.
+    func problem(maximumBytes: UInt64) -> String? {
+        guard ActivityChecks.isActivityID(id) else { return "its id is not valid" }
+        guard created.isFinite, expires.isFinite, expires >= created else { return "its times are not valid" }
+        guard targets.count <= Self.maximumTargets else { return "more than \(Self.maximumTargets) targets" }
+        if tooLarge != true, targets.isEmpty { return "no targets" }
+        var total: UInt64 = 0
+        for target in targets {
+            guard Self.isTargetName(target.name) else { return "a target's name is not valid" }
+            guard target.sha256.utf8.count == 64, target.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+                return "a target's hash is not valid"
+            }
+            total = total &+ target.size
+            guard target.size <= maximumBytes, total <= maximumBytes else { return "larger than this device's clipboard-max" }
+        }
+        if let preview, !ActivityChecks.isDisplayText(preview, limit: 4 * Self.previewLength) { return "its preview is not valid" }
+        return nil
+    }
+
+    /// An X atom's name as offered: printable ASCII without spaces, 1–255 bytes.
+    static func isTargetName(_ name: String) -> Bool {
+        (1...255).contains(name.utf8.count) && name.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    var summaryTargets: [ClipboardTargetSummary] { targets.map { ClipboardTargetSummary(name: $0.name, size: $0.size) } }
+}

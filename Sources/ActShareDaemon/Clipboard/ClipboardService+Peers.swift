@@ -1,0 +1,123 @@
+import ActShareCore
+import ActShareHandoff
+import NIOCore
+
+/// The Universal Clipboard between daemons: a paired device's offer and withdrawal, a
+/// fetch of this device's offer, and this device fetching another's on paste.
+extension ClipboardService {
+    /// A paired device's `clipboard-offer`.
+    func receiveOffer(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
+        guard settings.mode != .off, entry.clipboard != false else {
+            return PeerMessage(.error, message: HandoffError.clipboardOffOn(device: device.name).description)
+        }
+        guard let offer = request.clipboard else { return PeerMessage(.error, message: "refused: no offer") }
+        if let problem = offer.problem(maximumBytes: settings.maximumBytes) {
+            DaemonLog.line("clipboard: refused an offer from \(entry.name): \(problem)")
+            return PeerMessage(.error, message: HandoffError.clipboardOfferRefused(problem).description)
+        }
+        // Two copies at once: the newer wins on both devices (each sees the other's as older or newer).
+        if offer.created <= (await board.lastLocalChange) {
+            await board.note("\(entry.name)'s clipboard was not taken: this device copied something newer")
+            return PeerMessage(.ok)
+        }
+        if offer.tooLarge == true {
+            let total = ByteCount.describe(offer.total ?? 0)
+            await board.note("\(entry.name) copied \(total), more than its clipboard-max: not offered (send it as a file)")
+            DaemonLog.line("clipboard: \(entry.name) copied \(total), over its clipboard-max")
+            return PeerMessage(.ok)
+        }
+        guard let agent = await board.agent else {
+            return PeerMessage(.error, message: HandoffError.clipboardUnreachable(await board.problem ?? "no agent").description)
+        }
+        if let mine = await board.adopt(ClipboardBoard.Incoming(offer: offer, entry: entry)) {
+            withdrawTaken(mine, except: entry.pin)
+        }
+        let targets = offer.targets.map { AgentMessage.Target(name: $0.name, size: $0.size, hash: $0.sha256) }
+        await agent.send(AgentFrame(AgentMessage("own", offer: offer.id, targets: targets)))
+        DaemonLog.debug("clipboard: took \(offer.id) from \(entry.name) (\(offer.targets.count) targets)")
+        return PeerMessage(.ok)
+    }
+
+    /// A paired device's `clipboard-withdraw`: its clipboard changed or was cleared.
+    func withdrawn(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
+        if let id = request.id, await board.dropIncoming(id, from: entry.pin), let agent = await board.agent {
+            await agent.send(AgentFrame(AgentMessage("release", offer: id)))
+            DaemonLog.debug("clipboard: \(entry.name) withdrew \(id)")
+        }
+        return PeerMessage(.ok)
+    }
+
+    /// This device's own offer, replaced by one taken from `pin`: withdrawn from the others.
+    private func withdrawTaken(_ old: ClipboardBoard.Outgoing, except pin: String) {
+        Task {
+            for (entry, addresses) in await peers.targets() where old.takenBy[entry.pin] != nil && entry.pin != pin {
+                _ = try? await peers.request(PeerMessage(.clipboardWithdraw, id: old.offer.id), to: entry, addresses: addresses, seconds: 2)
+            }
+        }
+    }
+
+    /// A paired device's `clipboard-fetch`: one target of this device's offer, as
+    /// `clipboard-data` and the bytes in data frames. Only a device that took the offer,
+    /// while it lasts.
+    func serveFetch(_ request: PeerMessage, from entry: PairedDevices.Entry, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        guard let id = request.id, let hash = request.sha256, var bytes = await board.bytes(offer: id, sha256: hash, for: entry.pin) else {
+            try await outbound.write(try Wire.encode(PeerMessage(.error, message: "no such clipboard offer (withdrawn or expired)")))
+            return
+        }
+        try await outbound.write(try Wire.encode(PeerMessage(.clipboardData, size: UInt64(bytes.readableBytes))))
+        while bytes.readableBytes > 0 {
+            var chunk = ByteBuffer()
+            let slice = bytes.readSlice(length: min(bytes.readableBytes, TransferSender.chunkSize))!
+            chunk.reserveCapacity(slice.readableBytes + 1)
+            chunk.writeInteger(TransferSender.dataTag)
+            chunk.writeImmutableBuffer(slice)
+            try await outbound.write(chunk)
+        }
+        DaemonLog.debug("clipboard: \(entry.name) fetched \(hash.prefix(12)) of \(id)")
+    }
+
+    /// The bytes of target `sha256` of the offer `id` this device carries, fetched from
+    /// its device and checked; nil if it cannot be had (the device gone, the offer
+    /// withdrawn, the bytes not those offered). A paste waits for this, so it is quick to
+    /// fail: a device that does not answer at once is given up within seconds.
+    func fetch(offer id: String, sha256: String) async -> ByteBuffer? {
+        guard let incoming = await board.incoming, incoming.offer.id == id,
+              let target = incoming.offer.targets.first(where: { $0.sha256 == sha256 })
+        else { return nil }
+        let entry = incoming.entry
+        guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else { return nil }
+        // A second for the connection, and time for the bytes at 2 MB/s at least.
+        let seconds = 2 + Double(target.size) / 2_000_000
+        for address in addresses {
+            do {
+                return try await Wire.within(seconds) {
+                    let link = try await PeerLink.connect(host: address.host, port: address.port, group: group, context: clientContext) { $0 == entry.pin }
+                    return try await link.channel.executeThenClose { inbound, outbound in
+                        try await outbound.write(try Wire.encode(PeerMessage(.clipboardFetch, id: id, sha256: sha256)))
+                        var frames = inbound.makeAsyncIterator()
+                        guard let first = try await frames.next() else { throw HandoffError.closedConnection(PeerAddress(host: address.host, port: address.port)) }
+                        let answer = try Wire.decode(PeerMessage.self, from: first)
+                        guard answer.type == .clipboardData, answer.size == target.size else {
+                            throw HandoffError.peerFailure(PeerAddress(host: address.host, port: address.port), Daemon.quoted(answer.message) ?? "not the offered bytes")
+                        }
+                        var bytes = ByteBuffer()
+                        bytes.reserveCapacity(Int(target.size))
+                        var hasher = SHA256()
+                        while UInt64(bytes.readableBytes) < target.size {
+                            guard var frame = try await frames.next(), frame.readInteger(as: UInt8.self) == TransferSender.dataTag,
+                                  UInt64(bytes.readableBytes + frame.readableBytes) <= target.size
+                            else { throw HandoffError.moreBytesThanOffered(sender: entry.name, path: "the clipboard") }
+                            frame.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                            bytes.writeBuffer(&frame)
+                        }
+                        guard Hex.string(hasher.finalize()) == sha256 else { throw HandoffError.arrivedDamaged(path: "the clipboard") }
+                        return bytes
+                    }
+                }
+            } catch {
+                DaemonLog.line("clipboard: cannot fetch from \(entry.name): \(HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port)))")
+            }
+        }
+        return nil
+    }
+}
