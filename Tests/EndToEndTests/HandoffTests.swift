@@ -16,8 +16,16 @@ import Testing
         /// A network namespace to run the daemon in (`ip netns exec`), or nil.
         let namespace: String?
 
-        init(_ name: String, port: Int, namespace: String? = nil, daemonArguments: [String]? = nil) throws {
+        /// `config` is written as the machine's config.yaml, and `environment` added to its
+        /// own (a `DISPLAY`), before its daemon starts.
+        init(_ name: String, port: Int, namespace: String? = nil, daemonArguments: [String]? = nil, config: String? = nil,
+             environment: [String: String] = [:]) throws {
             sandbox = try Sandbox(providerPath: [])
+            sandbox.extraEnvironment.merge(environment) { $1 }
+            if let config {
+                try FileManager.default.createDirectory(atPath: "\(sandbox.root)/config/actshare", withIntermediateDirectories: true)
+                try config.write(toFile: "\(sandbox.root)/config/actshare/config.yaml", atomically: true, encoding: .utf8)
+            }
             self.name = name
             self.port = port
             self.namespace = namespace

@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+
+/// The Universal Clipboard between two real daemons in network namespaces of their own,
+/// each with its own X server (Xvfb): copied on alpha with xclip, Qt or actshare's Copy,
+/// pasted on beta with xclip, GTK and Qt.
+@Suite(.serialized) struct UniversalClipboardTests {
+    typealias Machine = HandoffTests.Machine
+    typealias Display = ClipboardTests.Display
+
+    /// Two desktops on one link, their daemons paired: alpha (`a`) and beta (`b`).
+    final class Desktops {
+        let link: NetworkLink
+        let displays: [Display]
+        var machines: [Machine] = []
+
+        init(tag: String, config: String = "handoff: {clipboard: auto}\n", betaConfig: String? = nil) throws {
+            link = try NetworkLink(hosts: 2, tag: tag)
+            displays = [try Display(), try Display()]
+            for (index, name) in ["alpha", "beta"].enumerated() {
+                machines.append(try Machine(name, port: 53840, namespace: link.hosts[index], daemonArguments: ["--discovery", "static"],
+                                            config: index == 1 ? betaConfig ?? config : config,
+                                            environment: ["DISPLAY": displays[index].name, "ACTSHARE_DEBUG": "1", "ACTSHARE_NO_BUILTINS": "0"]))
+            }
+            let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
+            var asked = Run(status: -1, stdout: "", stderr: "")
+            for attempt in 1...3 {
+                Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
+                asked = try a.run("handoff", "pair", "\(link.address(1)):53840", "--yes")
+                if asked.status == 0 || !asked.stderr.contains("refused to pair") { break }
+            }
+            let waited = waiting()
+            try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        }
+
+        var a: Machine { machines[0] }
+        var b: Machine { machines[1] }
+
+        deinit {
+            // The daemons before the link and the displays they use.
+            for machine in machines { machine.stop() }
+            machines = []
+        }
+
+        /// Copies `text` on `machine`'s display with xclip (one target), kept until taken.
+        func xclip(_ index: Int, _ bytes: Data, target: String = "UTF8_STRING") throws -> ClipboardTests.Server {
+            let file = "\(machines[index].sandbox.root)/copied-\(UUID().uuidString)"
+            try bytes.write(to: URL(fileURLWithPath: file))
+            let server = try ClipboardTests.Server(["/usr/bin/xclip", "-quiet", "-selection", "clipboard", "-t", target, "-i", file],
+                                                   environment: ["DISPLAY=\(displays[index].name)"])
+            // Until xclip owns the selection, a paste would find the one before.
+            for _ in 0..<100 where !(try targets(index).contains(target)) { Thread.sleep(forTimeInterval: 0.02) }
+            return server
+        }
+
+        /// What xclip reads for `target` on `index`'s display, giving up after `seconds`:
+        /// xclip waits for ever, and an owner busy with another reader (xclip serves one
+        /// INCR transfer at a time, ours included) never answers a request it dropped.
+        func paste(_ target: String, on index: Int, seconds: Int = 10) throws -> Data {
+            let process = Process()
+            // The test runner's threads block signals, and timeout's alarm is one: unblocked first.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                                 "/usr/bin/timeout", String(seconds), "/usr/bin/xclip", "-selection", "clipboard", "-o", "-t", target]
+            process.environment = ["DISPLAY": displays[index].name]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
+
+        func targets(_ index: Int) throws -> [String] {
+            String(decoding: try paste("TARGETS", on: index, seconds: 2), as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+
+        /// A toolkit's paste on `index`'s display: `gtk` or `qt`.
+        func toolkitPaste(_ toolkit: String, on index: Int) throws -> Run {
+            let desktop = ["DISPLAY": displays[index].name, "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb", "HOME": "\(machines[index].sandbox.root)/home",
+                           "XDG_RUNTIME_DIR": "\(machines[index].sandbox.root)/runtime", "PATH": "/usr/bin:/bin", "GSK_RENDERER": "cairo"]
+            return try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/\(toolkit)-paste.py"], environment: desktop, stdin: nil, timeout: 30)
+        }
+
+        func qtCopy(_ index: Int, _ arguments: [String]) throws -> ClipboardTests.Server {
+            let server = try ClipboardTests.Server(
+                ["/usr/bin/python3", "\(HandoffTests.fixtures)/qt-copy.py"] + arguments,
+                environment: ["DISPLAY=\(displays[index].name)", "QT_QPA_PLATFORM=xcb", "HOME=\(machines[index].sandbox.root)/home",
+                              "XDG_RUNTIME_DIR=\(machines[index].sandbox.root)/runtime", "PATH=/usr/bin:/bin"])
+            for _ in 0..<250 where !(try targets(index).contains("UTF8_STRING")) { Thread.sleep(forTimeInterval: 0.02) }
+            return server
+        }
+    }
+
+    /// `handoff clipboard status --json` of `machine`.
+    static func status(_ machine: Machine) throws -> [String: Any] {
+        let run = try machine.run("handoff", "clipboard", "status", "--json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+    }
+
+    /// Polls `machine`'s status until `done` holds (at most `seconds`); returns the last.
+    @discardableResult
+    static func waitFor(_ machine: Machine, seconds: Double = 5, _ done: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = try status(machine)
+        while !done(last) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            last = try status(machine)
+        }
+        return last
+    }
+
+    static func received(_ status: [String: Any]) -> [String: Any]? { status["received"] as? [String: Any] }
+    static func offered(_ status: [String: Any]) -> [String: Any]? { status["offered"] as? [String: Any] }
+
+    @Test func textPastesOnTheOtherDeviceInEveryToolkitAndIsNotEchoed() throws {
+        let desktops = try Desktops(tag: "ct")
+        let text = "Grüße aus alpha — 世界、こんにちは ✓"
+        let copy = try desktops.xclip(0, Data(text.utf8))
+        let taken = try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        let received = try #require(Self.received(taken), "beta took nothing: \(desktops.b.log)")
+        #expect(received["device"] as? String == "alpha")
+        #expect(received["preview"] as? String == text)
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data(text.utf8))
+        for toolkit in ["gtk", "qt"] {
+            let pasted = try desktops.toolkitPaste(toolkit, on: 1)
+            #expect(pasted.stdout == text, "\(toolkit): \(pasted.stdout) \(pasted.stderr.prefix(300))")
+        }
+        // Offered by alpha, taken by beta; beta offers nothing back, and alpha's
+        // clipboard is still its own copy.
+        let alpha = try Self.status(desktops.a)
+        #expect(Self.offered(alpha)?["to"] as? [String] == ["beta"])
+        #expect(Self.received(alpha) == nil)
+        #expect(Self.offered(try Self.status(desktops.b)) == nil)
+        #expect(try desktops.paste("UTF8_STRING", on: 0) == Data(text.utf8))
+        _ = copy
+    }
+
+    @Test func copyOffersEveryTargetAndEachPastesByteForByte() throws {
+        let desktops = try Desktops(tag: "cu")
+        let url = "https://example.org/ein/pfad?q=ä#frag"
+        let copied = try desktops.a.run("perform", "org.actshare.copy-to-clipboard", url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        let there = try desktops.targets(0).filter { !["TARGETS", "TIMESTAMP"].contains($0) }
+        let here = try desktops.targets(1)
+        #expect(there.contains("text/uri-list") && there.contains("text/x-moz-url"), "\(there)")
+        for target in there {
+            #expect(here.contains(target), "\(target) is not offered on beta: \(here)")
+            #expect(try desktops.paste(target, on: 1) == (try desktops.paste(target, on: 0)),
+                    "\(target)")
+        }
+    }
+
+    @Test func aLargeImageIsFetchedOnlyWhenPasted() throws {
+        let desktops = try Desktops(tag: "ci")
+        let image = "\(desktops.a.sandbox.root)/big.png"
+        let maker = try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/make-png.py", image, "2580", "2710"], environment: [:], stdin: nil)
+        #expect(maker.status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: image))
+        #expect(bytes.count > 20 << 20)
+        let copy = try desktops.xclip(0, bytes, target: "image/png")
+        let taken = try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        let targets = try #require(Self.received(taken)?["targets"] as? [[String: Any]])
+        #expect(targets.count == 1 && targets[0]["name"] as? String == "image/png" && targets[0]["size"] as? Int == bytes.count)
+        // Offered, not sent: nothing was fetched before the paste…
+        #expect(!desktops.a.log.contains("fetched"))
+        #expect(try desktops.paste("image/png", on: 1) == bytes)
+        // …and once pasted, the bytes came from alpha.
+        #expect(desktops.a.log.contains("beta fetched"))
+        _ = copy
+    }
+
+    @Test func aPasswordIsNeverOfferedAndClearingWithdrawsEverywhere() throws {
+        let desktops = try Desktops(tag: "cs")
+        let password = try desktops.qtCopy(0, ["hunter2-correct-horse", "--secret", "--seconds", "20"])
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        #expect(Self.offered(try Self.status(desktops.a)) == nil)
+        #expect(!desktops.b.log.contains("took"), "\(desktops.b.log)")
+        _ = password
+        // The same copy without the mark is offered (so the check above could fail)…
+        let plain = try desktops.qtCopy(0, ["plain words", "--seconds", "20", "--clear-after", "4"])
+        let taken = try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == "plain words" }
+        #expect(Self.received(taken)?["preview"] as? String == "plain words", "\(desktops.a.log.suffix(1500)) \(desktops.b.log.suffix(1500))")
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data("plain words".utf8))
+        // …and when alpha's clipboard is cleared (as a password manager does after a
+        // while), beta's is cleared too.
+        let cleared = try Self.waitFor(desktops.b, seconds: 6) { Self.received($0) == nil }
+        #expect(Self.received(cleared) == nil)
+        #expect(try desktops.targets(1).isEmpty)
+        _ = plain
+    }
+
+    @Test func manualOffersOnlyWhenPushedAndOffNeither() throws {
+        let desktops = try Desktops(tag: "cm", config: "handoff: {clipboard: manual}\n", betaConfig: "handoff: {clipboard: manual}\n")
+        let copy = try desktops.xclip(0, Data("only when pushed".utf8))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        let pushed = try desktops.a.run("handoff", "clipboard", "push")
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        #expect(pushed.stdout.hasPrefix("Offered “only when pushed” (text, 16 bytes) to beta until "), "\(pushed.stdout)")
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data("only when pushed".utf8))
+        _ = copy
+
+        let off = try Desktops(tag: "co", config: "handoff: {clipboard: off}\n")
+        let offCopy = try off.xclip(0, Data("never".utf8))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.received(try Self.status(off.b)) == nil)
+        let refused = try off.a.run("handoff", "clipboard", "push")
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "actshare: the Universal Clipboard is off here (config handoff.clipboard: manual or auto turns it on)\n")
+        #expect(try off.targets(1).isEmpty)
+        _ = offCopy
+    }
+
+    @Test func anOfferExpires() throws {
+        let desktops = try Desktops(tag: "ce", config: "handoff: {clipboard: auto, clipboard-expires: 5s}\n")
+        let copy = try desktops.xclip(0, Data("short-lived".utf8))
+        let taken = try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        let received = try #require(Self.received(taken))
+        let created = try #require(received["created"] as? Double), expires = try #require(received["expires"] as? Double)
+        #expect(abs(expires - created - 5) < 0.01)
+        let gone = try Self.waitFor(desktops.b, seconds: 8) { Self.received($0) == nil }
+        #expect(Self.received(gone) == nil)
+        #expect(try desktops.targets(1).isEmpty)
+        // Alpha no longer serves it either.
+        #expect(Self.offered(try Self.status(desktops.a)) == nil)
+        _ = copy
+    }
+
+    @Test func theOriginGoneAnswersThePasteAtOnce() throws {
+        let desktops = try Desktops(tag: "cg")
+        let copy = try desktops.xclip(0, Data("from a daemon that stops".utf8))
+        try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        desktops.a.stop()
+        let started = Date()
+        let pasted = try desktops.paste("UTF8_STRING", on: 1)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(pasted.isEmpty)
+        #expect(seconds < 1, "the paste took \(seconds) s")
+        _ = copy
+    }
+
+    @Test func theNewestCopyWinsOnBothDevices() throws {
+        let desktops = try Desktops(tag: "cn")
+        let first = try desktops.xclip(0, Data("older, from alpha".utf8))
+        let second = try desktops.xclip(1, Data("newer, from beta".utf8))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try desktops.paste("UTF8_STRING", on: 0) == Data("newer, from beta".utf8))
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data("newer, from beta".utf8))
+        _ = (first, second)
+    }
+
+    @Test func aDeviceMarkedClipboardFalseIsLeftOut() throws {
+        let desktops = try Desktops(tag: "cf")
+        let file = "\(desktops.a.sandbox.root)/state/actshare/paired-devices.json"
+        let paired = try String(contentsOfFile: file, encoding: .utf8)
+        try paired.replacingOccurrences(of: "\"name\" :", with: "\"clipboard\" : false,\n    \"name\" :").write(toFile: file, atomically: true, encoding: .utf8)
+        desktops.a.stop()
+        try desktops.a.start()
+        let copy = try desktops.xclip(0, Data("not for beta".utf8))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        #expect(Self.offered(try Self.status(desktops.a))?["to"] as? [String] == [])
+        _ = copy
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Copies TEXT as a Qt 5 application does, and with --secret as KeePassXC does: with the
+target x-kde-passwordManagerHint holding "secret". Keeps the clipboard until it is taken,
+or SECONDS (default 30) have passed; with --clear-after N it empties the clipboard after N
+seconds, as a password manager does, and goes on running. Prints "copied" once the
+clipboard is its own."""
+import argparse
+import sys
+
+from PyQt5.QtCore import QMimeData, QTimer
+from PyQt5.QtWidgets import QApplication
+
+parser = argparse.ArgumentParser()
+parser.add_argument("text")
+parser.add_argument("--secret", action="store_true")
+parser.add_argument("--seconds", type=float, default=30)
+parser.add_argument("--clear-after", type=float)
+options = parser.parse_args()
+
+application = QApplication(sys.argv[:1] + ["-platform", "xcb"])
+clipboard = application.clipboard()
+data = QMimeData()
+data.setText(options.text)
+if options.secret:
+    data.setData("x-kde-passwordManagerHint", b"secret")
+clipboard.setMimeData(data)
+print("copied", flush=True)
+if options.clear_after is not None:
+    QTimer.singleShot(int(options.clear_after * 1000), clipboard.clear)
+QTimer.singleShot(int(options.seconds * 1000), application.quit)
+application.exec_()
