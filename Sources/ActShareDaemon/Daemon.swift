@@ -112,7 +112,7 @@ public final class Daemon: Sendable {
                                     receiveDirectory: settings.receiveDirectory)
         pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
-        clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, board: ClipboardBoard(), group: group,
+        clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, transfers: transfers, board: ClipboardBoard(), group: group,
                                      clientContext: clientContext)
     }
 

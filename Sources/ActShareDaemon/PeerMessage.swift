@@ -15,6 +15,9 @@ struct PeerMessage: Codable, Sendable {
         // by `clipboard-data` (its size) and the bytes in data frames (docs/PROTOCOL.md).
         case clipboardOffer = "clipboard-offer", clipboardWithdraw = "clipboard-withdraw"
         case clipboardFetch = "clipboard-fetch", clipboardData = "clipboard-data"
+        // The files of a clipboard offer: sent as a transfer, then `clipboard-data` with
+        // the names they got there (`received`).
+        case clipboardFiles = "clipboard-files"
     }
 
     var type: Kind

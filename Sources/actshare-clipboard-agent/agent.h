@@ -87,6 +87,7 @@ typedef struct offered_target {
     char name[256];
     char hash[65]; /* SHA-256, hex: targets with the same bytes share one fetch */
     uint32_t size;
+    int any_size;        /* made on fetch (a list of files): its size is what comes */
     unsigned char *data; /* once fetched */
     int fetching, failed;
 } offered_target;

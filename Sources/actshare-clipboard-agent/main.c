@@ -73,6 +73,8 @@ static void own(display *d, owner *o, int fd, json_object *header) {
         snprintf(t->name, sizeof t->name, "%s", json_object_get_string(name));
         snprintf(t->hash, sizeof t->hash, "%s", json_object_get_string(hash));
         int64_t bytes = json_object_get_int64(size);
+        json_object *any = NULL;
+        t->any_size = json_object_object_get_ex(entry, "any-size", &any) && json_object_get_boolean(any);
         if (bytes < 0 || bytes > 0x7FFFFFFF || !(t->atom = display_atom(d, t->name))) continue;
         t->size = (uint32_t)bytes;
         count++;

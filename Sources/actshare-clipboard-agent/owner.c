@@ -131,7 +131,7 @@ static void answer(owner *o, const xcb_selection_request_event_t *request) {
         long index = find_target(o, request->target);
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (o->targets[index].data || o->targets[index].size == 0) {
+        } else if (o->targets[index].data || (o->targets[index].size == 0 && !o->targets[index].any_size)) {
             answer_with_data(o, request, (size_t)index);
         } else if (o->waiting_count < MAX_PENDING) {
             o->waiting[o->waiting_count++] = (pending){*request, now_ms()};
@@ -150,7 +150,7 @@ static void answer_waiting(owner *o) {
         long index = o->owning ? find_target(o, request->target) : -1;
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (o->targets[index].data || o->targets[index].size == 0) {
+        } else if (o->targets[index].data || (o->targets[index].size == 0 && !o->targets[index].any_size)) {
             answer_with_data(o, request, (size_t)index);
         } else {
             o->waiting[kept++] = o->waiting[i];
@@ -192,8 +192,10 @@ void owner_fetched(owner *o, const char *id, const char *hash, const unsigned ch
         offered_target *t = &o->targets[i];
         if (strcmp(t->hash, hash) != 0 || t->data) continue;
         t->fetching = 0;
-        if (data && length == t->size && (t->data = malloc(length ? length : 1))) {
+        if (data && (length == t->size || t->any_size) && (t->data = malloc(length ? length : 1))) {
             memcpy(t->data, data, length);
+            t->size = length;
+            t->any_size = 0;
         } else {
             t->failed = 1;
         }

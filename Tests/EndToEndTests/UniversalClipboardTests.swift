@@ -266,4 +266,31 @@ import Testing
         #expect(Self.offered(try Self.status(desktops.a))?["to"] as? [String] == [])
         _ = copy
     }
+
+    @Test func filesCopiedInAFileManagerPasteAsFilesOnTheOtherDevice() throws {
+        let desktops = try Desktops(tag: "cl")
+        let contents = ["notes.txt": "Notizen ✓\n", "Bericht 2026.pdf": "%PDF-1.4 not really\n", "图片.png": "\u{89}PNG…"]
+        var paths: [String] = []
+        for (name, text) in contents.sorted(by: { $0.key < $1.key }) { paths.append(try desktops.a.sandbox.file(name, text)) }
+        let copied = try desktops.a.sandbox.run(["perform", "org.actshare.copy-to-clipboard"] + paths)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let taken = try Self.waitFor(desktops.b) { Self.received($0) != nil }
+        #expect(Self.received(taken) != nil, "\(desktops.b.log.suffix(1000))")
+        // Nothing travels before the paste.
+        let downloads = "\(desktops.b.sandbox.root)/home/Downloads"
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).isEmpty)
+        let here = contents.keys.sorted().map { "\(downloads)/\($0)" }
+        let uris = String(decoding: try desktops.paste("text/uri-list", on: 1), as: UTF8.self)
+        #expect(uris == here.map { Self.fileURI($0) + "\r\n" }.joined(), "\(uris) \(desktops.b.log.suffix(1500))")
+        for (name, text) in contents { #expect((try? String(contentsOfFile: "\(downloads)/\(name)", encoding: .utf8)) == text, "\(name)") }
+        #expect(String(decoding: try desktops.paste("x-special/gnome-copied-files", on: 1), as: UTF8.self)
+            == (["copy"] + here.map(Self.fileURI)).joined(separator: "\n"))
+        #expect(String(decoding: try desktops.paste("UTF8_STRING", on: 1), as: UTF8.self) == here.joined(separator: "\n"))
+        // Sent once, however many formats were pasted.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).count == 3)
+    }
+
+    static func fileURI(_ path: String) -> String {
+        "file://" + path.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/"))!
+    }
 }

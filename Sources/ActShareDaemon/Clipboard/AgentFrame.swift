@@ -21,6 +21,13 @@ struct AgentMessage: Codable, Sendable {
         var name: String
         var size: UInt64
         var hash: String?
+        /// Made when fetched (a list of files): any size.
+        var anySize: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case name, size, hash
+            case anySize = "any-size"
+        }
     }
 
     var type: String

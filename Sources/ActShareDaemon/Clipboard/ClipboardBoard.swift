@@ -14,12 +14,16 @@ actor ClipboardBoard {
         var bytes: [String: ByteBuffer]
         /// The pins of the devices that took the offer: only they may fetch it.
         var takenBy: [String: String] = [:]
+        /// The files copied, for an offer of files.
+        var files: [String]? = nil
     }
 
     /// Another device's offer, which this device's clipboard carries.
     struct Incoming: Sendable {
         var offer: ClipboardOffer
         var entry: PairedDevices.Entry
+        /// For an offer of files: their arrival here (started by the first paste).
+        var files: Task<[String]?, Never>? = nil
     }
 
     private(set) var outgoing: Outgoing?
@@ -79,6 +83,21 @@ actor ClipboardBoard {
     }
 
     func note(_ notice: String) { self.notice = notice }
+
+    /// The files of this device's offer `id`, for the device `pin` that took it.
+    func files(offer id: String, for pin: String) -> [String]? {
+        guard let outgoing, outgoing.offer.id == id, outgoing.offer.expires > Self.now(), outgoing.takenBy[pin] != nil else { return nil }
+        return outgoing.files
+    }
+
+    /// The arrival of the incoming offer `id`'s files: the one under way, or `start`ed now.
+    func filesArrival(offer id: String, start: @Sendable () -> Task<[String]?, Never>) -> Task<[String]?, Never>? {
+        guard incoming?.offer.id == id else { return nil }
+        if let arriving = incoming?.files { return arriving }
+        let arriving = start()
+        incoming?.files = arriving
+        return arriving
+    }
 
     /// Offers past their time: this device's is forgotten; the id of another's is
     /// returned, for the agent to give the clipboard up.

@@ -22,6 +22,9 @@ struct ClipboardOffer: Codable, Sendable {
     /// `total` bytes noticed.
     var tooLarge: Bool?
     var total: UInt64?
+    /// Files copied (a file manager's copy): their names. The targets are then formats of
+    /// a list of files, made anew on the receiving device for where the files land there.
+    var files: [String]?
 
     static let maximumTargets = 32
     static let previewLength = 80
@@ -43,6 +46,11 @@ struct ClipboardOffer: Codable, Sendable {
             guard target.size <= maximumBytes, total <= maximumBytes else { return "larger than this device's clipboard-max" }
         }
         if let preview, !ActivityChecks.isDisplayText(preview, limit: 4 * Self.previewLength) { return "its preview is not valid" }
+        if let files {
+            guard !files.isEmpty, files.count <= LocalTree.maximumEntries,
+                  files.allSatisfy({ ActivityChecks.isDisplayText($0, limit: 255) && !$0.isEmpty }) else { return "its file names are not valid" }
+            guard targets.allSatisfy({ FileClipboard.targets.contains($0.name) }) else { return "a target is not a format of files" }
+        }
         return nil
     }
 

@@ -32,7 +32,11 @@ extension ClipboardService {
         if let mine = await board.adopt(ClipboardBoard.Incoming(offer: offer, entry: entry)) {
             withdrawTaken(mine, except: entry.pin)
         }
-        let targets = offer.targets.map { AgentMessage.Target(name: $0.name, size: $0.size, hash: $0.sha256) }
+        // Files are listed in formats made here, once they are: each target its own fetch.
+        let targets = offer.targets.map { target in
+            offer.files == nil ? AgentMessage.Target(name: target.name, size: target.size, hash: target.sha256)
+                : AgentMessage.Target(name: target.name, size: 0, hash: Self.fileTargetHash(offer: offer.id, target: target.name), anySize: true)
+        }
         await agent.send(AgentFrame(AgentMessage("own", offer: offer.id, targets: targets)))
         DaemonLog.debug("clipboard: took \(offer.id) from \(entry.name) (\(offer.targets.count) targets)")
         return PeerMessage(.ok)
@@ -54,6 +58,23 @@ extension ClipboardService {
                 _ = try? await peers.request(PeerMessage(.clipboardWithdraw, id: old.offer.id), to: entry, addresses: addresses, seconds: 2)
             }
         }
+    }
+
+    /// The name the agent asks for a format of files by (its bytes are made on fetch).
+    static func fileTargetHash(offer id: String, target: String) -> String {
+        Hex.string(SHA256.hash(data: Array("files:\(id):\(target)".utf8)))
+    }
+
+    /// A paired device's `clipboard-files`: the files of this device's offer, sent to it as
+    /// a transfer (only to a device that took the offer); the answer names them there.
+    func serveFiles(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
+        guard let id = request.id, let paths = await board.files(offer: id, for: entry.pin) else {
+            return PeerMessage(.error, message: "no such clipboard offer of files (withdrawn or expired)")
+        }
+        let delivery = await transfers.deliver(paths: paths, to: entry)
+        if let error = delivery.error { return PeerMessage(.error, message: error) }
+        DaemonLog.line("clipboard: sent \(paths.count) file\(paths.count == 1 ? "" : "s") to \(entry.name), pasted there")
+        return PeerMessage(.clipboardData, received: delivery.received)
     }
 
     /// A paired device's `clipboard-fetch`: one target of this device's offer, as
@@ -82,9 +103,12 @@ extension ClipboardService {
     /// fail: a device that does not answer at once is given up within seconds.
     func fetch(offer id: String, sha256: String) async -> ByteBuffer? {
         guard let incoming = await board.incoming, incoming.offer.id == id,
-              let target = incoming.offer.targets.first(where: { $0.sha256 == sha256 })
+              let target = incoming.offer.targets.first(where: {
+                  (incoming.offer.files == nil ? $0.sha256 : Self.fileTargetHash(offer: id, target: $0.name)) == sha256
+              })
         else { return nil }
         let entry = incoming.entry
+        if incoming.offer.files != nil { return await fetchFiles(incoming, target: target.name) }
         guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else { return nil }
         // A second for the connection, and time for the bytes at 2 MB/s at least.
         let seconds = 2 + Double(target.size) / 2_000_000
@@ -120,4 +144,39 @@ extension ClipboardService {
         }
         return nil
     }
+
+    /// A format of the files of `incoming`, for where they land here: the files are
+    /// asked for once however many formats are pasted (the device sends them as a
+    /// transfer into the receive directory), then each format is made from their paths.
+    private func fetchFiles(_ incoming: ClipboardBoard.Incoming, target: String) async -> ByteBuffer? {
+        let arrival = await board.filesArrival(offer: incoming.offer.id) {
+            Task { await receiveFiles(of: incoming) }
+        }
+        guard let paths = await arrival?.value, let bytes = FileClipboard.bytes(for: target, paths: paths) else { return nil }
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// Asks the device of `incoming` for its files; where they landed here, or nil.
+    private func receiveFiles(of incoming: ClipboardBoard.Incoming) async -> [String]? {
+        guard let addresses = await peers.targets().first(where: { $0.entry.pin == incoming.entry.pin })?.addresses else { return nil }
+        let reply: PeerMessage
+        do {
+            reply = try await peers.request(PeerMessage(.clipboardFiles, id: incoming.offer.id), to: incoming.entry, addresses: addresses,
+                                            seconds: Self.filesSeconds)
+        } catch {
+            DaemonLog.line("clipboard: cannot have the files from \(incoming.entry.name): \(HandoffError(error))")
+            return nil
+        }
+        // Names in the receive directory, as the transfer placed them: nothing else.
+        guard reply.type == .clipboardData, let names = reply.received, !names.isEmpty,
+              names.allSatisfy({ !$0.contains("/") && $0 != ".." && $0 != "." && !$0.isEmpty })
+        else {
+            DaemonLog.line("clipboard: \(incoming.entry.name) did not send the files: \(Daemon.quoted(reply.message) ?? "no reason given")")
+            return nil
+        }
+        return names.map { FileSystem.join(transfers.receiveDirectory, $0) }
+    }
+
+    /// How long files copied on another device may take to arrive when pasted here.
+    static let filesSeconds = 600.0
 }

@@ -20,6 +20,8 @@ struct ClipboardService: Sendable {
     let settings: ClipboardSettings
     let device: LocalDevice
     let peers: PeerDirectory
+    /// Files copied travel as a transfer, into the receive directory.
+    let transfers: TransferService
     let board: ClipboardBoard
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext
@@ -124,7 +126,16 @@ struct ClipboardService: Sendable {
                 }
             }
         }
-        if let old = await board.localChange(ClipboardBoard.Outgoing(offer: offer, bytes: bytes)) { withdraw(old) }
+        // Files a file manager copied: offered as files, sent when pasted.
+        var files: [String]?
+        if let list = offer.targets.first(where: { $0.name == "text/uri-list" }), let listed = bytes[list.sha256],
+           let paths = FileClipboard.paths(inURIList: Array(listed.readableBytesView)) {
+            files = paths
+            offer.files = paths.map(FileSystem.baseName)
+            offer.targets = offer.targets.filter { FileClipboard.targets.contains($0.name) }
+            offer.preview = nil
+        }
+        if let old = await board.localChange(ClipboardBoard.Outgoing(offer: offer, bytes: bytes, files: files)) { withdraw(old) }
         if offer.tooLarge == true {
             DaemonLog.line("clipboard: \(ByteCount.describe(offer.total ?? 0)) copied, over clipboard-max: only noticed")
         }

@@ -110,6 +110,8 @@ struct PeerServer {
             return await clipboard.receiveOffer(request, from: entry)
         case .clipboardWithdraw:
             return await clipboard.withdrawn(request, from: entry)
+        case .clipboardFiles:
+            return await clipboard.serveFiles(request, from: entry)
         case .continued:
             // Who continued it, as the device says: a name fit to show, or its paired name.
             let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name

@@ -155,6 +155,21 @@ struct TransferService: Sendable {
     }
 
     /// A paired device's transfer, received and recorded.
+    /// `paths` to one paired device now, without progress or a queue (files copied to the
+    /// clipboard, fetched when pasted there): what it received, or why not.
+    func deliver(paths: [String], to entry: PairedDevices.Entry) async -> Delivery {
+        let tree: LocalTree
+        do {
+            tree = try LocalTree(paths: paths)
+        } catch {
+            return Delivery(device: entry.name, error: HandoffError(error).description)
+        }
+        guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else {
+            return Delivery(device: entry.name, error: HandoffError.noDeviceNamed(entry.name).description)
+        }
+        return await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses).delivery
+    }
+
     func receiveFiles(_ offer: PeerMessage, from entry: PairedDevices.Entry,
                       frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
                       outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
