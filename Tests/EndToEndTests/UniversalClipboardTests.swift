@@ -88,7 +88,13 @@ import Testing
                 ["/usr/bin/python3", "\(HandoffTests.fixtures)/qt-copy.py"] + arguments,
                 environment: ["DISPLAY=\(displays[index].name)", "QT_QPA_PLATFORM=xcb", "HOME=\(machines[index].sandbox.root)/home",
                               "XDG_RUNTIME_DIR=\(machines[index].sandbox.root)/runtime", "PATH=/usr/bin:/bin"])
-            for _ in 0..<250 where !(try targets(index).contains("UTF8_STRING")) { Thread.sleep(forTimeInterval: 0.02) }
+            // Until it owns the clipboard (after another Qt copy: until the mark is as it says).
+            let secret = arguments.contains("--secret")
+            for _ in 0..<250 {
+                let offered = try targets(index)
+                if offered.contains("UTF8_STRING") && offered.contains("x-kde-passwordManagerHint") == secret { break }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             return server
         }
     }
@@ -288,6 +294,62 @@ import Testing
         #expect(String(decoding: try desktops.paste("UTF8_STRING", on: 1), as: UTF8.self) == here.joined(separator: "\n"))
         // Sent once, however many formats were pasted.
         #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).count == 3)
+    }
+
+    /// A paired device that lies, with alpha's real identity (lying-peer.py): every field
+    /// of its offers is checked, and it fetches only what was offered to it.
+    @Test func aLyingPairedDeviceIsHeldToTheRules() throws {
+        let desktops = try Desktops(tag: "cx")
+        let aState = "\(desktops.a.sandbox.root)/state/actshare"
+        func send(_ message: String) throws -> String {
+            let run = try desktops.link.run(0, ["/usr/bin/python3", "\(HandoffTests.fixtures)/lying-peer.py", "send", aState,
+                                                "\(desktops.link.address(1)):53840", message], environment: [:], timeout: 20)
+            #expect(run.status == 0, "\(message): \(run.stderr.suffix(300))")
+            return run.stdout
+        }
+        let hash = String(repeating: "ab", count: 32)
+        func offer(_ targets: String, id: String = "1234567890abcdef", extra: String = "") -> String {
+            #"{"type": "clipboard-offer", "clipboard": {"id": "\#(id)", "created": 4102444800, "expires": 4102444920, "targets": \#(targets)\#(extra)}}"#
+        }
+        let lies = [
+            offer(#"[{"name": "UTF8 STRING", "size": 3, "sha256": "\#(hash)"}]"#),
+            offer(#"[{"name": "UTF8_STRING\u001b[2J", "size": 3, "sha256": "\#(hash)"}]"#),
+            offer(#"[{"name": "UTF8_STRING", "size": 1099511627776, "sha256": "\#(hash)"}]"#),
+            offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "not-a-hash"}]"#),
+            offer("[" + (0..<33).map { #"{"name": "t\#($0)", "size": 1, "sha256": "\#(hash)"}"# }.joined(separator: ",") + "]"),
+            offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#, id: "x;touch pwned"),
+            offer(#"[{"name": "image/png", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": ["../../.bashrc"]"#),
+            offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "preview": "\u001b]52;c;AAAA\u0007""#),
+        ]
+        for lie in lies {
+            let reply = try send(lie)
+            #expect(reply.contains(#""error""#) && reply.contains("refused"), "\(lie): \(reply)")
+        }
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        // An offer in form is taken (so the refusals above could have failed)…
+        let good = try send(offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#))
+        #expect(good.contains(#""ok""#), "\(good)")
+        let taken = try #require(Self.received(try Self.status(desktops.b)))
+        #expect(taken["id"] as? String == "1234567890abcdef")
+        // Its clock is not believed: no offer from the year 2100, none longer than 2 minutes.
+        let now = Date().timeIntervalSince1970
+        #expect((taken["created"] as? Double ?? 0) < now + 10 && (taken["expires"] as? Double ?? .infinity) <= now + 121, "\(taken)")
+        // …and its bytes, fetched from the liar, are checked: they are not what it offered,
+        // so the paste gets nothing.
+        #expect(try desktops.paste("UTF8_STRING", on: 1, seconds: 5).isEmpty)
+
+        // Beta's own offer goes to alpha; a fetch of another id, or of a hash it does not
+        // hold, gets nothing; the real one gets the bytes.
+        let copy = try desktops.xclip(1, Data("beta's words".utf8))
+        let offered = try #require(Self.offered(try Self.waitFor(desktops.b) { Self.offered($0)?["to"] as? [String] == ["alpha"] }))
+        let id = try #require(offered["id"] as? String)
+        let wrongID = try send(#"{"type": "clipboard-fetch", "id": "ffffffffffffffff", "sha256": "\#(hash)"}"#)
+        #expect(wrongID.contains("no such clipboard offer"), "\(wrongID)")
+        let wrongHash = try send(#"{"type": "clipboard-fetch", "id": "\#(id)", "sha256": "\#(hash)"}"#)
+        #expect(wrongHash.contains("no such clipboard offer"), "\(wrongHash)")
+        let files = try send(#"{"type": "clipboard-files", "id": "\#(id)"}"#)
+        #expect(files.contains("no such clipboard offer of files"), "\(files)")
+        _ = copy
     }
 
     static func fileURI(_ path: String) -> String {

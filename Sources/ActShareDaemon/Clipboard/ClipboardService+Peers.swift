@@ -10,11 +10,16 @@ extension ClipboardService {
         guard settings.mode != .off, entry.clipboard != false else {
             return PeerMessage(.error, message: HandoffError.clipboardOffOn(device: device.name).description)
         }
-        guard let offer = request.clipboard else { return PeerMessage(.error, message: "refused: no offer") }
+        guard var offer = request.clipboard else { return PeerMessage(.error, message: "refused: no offer") }
         if let problem = offer.problem(maximumBytes: settings.maximumBytes) {
             DaemonLog.line("clipboard: refused an offer from \(entry.name): \(problem)")
             return PeerMessage(.error, message: HandoffError.clipboardOfferRefused(problem).description)
         }
+        // Its clock is its own: an offer from the future does not win every race, and none
+        // lasts longer here than this device lets its own.
+        let now = ClipboardBoard.now()
+        offer.created = min(offer.created, now + Self.clockSkewSeconds)
+        offer.expires = min(offer.expires, now + settings.offerSeconds)
         // Two copies at once: the newer wins on both devices (each sees the other's as older or newer).
         if offer.created <= (await board.lastLocalChange) {
             await board.note("\(entry.name)'s clipboard was not taken: this device copied something newer")
@@ -176,6 +181,9 @@ extension ClipboardService {
         }
         return names.map { FileSystem.join(transfers.receiveDirectory, $0) }
     }
+
+    /// How far ahead of this device's clock another's may be.
+    static let clockSkewSeconds = 5.0
 
     /// How long files copied on another device may take to arrive when pasted here.
     static let filesSeconds = 600.0
