@@ -30,6 +30,8 @@ bench:
 	Benchmarks/handoff-vs-scp
 	Benchmarks/handoff-discovery
 	Benchmarks/sheet-vs-zenity
+	Benchmarks/clipboard-between-devices
+	Benchmarks/clipboard-between-devices --namespaces
 
 # 100,000 mutated manifests and configs through the decoders (the test suite runs 2,000).
 fuzz:
