@@ -1,36 +1,10 @@
-/* Frames with the daemon: see agent.h. */
+/* Frames with the daemon: see agent.h. Writes to a daemon gone fail with EPIPE (the
+ * agent ignores SIGPIPE). */
 #include "agent.h"
+#include "io.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-static int write_all(int fd, const void *bytes, size_t length) {
-    const unsigned char *at = bytes;
-    while (length > 0) {
-        /* A socket: MSG_NOSIGNAL, so that a daemon gone is an error, not SIGPIPE. */
-        ssize_t written = send(fd, at, length, MSG_NOSIGNAL);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return -1;
-        at += written;
-        length -= (size_t)written;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *bytes, size_t length) {
-    unsigned char *at = bytes;
-    while (length > 0) {
-        ssize_t got = read(fd, at, length);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
-        at += got;
-        length -= (size_t)got;
-    }
-    return 0;
-}
 
 static void put32(unsigned char *at, uint32_t value) {
     at[0] = (unsigned char)(value >> 24), at[1] = (unsigned char)(value >> 16), at[2] = (unsigned char)(value >> 8), at[3] = (unsigned char)value;
@@ -54,23 +28,23 @@ int channel_write(int fd, json_object *header, const unsigned char *data, uint32
 int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length) {
     unsigned char size[4];
     *header = NULL, *data = NULL, *length = 0;
-    if (read_all(fd, size, 4) != 0) return -1;
+    if (read_exactly(fd, size, 4) != 0) return -1;
     uint32_t header_length = get32(size);
     if (header_length == 0 || header_length > AGENT_MAX_HEADER) return -1;
     char *text = malloc(header_length + 1);
-    if (!text || read_all(fd, text, header_length) != 0) {
+    if (!text || read_exactly(fd, text, header_length) != 0) {
         free(text);
         return -1;
     }
     text[header_length] = 0;
     *header = json_tokener_parse(text);
     free(text);
-    if (!*header || !json_object_is_type(*header, json_type_object) || read_all(fd, size, 4) != 0) goto fail;
+    if (!*header || !json_object_is_type(*header, json_type_object) || read_exactly(fd, size, 4) != 0) goto fail;
     *length = get32(size);
     if (*length > limit) goto fail;
     if (*length) {
         *data = malloc(*length);
-        if (!*data || read_all(fd, *data, *length) != 0) goto fail;
+        if (!*data || read_exactly(fd, *data, *length) != 0) goto fail;
     }
     return 0;
 fail:

@@ -135,11 +135,15 @@ import Testing
         return sandbox
     }
 
-    /// What xclip reads for `target` from `selection`.
-    static func paste(_ target: String, display: Display, selection: String = "clipboard") throws -> Data {
+    /// What xclip reads for `target` from `selection`, giving up after `seconds`: xclip
+    /// waits for ever, and an owner busy with another reader (xclip serves one INCR
+    /// transfer at a time) never answers a request it dropped.
+    static func paste(_ target: String, display: Display, selection: String = "clipboard", seconds: Int = 30) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-selection", selection, "-o", "-t", target]
+        // The test runner's threads block signals, and timeout's alarm is one: unblocked first.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+                             "/usr/bin/timeout", String(seconds), "/usr/bin/xclip", "-selection", selection, "-o", "-t", target]
         process.environment = ["DISPLAY": display.name]
         let out = Pipe()
         process.standardOutput = out

@@ -92,7 +92,8 @@ import Testing
     }
 
     /// Pairs `a` with `b` (b waits, a asks), both confirming; returns both outputs.
-    static func pair(_ a: Machine, _ b: Machine) throws -> (Run, Run) {
+    /// `address` is where a reaches b: its port on 127.0.0.1 unless given.
+    static func pair(_ a: Machine, _ b: Machine, at address: String? = nil) throws -> (Run, Run) {
         // --yes on the waiting side pairs only with the device it expects.
         let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
         // b's daemon takes a moment to start waiting; on a loaded machine more than one, so
@@ -100,7 +101,7 @@ import Testing
         var asked = Run(status: -1, stdout: "", stderr: "")
         for attempt in 1...3 {
             Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
-            asked = try a.run("handoff", "pair", "127.0.0.1:\(b.port)", "--yes")
+            asked = try a.run("handoff", "pair", address ?? "127.0.0.1:\(b.port)", "--yes")
             if asked.status == 0 || !asked.stderr.contains("refused to pair") { break }
         }
         return (asked, waiting())

@@ -22,14 +22,7 @@ import Testing
                                             config: index == 1 ? betaConfig ?? config : config,
                                             environment: ["DISPLAY": displays[index].name, "ACTSHARE_DEBUG": "1", "ACTSHARE_NO_BUILTINS": "0"]))
             }
-            let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
-            var asked = Run(status: -1, stdout: "", stderr: "")
-            for attempt in 1...3 {
-                Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
-                asked = try a.run("handoff", "pair", "\(link.address(1)):53840", "--yes")
-                if asked.status == 0 || !asked.stderr.contains("refused to pair") { break }
-            }
-            let waited = waiting()
+            let (asked, waited) = try HandoffTests.pair(a, b, at: "\(link.address(1)):53840")
             try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         }
 
@@ -53,23 +46,9 @@ import Testing
             return server
         }
 
-        /// What xclip reads for `target` on `index`'s display, giving up after `seconds`:
-        /// xclip waits for ever, and an owner busy with another reader (xclip serves one
-        /// INCR transfer at a time, ours included) never answers a request it dropped.
+        /// What xclip reads for `target` on `index`'s display, giving up after `seconds`.
         func paste(_ target: String, on index: Int, seconds: Int = 10) throws -> Data {
-            let process = Process()
-            // The test runner's threads block signals, and timeout's alarm is one: unblocked first.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
-                                 "/usr/bin/timeout", String(seconds), "/usr/bin/xclip", "-selection", "clipboard", "-o", "-t", target]
-            process.environment = ["DISPLAY": displays[index].name]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
+            try ClipboardTests.paste(target, display: displays[index], seconds: seconds)
         }
 
         func targets(_ index: Int) throws -> [String] {

@@ -35,7 +35,7 @@ extension ClipboardService {
             return PeerMessage(.error, message: HandoffError.clipboardUnreachable(await board.problem ?? "no agent").description)
         }
         if let mine = await board.adopt(ClipboardBoard.Incoming(offer: offer, entry: entry)) {
-            withdrawTaken(mine, except: entry.pin)
+            withdraw(mine, except: entry.pin)
         }
         // Files are listed in formats made here, once they are: each target its own fetch.
         let targets = offer.targets.map { target in
@@ -54,15 +54,6 @@ extension ClipboardService {
             DaemonLog.debug("clipboard: \(entry.name) withdrew \(id)")
         }
         return PeerMessage(.ok)
-    }
-
-    /// This device's own offer, replaced by one taken from `pin`: withdrawn from the others.
-    private func withdrawTaken(_ old: ClipboardBoard.Outgoing, except pin: String) {
-        Task {
-            for (entry, addresses) in await peers.targets() where old.takenBy[entry.pin] != nil && entry.pin != pin {
-                _ = try? await peers.request(PeerMessage(.clipboardWithdraw, id: old.offer.id), to: entry, addresses: addresses, seconds: 2)
-            }
-        }
     }
 
     /// The name the agent asks for a format of files by (its bytes are made on fetch).

@@ -185,11 +185,11 @@ struct ClipboardService: Sendable {
         }
     }
 
-    /// Tells the devices that took `old` that it is gone (in the background).
-    private func withdraw(_ old: ClipboardBoard.Outgoing) {
+    /// Tells the devices that took `old` (but `except`) that it is gone, in the background.
+    func withdraw(_ old: ClipboardBoard.Outgoing, except pin: String? = nil) {
         guard !old.takenBy.isEmpty else { return }
         Task {
-            for (entry, addresses) in await peers.targets() where old.takenBy[entry.pin] != nil {
+            for (entry, addresses) in await peers.targets() where old.takenBy[entry.pin] != nil && entry.pin != pin {
                 _ = try? await peers.request(PeerMessage(.clipboardWithdraw, id: old.offer.id), to: entry, addresses: addresses, seconds: 2)
             }
         }

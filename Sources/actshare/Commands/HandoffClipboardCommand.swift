@@ -1,9 +1,6 @@
 import ActShareCore
 import ActShareHandoff
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `actshare handoff clipboard`: the Universal Clipboard (docs/CLIPBOARD.md).
 struct HandoffClipboardCommand: ParsableCommand {
@@ -68,12 +65,6 @@ struct HandoffClipboardCommand: ParsableCommand {
         }
 
         /// "14:03:27" in the local time zone.
-        static func clock(_ seconds: Double) -> String {
-            var time = time_t(seconds), parts = tm()
-            localtime_r(&time, &parts)
-            var text = [CChar](repeating: 0, count: 16)
-            let count = strftime(&text, text.count, "%H:%M:%S", &parts)
-            return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
+        static func clock(_ seconds: Double) -> String { HandoffCommand.Received.localTime(seconds, format: "%H:%M:%S") }
     }
 }

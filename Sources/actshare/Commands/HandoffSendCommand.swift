@@ -170,11 +170,14 @@ extension HandoffCommand {
         }
 
         /// "2026-11-22 20:41" in the local time zone.
-        static func localTime(_ seconds: Double) -> String {
+        static func localTime(_ seconds: Double) -> String { localTime(seconds, format: "%Y-%m-%d %H:%M") }
+
+        /// `seconds` since 1970 in the local time zone, as strftime's `format` writes it.
+        static func localTime(_ seconds: Double, format: String) -> String {
             var time = time_t(seconds), parts = tm()
             localtime_r(&time, &parts)
-            var text = [CChar](repeating: 0, count: 32)
-            let count = strftime(&text, text.count, "%Y-%m-%d %H:%M", &parts)
+            var text = [CChar](repeating: 0, count: 64)
+            let count = strftime(&text, text.count, format, &parts)
             return String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
