@@ -28,6 +28,8 @@
 
 /* Writes one frame; -1 when the daemon is gone. */
 int channel_write(int fd, json_object *header, const unsigned char *data, uint32_t length);
+/* Writes one frame whose data is `count` pieces, one after another. */
+int channel_write_pieces(int fd, json_object *header, const unsigned char *const *pieces, const uint32_t *lengths, size_t count);
 /* Reads one frame (data at most `limit` bytes); -1 at the end or on a malformed frame. */
 int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length);
 
@@ -99,8 +101,9 @@ owner *owner_new(display *d, int daemon_fd);
 int owner_take(owner *o, const char *id, offered_target *targets, size_t count);
 /* Gives it up if offer `id` still holds it. */
 void owner_release(owner *o, const char *id);
-/* The daemon's answer to a fetch: the target's bytes, or NULL when it failed. */
-void owner_fetched(owner *o, const char *id, const char *hash, const unsigned char *data, uint32_t length);
+/* The daemon's answer to a fetch: the target's bytes, or NULL when it failed. The owner
+ * takes `*data` (and sets it to NULL) when it keeps it. */
+void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length);
 /* Handles an X event that concerns the owner; returns 1 if it did. */
 int owner_handle(owner *o, xcb_generic_event_t *event);
 /* Whether a change of owner to `window` at `timestamp` is the owner's own doing: its

@@ -14,15 +14,24 @@ static uint32_t get32(const unsigned char *at) {
     return (uint32_t)at[0] << 24 | (uint32_t)at[1] << 16 | (uint32_t)at[2] << 8 | (uint32_t)at[3];
 }
 
-int channel_write(int fd, json_object *header, const unsigned char *data, uint32_t length) {
+int channel_write_pieces(int fd, json_object *header, const unsigned char *const *pieces, const uint32_t *lengths, size_t count) {
     size_t header_length;
     const char *text = json_object_to_json_string_length(header, JSON_C_TO_STRING_PLAIN, &header_length);
+    uint32_t length = 0;
+    for (size_t i = 0; i < count; i++) length += lengths[i];
     unsigned char size[4];
     put32(size, (uint32_t)header_length);
     if (write_all(fd, size, 4) != 0 || write_all(fd, text, header_length) != 0) return -1;
     put32(size, length);
     if (write_all(fd, size, 4) != 0) return -1;
-    return length ? write_all(fd, data, length) : 0;
+    for (size_t i = 0; i < count; i++) {
+        if (lengths[i] && write_all(fd, pieces[i], lengths[i]) != 0) return -1;
+    }
+    return 0;
+}
+
+int channel_write(int fd, json_object *header, const unsigned char *data, uint32_t length) {
+    return channel_write_pieces(fd, header, &data, &length, 1);
 }
 
 int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length) {

@@ -35,23 +35,23 @@ static void report(display *d, int fd, uint64_t limit, int push) {
     json_object_object_add(header, "too-large", json_object_new_boolean(r.too_large));
     json_object_object_add(header, "total", json_object_new_int64((int64_t)r.total));
     json_object *targets = json_object_new_array();
-    unsigned char *data = NULL;
-    uint32_t length = 0;
-    if (!r.secret && !r.too_large && r.total > 0) data = malloc((size_t)r.total);
+    const unsigned char *pieces[AGENT_MAX_TARGETS];
+    uint32_t lengths[AGENT_MAX_TARGETS];
+    size_t count = 0;
     for (size_t i = 0; i < r.count && !r.secret; i++) {
         json_object *target = json_object_new_object();
         json_object_object_add(target, "name", json_object_new_string(r.list[i].name));
         json_object_object_add(target, "size", json_object_new_int64(r.list[i].length));
         json_object_array_add(targets, target);
-        if (data) {
-            memcpy(data + length, r.list[i].data, r.list[i].length);
-            length += r.list[i].length;
+        if (!r.too_large) {
+            pieces[count] = r.list[i].data;
+            lengths[count++] = r.list[i].length;
         }
     }
     json_object_object_add(header, "targets", targets);
-    channel_write(fd, header, data, data ? length : 0);
+    /* Each target's bytes as they were read, not copied into one buffer first. */
+    channel_write_pieces(fd, header, pieces, lengths, count);
     json_object_put(header);
-    free(data);
     reading_free(&r);
 }
 
@@ -178,7 +178,7 @@ int main(int argc, char **argv) {
             } else if (strcmp(type, "data") == 0) {
                 json_object *ok = NULL;
                 int good = json_object_object_get_ex(header, "ok", &ok) && json_object_get_boolean(ok);
-                owner_fetched(o, string_field(header, "offer"), string_field(header, "hash"), good ? data : NULL, length);
+                owner_fetched(o, string_field(header, "offer"), string_field(header, "hash"), good ? &data : NULL, length);
             }
             json_object_put(header);
             free(data);

@@ -186,19 +186,30 @@ void owner_release(owner *o, const char *id) {
     answer_waiting(o);
 }
 
-void owner_fetched(owner *o, const char *id, const char *hash, const unsigned char *data, uint32_t length) {
+void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length) {
     if (strcmp(o->id, id) != 0) return;
+    const unsigned char *kept = NULL; /* the bytes as the first target of this hash took them */
     for (size_t i = 0; i < o->count; i++) {
         offered_target *t = &o->targets[i];
         if (strcmp(t->hash, hash) != 0 || t->data) continue;
         t->fetching = 0;
-        if (data && (length == t->size || t->any_size) && (t->data = malloc(length ? length : 1))) {
-            memcpy(t->data, data, length);
-            t->size = length;
-            t->any_size = 0;
-        } else {
+        if (!data || (!*data && !kept && length > 0) || (length != t->size && !t->any_size)) {
             t->failed = 1;
+            continue;
         }
+        if (!kept && *data) {
+            t->data = *data; /* taken as it came: a 20 MiB image is not copied */
+            *data = NULL;
+        } else if ((t->data = malloc(length ? length : 1)) && kept) {
+            memcpy(t->data, kept, length);
+        }
+        if (!t->data) {
+            t->failed = 1;
+            continue;
+        }
+        kept = t->data;
+        t->size = length;
+        t->any_size = 0;
     }
     answer_waiting(o);
 }
@@ -228,6 +239,9 @@ int owner_handle(owner *o, xcb_generic_event_t *event) {
     case XCB_SELECTION_CLEAR: {
         xcb_selection_clear_event_t *clear = (xcb_selection_clear_event_t *)event;
         if (clear->selection != o->d->clipboard || !o->owning) return 1;
+        /* A clear from before this ownership: our own giving up of an earlier offer (the
+         * server tells the owner even when it gives the selection to None itself). */
+        if (clear->time != XCB_CURRENT_TIME && clear->time < o->time) return 1;
         o->owning = 0;
         answer_waiting(o);
         json_object *header = json_object_new_object();

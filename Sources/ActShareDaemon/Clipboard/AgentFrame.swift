@@ -68,7 +68,12 @@ struct AgentFrameDecoder: ByteToMessageDecoder {
         guard headerLength > 0, headerLength <= Self.headerLimit else { throw FrameTooLarge() }
         guard let dataLength = buffer.getInteger(at: start + 4 + Int(headerLength), as: UInt32.self) else { return .needMoreData }
         guard dataLength <= dataLimit else { throw FrameTooLarge() }
-        guard buffer.readableBytes >= 8 + Int(headerLength) + Int(dataLength) else { return .needMoreData }
+        let whole = 8 + Int(headerLength) + Int(dataLength)
+        guard buffer.readableBytes >= whole else {
+            // Room for the whole frame at once: a 20 MiB image is not copied at every doubling.
+            buffer.reserveCapacity(minimumWritableBytes: whole - buffer.readableBytes)
+            return .needMoreData
+        }
         buffer.moveReaderIndex(forwardBy: 4)
         let header = buffer.readSlice(length: Int(headerLength))!
         buffer.moveReaderIndex(forwardBy: 4)

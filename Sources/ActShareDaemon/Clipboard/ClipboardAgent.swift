@@ -32,7 +32,10 @@ final class ClipboardAgent: Sendable {
         }
         close(theirs)
         let limit = Int(min(maximumBytes + (1 << 20), UInt64(Int32.max)))
-        let channel = try await NIOPipeBootstrap(group: group).takingOwnershipOfDescriptor(inputOutput: ours) { channel in
+        // A copy is read whole, up to clipboard-max: reads of up to 4 MiB, not NIO's 64 KiB.
+        let channel = try await NIOPipeBootstrap(group: group)
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 << 10, initial: 1 << 20, maximum: 4 << 20))
+            .takingOwnershipOfDescriptor(inputOutput: ours) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(AgentFrameDecoder(dataLimit: limit)))
                 try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(AgentFrameEncoder()))

@@ -84,7 +84,9 @@ struct ClipboardService: Sendable {
         case "fetch":
             guard let id = message.offer, let hash = message.hash else { return }
             Task {
+                let started = ContinuousClock.now
                 let bytes = await fetch(offer: id, sha256: hash)
+                DaemonLog.debug("clipboard: fetched \(bytes?.readableBytes ?? 0) bytes of \(id) in \(ContinuousClock.now - started)")
                 let agent = await board.agent
                 await agent?.send(AgentFrame(AgentMessage("data", offer: id, hash: hash, ok: bytes != nil), data: bytes ?? ByteBuffer()))
             }
@@ -139,6 +141,7 @@ struct ClipboardService: Sendable {
         if offer.tooLarge == true {
             DaemonLog.line("clipboard: \(ByteCount.describe(offer.total ?? 0)) copied, over clipboard-max: only noticed")
         }
+        DaemonLog.debug("clipboard: \(offer.id) read and hashed, \(frame.data.readableBytes) bytes")
         let chosen = await clipboardTargets(named: devices)
         let offered = offer
         let task = Task { await send(offered, to: chosen) }
