@@ -36,7 +36,7 @@ public enum Localized {
         guard let directory = Self.directory, let languages = FileSystem.contents(ofDirectory: directory) else { return [] }
         return languages.sorted().compactMap { language in
             guard FileSystem.exists(FileSystem.join(directory, "\(language)/LC_MESSAGES/\(domain).mo")) else { return nil }
-            let text = String(cString: cactshare_translate_into(domain, message, language))
+            let text = message.withCString { String(cString: cactshare_translate_into(domain, $0, language)) }
             return text == message ? nil : (language, fill(text, values))
         }
     }
@@ -44,13 +44,18 @@ public enum Localized {
     /// `message` in the person's language, its `%` places filled with `values`.
     public static func text(_ message: String, _ values: CustomStringConvertible...) -> String {
         _ = directory  // the catalogs, set up on first use
-        return fill(String(cString: cactshare_translate(domain, message)), values)
+        // Untranslated, gettext returns the pointer it was given: read while it is valid.
+        return fill(message.withCString { String(cString: cactshare_translate(domain, $0)) }, values)
     }
 
     /// `one` or `many` as `count` asks in the person's language, filled with `values`.
     public static func plural(_ one: String, _ many: String, count: Int, _ values: CustomStringConvertible...) -> String {
         _ = directory  // the catalogs, set up on first use
-        return fill(String(cString: cactshare_translate_plural(domain, one, many, UInt(max(count, 0)))), values)
+        // Untranslated, ngettext returns one of the pointers it was given: read while valid.
+        let text = one.withCString { one in
+            many.withCString { many in String(cString: cactshare_translate_plural(domain, one, many, UInt(max(count, 0)))) }
+        }
+        return fill(text, values)
     }
 
     /// `template` with `%s`, `%d`, `%u` replaced by `values` in order, `%N$s` by position,

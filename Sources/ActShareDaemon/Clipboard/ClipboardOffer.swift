@@ -42,8 +42,9 @@ struct ClipboardOffer: Codable, Sendable {
             guard target.sha256.utf8.count == 64, target.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
                 return "a target's hash is not valid"
             }
-            total = total &+ target.size
-            guard target.size <= maximumBytes, total <= maximumBytes else { return "larger than this device's clipboard-max" }
+            let (sum, overflow) = total.addingReportingOverflow(target.size)
+            guard !overflow, sum <= maximumBytes else { return "larger than this device's clipboard-max" }
+            total = sum
         }
         if let preview, !ActivityChecks.isDisplayText(preview, limit: 4 * Self.previewLength) { return "its preview is not valid" }
         if let files {
