@@ -13,6 +13,7 @@
  * deleting the property.
  */
 #include "io.h"
+#include "selection_notify.h"
 #include "targets.h"
 
 #include <xcb/xcb.h>
@@ -62,20 +63,6 @@ typedef struct server {
     uint32_t chunk; /* the most data sent in one property */
 } server;
 
-static void notify(xcb_connection_t *connection, const xcb_selection_request_event_t *request, xcb_atom_t property) {
-    /* xcb_send_event copies 32 bytes: the event goes in a buffer of that size. */
-    char buffer[32];
-    memset(buffer, 0, sizeof buffer);
-    xcb_selection_notify_event_t *event = (xcb_selection_notify_event_t *)buffer;
-    event->response_type = XCB_SELECTION_NOTIFY;
-    event->time = request->time;
-    event->requestor = request->requestor;
-    event->selection = request->selection;
-    event->target = request->target;
-    event->property = property;
-    xcb_send_event(connection, 0, request->requestor, XCB_EVENT_MASK_NO_EVENT, buffer);
-}
-
 /* Answers one SelectionRequest; a target too large for one property starts an INCR transfer. */
 static void answer(server *s, const xcb_selection_request_event_t *request, transfer **transfers, size_t *transfer_count) {
     xcb_connection_t *c = s->connection;
@@ -108,7 +95,7 @@ static void answer(server *s, const xcb_selection_request_event_t *request, tran
             }
         }
     }
-    notify(c, request, property);
+    selection_notify(c, request, property);
 }
 
 /* The background server's life: serve until every selection is lost (and every INCR

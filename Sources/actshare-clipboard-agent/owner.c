@@ -3,6 +3,7 @@
  * (the daemon fetches them from the device). Requests wait for the bytes, bounded in
  * number and time; a fetch that fails answers them with nothing, at once. */
 #include "agent.h"
+#include "selection_notify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,16 +62,7 @@ static void forget_targets(owner *o) {
 }
 
 static void notify(owner *o, const xcb_selection_request_event_t *request, xcb_atom_t property) {
-    char buffer[32]; /* xcb_send_event copies 32 bytes */
-    memset(buffer, 0, sizeof buffer);
-    xcb_selection_notify_event_t *event = (xcb_selection_notify_event_t *)buffer;
-    event->response_type = XCB_SELECTION_NOTIFY;
-    event->time = request->time;
-    event->requestor = request->requestor;
-    event->selection = request->selection;
-    event->target = request->target;
-    event->property = property;
-    xcb_send_event(o->d->connection, 0, request->requestor, XCB_EVENT_MASK_NO_EVENT, buffer);
+    selection_notify(o->d->connection, request, property);
 }
 
 static void refuse(owner *o, const xcb_selection_request_event_t *request) { notify(o, request, XCB_NONE); }
