@@ -55,7 +55,7 @@ import Testing
             String(decoding: try paste("TARGETS", on: index, seconds: 2), as: UTF8.self).split(separator: "\n").map(String.init)
         }
 
-        /// A toolkit's paste on `index`'s display: `gtk` or `qt`.
+        /// A toolkit's paste on `index`'s display: `gtk` or `qt` (`-image` for an image).
         func toolkitPaste(_ toolkit: String, on index: Int) throws -> Run {
             let desktop = ["DISPLAY": displays[index].name, "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb", "HOME": "\(machines[index].sandbox.root)/home",
                            "XDG_RUNTIME_DIR": "\(machines[index].sandbox.root)/runtime", "PATH": "/usr/bin:/bin", "GSK_RENDERER": "cairo"]
@@ -154,6 +154,11 @@ import Testing
         #expect(try desktops.paste("image/png", on: 1) == bytes)
         // …and once pasted, the bytes came from alpha.
         #expect(desktops.a.log.contains("beta fetched"))
+        // GTK and Qt applications paste it as an image.
+        for toolkit in ["gtk-image", "qt-image"] {
+            let pasted = try desktops.toolkitPaste(toolkit, on: 1)
+            #expect(pasted.stdout == "2580x2710\n", "\(toolkit): \(pasted.stdout) \(pasted.stderr.prefix(300))")
+        }
         _ = copy
     }
 
