@@ -2,7 +2,7 @@ import NIOCore
 
 /// A frame between the daemon and `actshare-clipboard-agent` (Sources/actshare-clipboard-agent/agent.h):
 /// a 32-bit big-endian header length, the header (JSON), a 32-bit big-endian data length,
-/// the data.
+/// the data. Read by ``AgentFrameDecoder``; written by ``ClipboardAgent/send(_:more:)``.
 struct AgentFrame: Sendable {
     var header: AgentMessage
     var data: ByteBuffer
@@ -80,16 +80,5 @@ struct AgentFrameDecoder: ByteToMessageDecoder {
         let data = buffer.readSlice(length: Int(dataLength))!
         context.fireChannelRead(Self.wrapInboundOut((header, data)))
         return .continue
-    }
-}
-
-struct AgentFrameEncoder: MessageToByteEncoder {
-    typealias OutboundIn = (header: ByteBuffer, data: ByteBuffer)
-
-    func encode(data frame: (header: ByteBuffer, data: ByteBuffer), out: inout ByteBuffer) throws {
-        out.writeInteger(UInt32(frame.header.readableBytes))
-        out.writeImmutableBuffer(frame.header)
-        out.writeInteger(UInt32(frame.data.readableBytes))
-        out.writeImmutableBuffer(frame.data)
     }
 }

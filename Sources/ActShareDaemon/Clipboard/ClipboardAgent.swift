@@ -11,10 +11,12 @@ import Glibc
 /// (``AgentFrame``). Stopping the daemon closes the socket, which ends the agent.
 final class ClipboardAgent: Sendable {
     let pid: pid_t
-    private let channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>
-    private let writer = NIOLockedValueBox<NIOAsyncChannelOutboundWriter<(header: ByteBuffer, data: ByteBuffer)>?>(nil)
+    /// Frames in, whole; bytes out, a frame's lengths and header then its data as they are
+    /// (a fetched image is not copied into one more buffer on its way).
+    private let channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), ByteBuffer>
+    private let writer = NIOLockedValueBox<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
 
-    private init(pid: pid_t, channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>) {
+    private init(pid: pid_t, channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), ByteBuffer>) {
         self.pid = pid
         self.channel = channel
     }
@@ -38,9 +40,7 @@ final class ClipboardAgent: Sendable {
             .takingOwnershipOfDescriptor(inputOutput: ours) { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(AgentFrameDecoder(dataLimit: limit)))
-                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(AgentFrameEncoder()))
-                return try NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), (header: ByteBuffer, data: ByteBuffer)>(
-                    wrappingChannelSynchronously: channel)
+                return try NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), ByteBuffer>(wrappingChannelSynchronously: channel)
             }
         }
         return ClipboardAgent(pid: pid, channel: channel)
@@ -61,11 +61,17 @@ final class ClipboardAgent: Sendable {
         return ChildProcess.wait(pid)
     }
 
-    /// Sends a frame; false if the agent is gone.
+    /// Sends a frame whose data is `frame.data` and then `more`, one after another; false if
+    /// the agent is gone.
     @discardableResult
-    func send(_ frame: AgentFrame) async -> Bool {
+    func send(_ frame: AgentFrame, more: [ByteBuffer] = []) async -> Bool {
         guard let outbound = writer.withLockedValue({ $0 }), let header = try? Wire.encode(frame.header) else { return false }
-        return (try? await outbound.write((header, frame.data))) != nil
+        let pieces = [frame.data] + more
+        var prefix = ByteBuffer()
+        prefix.writeInteger(UInt32(header.readableBytes))
+        prefix.writeImmutableBuffer(header)
+        prefix.writeInteger(UInt32(pieces.reduce(0) { $0 + $1.readableBytes }))
+        return (try? await outbound.write(contentsOf: [prefix] + pieces.filter { $0.readableBytes > 0 })) != nil
     }
 
     func stop() { kill(pid, SIGTERM) }

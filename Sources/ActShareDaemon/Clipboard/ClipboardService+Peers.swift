@@ -84,7 +84,8 @@ extension ClipboardService {
         try await outbound.write(try Wire.encode(PeerMessage(.clipboardData, size: UInt64(bytes.readableBytes))))
         while bytes.readableBytes > 0 {
             var chunk = ByteBuffer()
-            let slice = bytes.readSlice(length: min(bytes.readableBytes, TransferSender.chunkSize))!
+            // As large as a frame holds: a 20 MiB image in 20 frames.
+            let slice = bytes.readSlice(length: min(bytes.readableBytes, FrameDecoder.limit - 1))!
             chunk.reserveCapacity(slice.readableBytes + 1)
             chunk.writeInteger(TransferSender.dataTag)
             chunk.writeImmutableBuffer(slice)
@@ -94,10 +95,10 @@ extension ClipboardService {
     }
 
     /// The bytes of target `sha256` of the offer `id` this device carries, fetched from
-    /// its device and checked; nil if it cannot be had (the device gone, the offer
+    /// its device and checked, in the pieces they came in; nil if it cannot be had (the device gone, the offer
     /// withdrawn, the bytes not those offered). A paste waits for this, so it is quick to
     /// fail: a device that does not answer at once is given up within seconds.
-    func fetch(offer id: String, sha256: String) async -> ByteBuffer? {
+    func fetch(offer id: String, sha256: String) async -> [ByteBuffer]? {
         guard let incoming = await board.incoming, incoming.offer.id == id,
               let target = incoming.offer.targets.first(where: {
                   (incoming.offer.files == nil ? $0.sha256 : Self.fileTargetHash(offer: id, target: $0.name)) == sha256
@@ -120,18 +121,19 @@ extension ClipboardService {
                         guard answer.type == .clipboardData, answer.size == target.size else {
                             throw HandoffError.peerFailure(PeerAddress(host: address.host, port: address.port), Daemon.quoted(answer.message) ?? "not the offered bytes")
                         }
-                        var bytes = ByteBuffer()
-                        bytes.reserveCapacity(Int(target.size))
+                        var pieces: [ByteBuffer] = []
+                        var received: UInt64 = 0
                         var hasher = SHA256()
-                        while UInt64(bytes.readableBytes) < target.size {
+                        while received < target.size {
                             guard var frame = try await frames.next(), frame.readInteger(as: UInt8.self) == TransferSender.dataTag,
-                                  UInt64(bytes.readableBytes + frame.readableBytes) <= target.size
+                                  received + UInt64(frame.readableBytes) <= target.size
                             else { throw HandoffError.moreBytesThanOffered(sender: entry.name, path: "the clipboard") }
                             frame.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                            bytes.writeBuffer(&frame)
+                            received += UInt64(frame.readableBytes)
+                            pieces.append(frame)
                         }
                         guard Hex.string(hasher.finalize()) == sha256 else { throw HandoffError.arrivedDamaged(path: "the clipboard") }
-                        return bytes
+                        return pieces
                     }
                 }
             } catch {
@@ -144,12 +146,12 @@ extension ClipboardService {
     /// A format of the files of `incoming`, for where they land here: the files are
     /// asked for once however many formats are pasted (the device sends them as a
     /// transfer into the receive directory), then each format is made from their paths.
-    private func fetchFiles(_ incoming: ClipboardBoard.Incoming, target: String) async -> ByteBuffer? {
+    private func fetchFiles(_ incoming: ClipboardBoard.Incoming, target: String) async -> [ByteBuffer]? {
         let arrival = await board.filesArrival(offer: incoming.offer.id) {
             Task { await receiveFiles(of: incoming) }
         }
         guard let paths = await arrival?.value, let bytes = FileClipboard.bytes(for: target, paths: paths) else { return nil }
-        return ByteBuffer(bytes: bytes)
+        return [ByteBuffer(bytes: bytes)]
     }
 
     /// Asks the device of `incoming` for its files; where they landed here, or nil.

@@ -85,10 +85,10 @@ struct ClipboardService: Sendable {
             guard let id = message.offer, let hash = message.hash else { return }
             Task {
                 let started = ContinuousClock.now
-                let bytes = await fetch(offer: id, sha256: hash)
-                DaemonLog.debug("clipboard: fetched \(bytes?.readableBytes ?? 0) bytes of \(id) in \(ContinuousClock.now - started)")
+                let pieces = await fetch(offer: id, sha256: hash)
+                DaemonLog.debug("clipboard: fetched \(pieces?.reduce(0) { $0 + $1.readableBytes } ?? 0) bytes of \(id) in \(ContinuousClock.now - started)")
                 let agent = await board.agent
-                await agent?.send(AgentFrame(AgentMessage("data", offer: id, hash: hash, ok: bytes != nil), data: bytes ?? ByteBuffer()))
+                await agent?.send(AgentFrame(AgentMessage("data", offer: id, hash: hash, ok: pieces != nil)), more: pieces ?? [])
             }
         case "released":
             if let id = message.offer, await board.dropIncoming(id) { DaemonLog.debug("clipboard: \(id) replaced by a copy here") }
