@@ -133,6 +133,9 @@ extension HandoffTests {
             publish,
             #"{"op":"send","device":"beta","activity":{"type":"org.example.x","title":"x","user_info":{},"version":1,"needs_save_command":["/bin/true"]}}"#,
             #"{"op":"restrict","paths":["/"]}"#,
+            // The Universal Clipboard is the user's: a provider neither offers nor reads it.
+            #"{"op":"clipboard-push"}"#,
+            #"{"op":"clipboard-status"}"#,
         ] {
             let (status, answer) = try ask(line)
             #expect(status == 1, "\(line)")
