@@ -5,9 +5,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* How long an owner may take to answer one conversion, or to put the next INCR chunk. */
+/* How long an owner may take to answer one conversion, or to put the next INCR chunk… */
 #define ANSWER_MS 1500
+/* …and a whole INCR transfer, however quick each chunk (an owner that never ends one). */
+#define TRANSFER_MS 10000
 
 /* Targets that are about the selection, not its content: never offered to a device. */
 static const char *const meta_targets[] = {
@@ -80,7 +83,14 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     free(reply);
     /* INCR: each chunk is announced by a new value, read and deleted; an empty one ends it. */
     int result = 0;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > TRANSFER_MS) {
+            result = -1;
+            break;
+        }
         event = display_wait(d, is_new_value, &a, ANSWER_MS);
         if (!event) {
             result = -1;
