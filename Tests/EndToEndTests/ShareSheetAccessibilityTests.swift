@@ -189,20 +189,7 @@ import Testing
     /// window its width; a screen reader hears it whole.
     @Test func aLongTitleIsCutNotTheWindowWidened() throws {
         let title = "Upload to the Shared Team Folder on the Departmental Server in Building Seven (Archive Copy)"
-        let manifest = """
-            schema: actshare/provider@1
-            id: org.test.long
-            name: Long
-            version: 1.0.0
-            library: \(Sandbox.cProviders)/libhello.so
-            activities:
-              - type: org.test.long.go
-                title: \(title)
-                accepts: {kinds: [file, text]}
-                hooks:
-                  perform: hello_greet
-            """
-        let (sandbox, _) = try IsolationTests.sandbox("long", manifest)
+        let (sandbox, _) = try IsolationTests.sandbox("long", Self.helloProvider(name: "Long", activity: "go", title: title))
         let desktop = try AccessibleDesktop.showing(sandbox)
         let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Share")
@@ -216,20 +203,8 @@ import Testing
 
     /// A folder option is asked with the desktop's folder chooser beside its field.
     @Test func aFolderOptionOffersTheFolderChooser() throws {
-        let manifest = """
-            schema: actshare/provider@1
-            id: org.test.keeper
-            name: Keeper
-            version: 1.0.0
-            library: \(Sandbox.cProviders)/libhello.so
-            activities:
-              - type: org.test.keeper.keep
-                title: Keep Somewhere
-                accepts: {kinds: [file, text]}
-                options: [{name: into, type: folder, required: true, prompt: Keep in which folder?}]
-                hooks:
-                  perform: hello_greet
-            """
+        let manifest = Self.helloProvider(name: "Keeper", activity: "keep", title: "Keep Somewhere",
+                                          options: "[{name: into, type: folder, required: true, prompt: Keep in which folder?}]")
         let (sandbox, _) = try IsolationTests.sandbox("keeper", manifest)
         let desktop = try AccessibleDesktop.showing(sandbox)
         let session = try DesktopSession(["share", "--text", "hi"], environment: sandbox.environment, display: desktop.display)
@@ -239,5 +214,24 @@ import Testing
         #expect(tree.contains { $0.hasPrefix("text|Keep in which folder?|") } && tree.contains { $0.hasPrefix("push button|Choose a folder|") }, "\(tree)")
         try session.answer(asking, keys: ["Escape"])
         #expect(session.finish().status == 4)
+    }
+
+    /// A provider `org.test.NAME` (lower case) of one activity, `TITLE`, that Hello performs,
+    /// with `options` (YAML flow) if given.
+    static func helloProvider(name: String, activity: String, title: String, options: String? = nil) -> String {
+        let id = "org.test.\(name.lowercased())"
+        return """
+            schema: actshare/provider@1
+            id: \(id)
+            name: \(name)
+            version: 1.0.0
+            library: \(Sandbox.cProviders)/libhello.so
+            activities:
+              - type: \(id).\(activity)
+                title: \(title)
+                accepts: {kinds: [file, text]}
+            \(options.map { "    options: \($0)\n" } ?? "")    hooks:
+                  perform: hello_greet
+            """
     }
 }
