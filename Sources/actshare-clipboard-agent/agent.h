@@ -3,10 +3,15 @@
  * (docs/CLIPBOARD.md, "Universal Clipboard").
  *
  * The daemon starts it with a socket on standard input and output and talks with it in
- * frames (channel.c). The agent watches who owns the CLIPBOARD selection (XFixes), reads
- * what a new owner offers when asked to (or at once in watch mode), and takes the
- * clipboard for an offer from another device, asking the daemon for a target's bytes
- * only when an application pastes it. It knows nothing of peers, TLS or config.
+ * frames (channel.c, report.c). The agent watches who owns the clipboard, reads what a
+ * new owner offers when asked to (or at once in watch mode), and takes the clipboard for
+ * an offer from another device, asking the daemon for a target's bytes only when an
+ * application pastes it. It knows nothing of peers, TLS or config.
+ *
+ * Two back ends do this, each as a reader, an owner and a loop: X11 (x11*.c: XCB with
+ * XFixes) and Wayland (wayland*.c, wayland.h: wlroots' data-control protocol). What they
+ * share is here: the bounds, which targets are offered (targets.c), the frames, and an
+ * offer as the agent holds it (offer.c).
  */
 #ifndef ACTSHARE_CLIPBOARD_AGENT_H
 #define ACTSHARE_CLIPBOARD_AGENT_H
@@ -17,8 +22,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* At most this many targets are read from an owner, or offered for another device. */
+/* At most this many targets are read from an owner, or offered for another device… */
 #define AGENT_MAX_TARGETS 32
+/* …chosen from at most this many that an owner lists. */
+#define AGENT_MAX_OFFERED 256
+/* How long an owner may take to answer one read, or to give its next piece of data… */
+#define ANSWER_MS 1500
+/* …and a whole read, however quick each piece (an owner that never ends one). */
+#define TRANSFER_MS 10000
+/* What a backend's run returns when it cannot watch this session's clipboard at all. */
+#define AGENT_NO_DATA_CONTROL (-2)
+/* The target KDE and KeePassXC set to mark a password: its value `secret` says so. */
+#define PASSWORD_HINT_TARGET "x-kde-passwordManagerHint"
 /* A frame's header (JSON) is at most this long. */
 #define AGENT_MAX_HEADER (64u << 10)
 
@@ -33,13 +48,23 @@ int channel_write_pieces(int fd, json_object *header, const unsigned char *const
 /* Reads one frame (data at most `limit` bytes); -1 at the end or on a malformed frame. */
 int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length);
 
-/* ---- display.c: the X connection, its atoms, and waiting for an event ---- */
+/* ---- targets.c: which of an owner's targets are offered ---- */
+
+/* Of `names` (the owner's targets, in its order of preference), the indexes to read, in
+ * `chosen` (at most AGENT_MAX_TARGETS): no meta targets (TARGETS, TIMESTAMP…), one image
+ * (PNG if offered). `*hint` is the password hint's index or -1; `*concealed` is set when
+ * a password manager's concealed type is listed. Returns how many were chosen. */
+size_t targets_choose(const char *const *names, size_t count, size_t *chosen, long *hint, int *concealed);
+/* Whether the password hint's value marks a secret. */
+int hint_is_secret(const unsigned char *hint, uint32_t length);
+
+/* ---- x11_display.c: the X connection, its atoms, and waiting for an event ---- */
 
 typedef struct display {
     xcb_connection_t *connection;
     xcb_window_t window; /* ours: selections are read into it and owned by it */
     xcb_window_t root;
-    xcb_atom_t clipboard, targets, timestamp, incr, multiple, utf8, password_hint;
+    xcb_atom_t clipboard, targets, timestamp, incr;
     uint8_t xfixes_event; /* the first XFixes event code */
     uint32_t chunk;       /* the most data in one property */
     /* Events that arrived while waiting for another: handled next, in order. */
@@ -60,7 +85,7 @@ xcb_generic_event_t *display_next_queued(display *d);
 /* The server's time now (for owning a selection; ICCCM forbids CurrentTime). */
 xcb_timestamp_t display_now(display *d);
 
-/* ---- reader.c: what another client's selection holds ---- */
+/* ---- what another client's selection holds, read by either back end ---- */
 
 typedef struct read_target {
     char name[256];
@@ -76,13 +101,9 @@ typedef struct reading {
     uint64_t total;
 } reading;
 
-/* Reads `selection`'s targets (meta targets left out; of the images, the one best kept)
- * with their data, at most `limit` bytes in all. 0 on success, -1 if the owner did not
- * answer. */
-int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out);
 void reading_free(reading *r);
 
-/* ---- owner.c: the clipboard taken for another device's offer ---- */
+/* ---- offer.c: another device's offer, as the agent holds it ---- */
 
 typedef struct offered_target {
     xcb_atom_t atom;
@@ -94,6 +115,64 @@ typedef struct offered_target {
     int fetching, failed;
 } offered_target;
 
+/* The daemon's `own`: its offer id in `*id` (NULL if malformed) and its targets, at most
+ * AGENT_MAX_TARGETS; returns how many. */
+size_t offer_parse(json_object *header, const char **id, offered_target *targets);
+/* Whether a target's bytes are here to answer a paste with. */
+static inline int offered_ready(const offered_target *t) { return t->data || (t->size == 0 && !t->any_size); }
+/* Marks the targets with this hash as being fetched. */
+void offer_mark_fetching(offered_target *targets, size_t count, const char *hash);
+/* The daemon's answer to a fetch: the bytes for every target with this hash, or, when
+ * `data` is NULL or the size is wrong, failed. Takes `*data` (and sets it to NULL). */
+void offer_fill(offered_target *targets, size_t count, const char *hash, unsigned char **data, uint32_t length);
+void offer_forget(offered_target *targets, size_t count);
+
+/* ---- frames.c: the frames' contents, both ways ---- */
+
+void report_simple(int fd, const char *type);
+/* `ready`, naming the display it watches ("X11 display :0", "Wayland display wayland-1"). */
+void report_ready(int fd, const char *display);
+/* `changed`: what the clipboard holds, or (a reader's `result` not 0) that its owner
+ * did not answer. Frees the reading. */
+void report_reading(int fd, int result, reading *r, int push);
+/* `changed` with no targets: the clipboard was cleared. */
+void report_cleared(int fd);
+/* `fetch`: a paste needs this target's bytes. */
+void report_fetch(int fd, const char *offer, const offered_target *t);
+/* `owned` (with ok: 0 or 1) or `released` (ok -1: left out). */
+void report_offer(int fd, const char *type, const char *offer, int ok);
+/* A string field of a frame's header, or "". */
+const char *header_string(json_object *header, const char *key);
+
+/* What a back end does for the daemon's requests. */
+typedef struct backend {
+    /* `read` (a push): the clipboard now; 0, or -1 if its owner did not answer. */
+    int (*read)(void *self, reading *out);
+    /* `own`: takes the clipboard for offer `id`; 0 on success. */
+    int (*own)(void *self, const char *id, offered_target *targets, size_t count);
+    /* `release`: gives it up if offer `id` still holds it. */
+    void (*release)(void *self, const char *id);
+    /* `data`: a fetch's answer (as offer_fill). */
+    void (*fetched)(void *self, const char *id, const char *hash, unsigned char **data, uint32_t length);
+} backend;
+
+/* Reads one frame from the daemon and hands it to the back end; -1 when the daemon is gone. */
+int frames_receive(int fd, uint64_t limit, const backend *b, void *self);
+
+/* ---- the back ends' loops: 0 when the daemon closes the socket, else an exit status ---- */
+
+int x11_run(int fd, int watch, uint64_t limit);
+/* AGENT_NO_DATA_CONTROL when there is no Wayland compositor or it lacks data-control. */
+int wayland_run(int fd, int watch, uint64_t limit);
+
+/* ---- x11_reader.c: what another X client's selection holds ---- */
+
+/* Reads `selection`'s targets (as targets_choose keeps them) with their data, at most
+ * `limit` bytes in all. 0 on success, -1 if the owner did not answer. */
+int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out);
+
+/* ---- x11_owner.c: the X clipboard taken for another device's offer ---- */
+
 typedef struct owner owner;
 
 owner *owner_new(display *d, int daemon_fd);
@@ -101,8 +180,7 @@ owner *owner_new(display *d, int daemon_fd);
 int owner_take(owner *o, const char *id, offered_target *targets, size_t count);
 /* Gives it up if offer `id` still holds it. */
 void owner_release(owner *o, const char *id);
-/* The daemon's answer to a fetch: the target's bytes, or NULL when it failed. The owner
- * takes `*data` (and sets it to NULL) when it keeps it. */
+/* The daemon's answer to a fetch (as offer_fill). */
 void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length);
 /* Handles an X event that concerns the owner; returns 1 if it did. */
 int owner_handle(owner *o, xcb_generic_event_t *event);

@@ -16,12 +16,14 @@ import Testing
     final class Server {
         let pid: pid_t
 
-        /// Starts `arguments` with standard output on `stdout` (or /dev/null) and
-        /// standard error on `stderr` (or /dev/null); `environment` nil inherits ours.
-        init(_ arguments: [String], environment: [String]? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+        /// Starts `arguments` with standard input from the file `stdin` (or /dev/null),
+        /// standard output on `stdout` (or /dev/null) and standard error on `stderr` (or
+        /// /dev/null); `environment` nil inherits ours.
+        init(_ arguments: [String], environment: [String]? = nil, stdin: String? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
             if let stdout {
                 posix_spawn_file_actions_adddup2(&actions, stdout, 1)
             } else {
@@ -99,6 +101,8 @@ import Testing
         let server: Server
         let runtimeDirectory: String
         let display = "wayland-1"
+        /// The socket's path: `WAYLAND_DISPLAY` for a client with another runtime directory.
+        var socket: String { "\(runtimeDirectory)/\(display)" }
 
         init() throws {
             runtimeDirectory = NSTemporaryDirectory() + "actshare-wayland-\(UUID().uuidString)"

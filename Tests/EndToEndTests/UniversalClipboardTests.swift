@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The Universal Clipboard between two real daemons in network namespaces of their own,
-/// each with its own X server (Xvfb): copied on alpha with xclip, Qt or actshare's Copy,
-/// pasted on beta with xclip, GTK and Qt.
+/// each with its own X server (Xvfb), or alpha under a headless sway: copied on alpha with
+/// xclip, wl-copy, Qt or actshare's Copy, pasted on beta with xclip, GTK and Qt (and the
+/// other way round).
 @Suite(.serialized) struct UniversalClipboardTests {
     typealias Machine = HandoffTests.Machine
     typealias Display = ClipboardTests.Display
@@ -12,15 +13,19 @@ import Testing
     final class Desktops {
         let link: NetworkLink
         let displays: [Display]
+        /// Alpha's desktop when it is Wayland (its daemon then has no X display at all).
+        let compositor: ClipboardTests.WaylandCompositor?
         var machines: [Machine] = []
 
-        init(tag: String, config: String = "handoff: {clipboard: auto}\n", betaConfig: String? = nil) throws {
+        init(tag: String, config: String = "handoff: {clipboard: auto}\n", betaConfig: String? = nil, alphaOnWayland: Bool = false) throws {
             link = try NetworkLink(hosts: 2, tag: tag)
             displays = [try Display(), try Display()]
+            compositor = alphaOnWayland ? try ClipboardTests.WaylandCompositor() : nil
             for (index, name) in ["alpha", "beta"].enumerated() {
+                let desktop = compositor.flatMap { index == 0 ? ["WAYLAND_DISPLAY": $0.socket] : nil } ?? ["DISPLAY": displays[index].name]
                 machines.append(try Machine(name, port: 53840, namespace: link.hosts[index], daemonArguments: ["--discovery", "static"],
                                             config: index == 1 ? betaConfig ?? config : config,
-                                            environment: ["DISPLAY": displays[index].name, "ACTSHARE_DEBUG": "1", "ACTSHARE_NO_BUILTINS": "0"]))
+                                            environment: desktop.merging(["ACTSHARE_DEBUG": "1", "ACTSHARE_NO_BUILTINS": "0"]) { $1 }))
             }
             let (asked, waited) = try HandoffTests.pair(a, b, at: "\(link.address(1)):53840")
             try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
@@ -61,6 +66,19 @@ import Testing
                            "XDG_RUNTIME_DIR": "\(machines[index].sandbox.root)/runtime", "PATH": "/usr/bin:/bin", "GSK_RENDERER": "cairo"]
             return try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/\(toolkit)-paste.py"] + (image ? ["--image"] : []),
                                        environment: desktop, stdin: nil, timeout: 30)
+        }
+
+        /// Copies `bytes` as `type` on alpha's Wayland desktop with wl-copy, kept until replaced.
+        func wlCopy(_ bytes: Data, type: String) throws -> ClipboardTests.Server {
+            let compositor = try #require(compositor)
+            let file = "\(a.sandbox.root)/copied-\(UUID().uuidString)"
+            try bytes.write(to: URL(fileURLWithPath: file))
+            let server = try ClipboardTests.Server(["/usr/bin/wl-copy", "--foreground", "--type", type],
+                                                   environment: ["WAYLAND_DISPLAY=\(compositor.socket)", "PATH=/usr/bin:/bin"], stdin: file)
+            for _ in 0..<100 where !String(decoding: try compositor.paste(["--list-types"]), as: UTF8.self).contains(type) {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return server
         }
 
         func qtCopy(_ index: Int, _ arguments: [String]) throws -> ClipboardTests.Server {
@@ -121,6 +139,59 @@ import Testing
         #expect(Self.offered(try Self.status(desktops.b)) == nil)
         #expect(try desktops.paste("UTF8_STRING", on: 0) == Data(text.utf8))
         _ = copy
+    }
+
+    @Test func aCopyUnderWaylandPastesOnAnXServerAndBack() throws {
+        let desktops = try Desktops(tag: "cw", alphaOnWayland: true)
+        let compositor = try #require(desktops.compositor)
+        let watching = try Self.waitFor(desktops.a) { ($0["display"] as? String)?.hasPrefix("Wayland display") == true }
+        #expect((watching["display"] as? String)?.hasPrefix("Wayland display") == true, "\(watching) \(desktops.a.log.suffix(800))")
+        // Text copied under sway pastes on beta's X server, under its X name too.
+        let text = "Grüße aus Wayland — 世界、こんにちは ✓"
+        let copy = try desktops.wlCopy(Data(text.utf8), type: "text/plain;charset=utf-8")
+        let taken = try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == text }
+        #expect(Self.received(taken)?["device"] as? String == "alpha", "\(desktops.a.log.suffix(1500))")
+        #expect(try desktops.paste("text/plain;charset=utf-8", on: 1) == Data(text.utf8))
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data(text.utf8))
+        let gtk = try desktops.toolkitPaste("gtk", on: 1)
+        #expect(gtk.stdout == text, "\(gtk.stdout) \(gtk.stderr.prefix(300))")
+        // An image, byte for byte, and as an image in a Qt application.
+        let image = "\(desktops.a.sandbox.root)/photo.png"
+        let maker = try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/make-png.py", image, "640", "480"], environment: [:], stdin: nil)
+        #expect(maker.status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: image))
+        let picture = try desktops.wlCopy(bytes, type: "image/png")
+        try Self.waitFor(desktops.b) { (Self.received($0)?["targets"] as? [[String: Any]])?.first?["name"] as? String == "image/png" }
+        #expect(try desktops.paste("image/png", on: 1) == bytes)
+        let qt = try desktops.toolkitPaste("qt", on: 1, image: true)
+        #expect(qt.stdout == "640x480\n", "\(qt.stdout) \(qt.stderr.prefix(300))")
+        // Cleared under sway: cleared on beta.
+        let clear = try Sandbox.execute("/usr/bin/wl-copy", ["--clear"], environment: ["WAYLAND_DISPLAY": compositor.socket, "PATH": "/usr/bin:/bin"],
+                                        stdin: nil)
+        #expect(clear.status == 0, "\(clear.stderr)")
+        let cleared = try Self.waitFor(desktops.b) { Self.received($0) == nil }
+        #expect(Self.received(cleared) == nil)
+        #expect(try desktops.targets(1).isEmpty)
+        // A password manager's mark keeps the copy at home (a plain copy first, so that
+        // beta would have something to lose).
+        let plain = try desktops.wlCopy(Data("plain".utf8), type: "text/plain")
+        try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == "plain" }
+        let secret = try desktops.wlCopy(Data("secret".utf8), type: "x-kde-passwordManagerHint")
+        let withdrawn = try Self.waitFor(desktops.b) { Self.received($0) == nil }
+        #expect(Self.received(withdrawn) == nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.offered(try Self.status(desktops.a)) == nil)
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        // The other way: copied on beta's X server, pasted by a Wayland application on
+        // alpha (fetched when it pastes), and not offered back.
+        let back = "zurück von beta ✓"
+        let xcopy = try desktops.xclip(1, Data(back.utf8))
+        try Self.waitFor(desktops.a) { Self.received($0)?["preview"] as? String == back }
+        #expect(try compositor.paste(["--no-newline", "--type", "text/plain;charset=utf-8"]) == Data(back.utf8))
+        #expect(desktops.b.log.contains("alpha fetched"), "\(desktops.b.log.suffix(800))")
+        #expect(Self.offered(try Self.status(desktops.a)) == nil)
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        _ = (copy, picture, plain, secret, xcopy)
     }
 
     @Test func copyOffersEveryTargetAndEachPastesByteForByte() throws {

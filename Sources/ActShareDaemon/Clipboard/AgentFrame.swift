@@ -31,6 +31,8 @@ struct AgentMessage: Codable, Sendable {
     }
 
     var type: String
+    /// `ready`: the display it watches.
+    var display: String?
     var offer: String?
     var hash: String?
     var target: String?
@@ -51,7 +53,7 @@ struct AgentMessage: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, offer, hash, target, ok, push, secret, total, unanswered, targets
+        case type, display, offer, hash, target, ok, push, secret, total, unanswered, targets
         case tooLarge = "too-large"
     }
 }

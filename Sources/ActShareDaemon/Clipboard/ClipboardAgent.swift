@@ -6,7 +6,8 @@ import NIOPosix
 import Glibc
 #endif
 
-/// `actshare-clipboard-agent`, running: the daemon's hands on one X display's clipboard.
+/// `actshare-clipboard-agent`, running: the daemon's hands on the session's clipboard (a
+/// Wayland compositor's through data-control, else an X display's).
 /// It is started with a socket on its standard input and output; frames go both ways
 /// (``AgentFrame``). Stopping the daemon closes the socket, which ends the agent.
 final class ClipboardAgent: Sendable {

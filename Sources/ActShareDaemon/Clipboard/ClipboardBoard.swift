@@ -46,6 +46,11 @@ actor ClipboardBoard {
         self.problem = problem
     }
 
+    /// The agent is ready and watches `display` ("Wayland display wayland-1", "X11 display :0").
+    func watching(_ display: String?) {
+        self.display = display
+    }
+
     /// This device's clipboard changed: its offer (if any) is replaced; the old one is
     /// returned, to be withdrawn.
     func localChange(_ next: Outgoing?) -> Outgoing? {

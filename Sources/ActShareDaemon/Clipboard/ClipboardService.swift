@@ -26,7 +26,7 @@ struct ClipboardService: Sendable {
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext
 
-    /// Runs the agent on this user's X display (restarting it, with pauses, if it ends)
+    /// Runs the agent on this user's display, Wayland or X11 (restarting it, with pauses, if it ends)
     /// and expires offers, until the daemon stops.
     func run() async {
         guard settings.mode != .off else { return }
@@ -44,9 +44,10 @@ struct ClipboardService: Sendable {
     }
 
     private func runAgent() async {
-        guard let display = Environment.value("DISPLAY"), !display.isEmpty else {
-            await board.attach(nil, display: nil, problem: "no X display (DISPLAY is not set where the daemon runs)")
-            DaemonLog.line("clipboard: no X display, so the clipboard is not watched (DISPLAY is not set)")
+        let displays = ["WAYLAND_DISPLAY", "DISPLAY"].compactMap { name in Environment.value(name).flatMap { $0.isEmpty ? nil : "\(name)=\($0)" } }
+        guard !displays.isEmpty else {
+            await board.attach(nil, display: nil, problem: "no display (neither WAYLAND_DISPLAY nor DISPLAY is set where the daemon runs)")
+            DaemonLog.line("clipboard: no display, so the clipboard is not watched (neither WAYLAND_DISPLAY nor DISPLAY is set)")
             return
         }
         var pause = 1
@@ -54,11 +55,13 @@ struct ClipboardService: Sendable {
             do {
                 let agent = try await ClipboardAgent.start(settings.agent, watch: settings.mode == .auto, maximumBytes: settings.maximumBytes,
                                                           group: group)
-                await board.attach(agent, display: "X11 display \(display)", problem: nil)
-                DaemonLog.debug("clipboard: agent \(agent.pid) on \(display), mode \(settings.mode.rawValue)")
+                // Which display it watches comes with its `ready` (Wayland if the compositor
+                // lets it, else X11).
+                await board.attach(agent, display: nil, problem: nil)
+                DaemonLog.debug("clipboard: agent \(agent.pid) for \(displays.joined(separator: ", ")), mode \(settings.mode.rawValue)")
                 let status = await agent.run { frame in await agentSays(frame) }
                 await board.attach(nil, display: nil, problem: "the clipboard agent ended (status \(status))")
-                DaemonLog.line("clipboard: the agent on \(display) ended (status \(status)); starting it again in \(pause) s")
+                DaemonLog.line("clipboard: the agent for \(displays.joined(separator: ", ")) ended (status \(status)); starting it again in \(pause) s")
             } catch {
                 await board.attach(nil, display: nil, problem: "the clipboard agent cannot start: \(error)")
                 DaemonLog.line("clipboard: cannot start \(settings.agent): \(error)")
@@ -73,6 +76,8 @@ struct ClipboardService: Sendable {
     private func agentSays(_ frame: AgentFrame) async {
         let message = frame.header
         switch message.type {
+        case "ready":
+            await board.watching(message.display)
         case "changed" where message.push == true:
             await board.pushRead(frame)
         case "changed":

@@ -3,7 +3,7 @@
 public struct ClipboardStatus: Codable, Sendable, Equatable {
     /// `off`, `manual` or `auto` (config `handoff.clipboard`).
     public var mode: String
-    /// Whose clipboard the daemon reaches (`X11 display :1`), or nil.
+    /// Whose clipboard the daemon reaches (`Wayland display wayland-1`, `X11 display :1`), or nil.
     public var display: String?
     /// Why it reaches none, if it does not (no display, the agent failed).
     public var problem: String?

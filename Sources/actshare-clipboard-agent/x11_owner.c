@@ -56,7 +56,7 @@ owner *owner_new(display *d, int daemon_fd) {
 }
 
 static void forget_targets(owner *o) {
-    for (size_t i = 0; i < o->count; i++) free(o->targets[i].data);
+    offer_forget(o->targets, o->count);
     o->count = 0;
     o->transfer_count = 0;
 }
@@ -93,17 +93,8 @@ static long find_target(owner *o, xcb_atom_t atom) {
 }
 
 static void ask_daemon(owner *o, size_t index) {
-    offered_target *t = &o->targets[index];
-    json_object *header = json_object_new_object();
-    json_object_object_add(header, "type", json_object_new_string("fetch"));
-    json_object_object_add(header, "offer", json_object_new_string(o->id));
-    json_object_object_add(header, "hash", json_object_new_string(t->hash));
-    json_object_object_add(header, "target", json_object_new_string(t->name));
-    channel_write(o->daemon, header, NULL, 0);
-    json_object_put(header);
-    for (size_t i = 0; i < o->count; i++) {
-        if (strcmp(o->targets[i].hash, t->hash) == 0) o->targets[i].fetching = 1;
-    }
+    report_fetch(o->daemon, o->id, &o->targets[index]);
+    offer_mark_fetching(o->targets, o->count, o->targets[index].hash);
 }
 
 static void answer(owner *o, const xcb_selection_request_event_t *request) {
@@ -123,7 +114,7 @@ static void answer(owner *o, const xcb_selection_request_event_t *request) {
         long index = find_target(o, request->target);
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (o->targets[index].data || (o->targets[index].size == 0 && !o->targets[index].any_size)) {
+        } else if (offered_ready(&o->targets[index])) {
             answer_with_data(o, request, (size_t)index);
         } else if (o->waiting_count < MAX_PENDING) {
             o->waiting[o->waiting_count++] = (pending){*request, now_ms()};
@@ -142,7 +133,7 @@ static void answer_waiting(owner *o) {
         long index = o->owning ? find_target(o, request->target) : -1;
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (o->targets[index].data || (o->targets[index].size == 0 && !o->targets[index].any_size)) {
+        } else if (offered_ready(&o->targets[index])) {
             answer_with_data(o, request, (size_t)index);
         } else {
             o->waiting[kept++] = o->waiting[i];
@@ -180,29 +171,7 @@ void owner_release(owner *o, const char *id) {
 
 void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length) {
     if (strcmp(o->id, id) != 0) return;
-    const unsigned char *kept = NULL; /* the bytes as the first target of this hash took them */
-    for (size_t i = 0; i < o->count; i++) {
-        offered_target *t = &o->targets[i];
-        if (strcmp(t->hash, hash) != 0 || t->data) continue;
-        t->fetching = 0;
-        if (!data || (!*data && !kept && length > 0) || (length != t->size && !t->any_size)) {
-            t->failed = 1;
-            continue;
-        }
-        if (!kept && *data) {
-            t->data = *data; /* taken as it came: a 20 MiB image is not copied */
-            *data = NULL;
-        } else if ((t->data = malloc(length ? length : 1)) && kept) {
-            memcpy(t->data, kept, length);
-        }
-        if (!t->data) {
-            t->failed = 1;
-            continue;
-        }
-        kept = t->data;
-        t->size = length;
-        t->any_size = 0;
-    }
+    offer_fill(o->targets, o->count, hash, data, length);
     answer_waiting(o);
 }
 
@@ -236,11 +205,7 @@ int owner_handle(owner *o, xcb_generic_event_t *event) {
         if (clear->time != XCB_CURRENT_TIME && clear->time < o->time) return 1;
         o->owning = 0;
         answer_waiting(o);
-        json_object *header = json_object_new_object();
-        json_object_object_add(header, "type", json_object_new_string("released"));
-        json_object_object_add(header, "offer", json_object_new_string(o->id));
-        channel_write(o->daemon, header, NULL, 0);
-        json_object_put(header);
+        report_offer(o->daemon, "released", o->id, -1);
         return 1;
     }
     case XCB_PROPERTY_NOTIFY: {

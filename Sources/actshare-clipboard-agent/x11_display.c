@@ -53,9 +53,6 @@ int display_open(display *d) {
     d->targets = display_atom(d, "TARGETS");
     d->timestamp = display_atom(d, "TIMESTAMP");
     d->incr = display_atom(d, "INCR");
-    d->multiple = display_atom(d, "MULTIPLE");
-    d->utf8 = display_atom(d, "UTF8_STRING");
-    d->password_hint = display_atom(d, "x-kde-passwordManagerHint");
 
     const xcb_query_extension_reply_t *xfixes = xcb_get_extension_data(c, &xcb_xfixes_id);
     if (!xfixes || !xfixes->present) return -2;

@@ -3,27 +3,10 @@
  * that does not answer costs at most a few seconds, and the daemon is told nothing. */
 #include "agent.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* How long an owner may take to answer one conversion, or to put the next INCR chunk… */
-#define ANSWER_MS 1500
-/* …and a whole INCR transfer, however quick each chunk (an owner that never ends one). */
-#define TRANSFER_MS 10000
-
-/* Targets that are about the selection, not its content: never offered to a device. */
-static const char *const meta_targets[] = {
-    "TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INSERT_PROPERTY", "INSERT_SELECTION",
-    "COMPOUND_TEXT", /* a legacy encoding: UTF8_STRING says the same */
-    "SAVE_TARGETS", "CLIPBOARD_MANAGER",
-};
-
-/* Targets only password managers set: whatever else is offered is a secret. */
-static const char *const concealed_targets[] = {
-    "application/x-nspasteboard-concealed-type",
-    "ExcludeClipboardContentFromMonitorProcessing",
-};
 
 typedef struct awaited {
     xcb_window_t window;
@@ -120,13 +103,6 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     return result;
 }
 
-static int listed(const char *name, const char *const *names, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        if (strcmp(name, names[i]) == 0) return 1;
-    }
-    return 0;
-}
-
 int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) {
     memset(out, 0, sizeof *out);
     xcb_atom_t property = display_atom(d, "ACTSHARE_SELECTION");
@@ -134,54 +110,33 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
     uint32_t length;
     xcb_atom_t type;
     if (convert(d, selection, d->targets, property, 4u * 4096, &data, &length, &type) != 0) return -1;
-    size_t atom_count = length / 4;
-    if (atom_count > 4096) atom_count = 4096;
-    xcb_atom_t *atoms = (xcb_atom_t *)data;
-
-    /* The names, in the owner's order of preference; of the images, one: PNG if offered
-     * (every reader takes it), else the first (a GTK source converts one image into ten
-     * formats, each read would cost a conversion). */
-    xcb_atom_t chosen[AGENT_MAX_TARGETS];
-    char names[AGENT_MAX_TARGETS][256];
-    size_t count = 0;
-    long image = -1;
-    for (size_t i = 0; i < atom_count && !out->secret; i++) {
-        char name[256];
-        if (atoms[i] == XCB_NONE || display_atom_name(d, atoms[i], name, sizeof name) != 0) continue;
-        if (listed(name, concealed_targets, sizeof concealed_targets / sizeof *concealed_targets)) {
-            out->secret = 1;
-        } else if (atoms[i] == d->password_hint) {
-            unsigned char *hint;
-            uint32_t hint_length;
-            if (convert(d, selection, atoms[i], property, 256, &hint, &hint_length, &type) == 0) {
-                out->secret = hint_length >= 6 && memcmp(hint, "secret", 6) == 0;
-                free(hint);
-            }
-        } else if (listed(name, meta_targets, sizeof meta_targets / sizeof *meta_targets)) {
-            continue;
-        } else if (strncmp(name, "image/", 6) == 0) {
-            if (image >= 0 && strcmp(name, "image/png") != 0) continue;
-            if (image >= 0) {
-                chosen[image] = atoms[i];
-                memcpy(names[image], name, sizeof name);
-            } else if (count < AGENT_MAX_TARGETS) {
-                image = (long)count;
-                chosen[count] = atoms[i];
-                memcpy(names[count++], name, sizeof name);
-            }
-        } else if (count < AGENT_MAX_TARGETS) {
-            chosen[count] = atoms[i];
-            memcpy(names[count++], name, sizeof name);
-        }
+    const xcb_atom_t *atoms = (const xcb_atom_t *)data;
+    size_t atom_count = 0;
+    char (*names)[256] = malloc(AGENT_MAX_OFFERED * sizeof *names);
+    const char *list[AGENT_MAX_OFFERED];
+    xcb_atom_t listed_atoms[AGENT_MAX_OFFERED];
+    for (size_t i = 0; names && i < length / 4 && atom_count < AGENT_MAX_OFFERED; i++) {
+        if (atoms[i] == XCB_NONE || display_atom_name(d, atoms[i], names[atom_count], sizeof *names) != 0) continue;
+        list[atom_count] = names[atom_count];
+        listed_atoms[atom_count++] = atoms[i];
     }
     free(data);
-    if (out->secret) return 0;
-
-    for (size_t i = 0; i < count; i++) {
+    size_t chosen[AGENT_MAX_TARGETS];
+    long hint;
+    size_t count = names ? targets_choose(list, atom_count, chosen, &hint, &out->secret) : 0;
+    if (!out->secret && hint >= 0) {
+        unsigned char *hint_data;
+        uint32_t hint_length;
+        if (convert(d, selection, listed_atoms[hint], property, 256, &hint_data, &hint_length, &type) == 0) {
+            out->secret = hint_is_secret(hint_data, hint_length);
+            free(hint_data);
+        }
+    }
+    for (size_t i = 0; i < count && !out->secret; i++) {
         read_target *t = &out->list[out->count];
-        memcpy(t->name, names[i], sizeof t->name);
+        snprintf(t->name, sizeof t->name, "%s", list[chosen[i]]);
         uint64_t left = out->too_large ? 0 : limit - out->total;
-        int result = convert(d, selection, chosen[i], property, left, &t->data, &t->length, &type);
+        int result = convert(d, selection, listed_atoms[chosen[i]], property, left, &t->data, &t->length, &type);
         if (result == -1) continue; /* refused: not offered on */
         if (result == -2) {
             out->too_large = 1;
@@ -190,10 +145,6 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
         out->total += t->length;
         out->count++;
     }
+    free(names);
     return 0;
-}
-
-void reading_free(reading *r) {
-    for (size_t i = 0; i < r->count; i++) free(r->list[i].data);
-    memset(r, 0, sizeof *r);
 }

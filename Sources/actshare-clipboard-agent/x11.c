@@ -1,0 +1,101 @@
+/* The X11 back end's loop: XFixes tells who owns the CLIPBOARD; the reader reads it; the
+ * owner takes it for another device's offer. Ends when the daemon closes its socket (0)
+ * or the X server goes away (1). */
+#include "agent.h"
+
+#include <xcb/xfixes.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The daemon's requests, for frames_receive. */
+typedef struct x11 {
+    display *d;
+    owner *o;
+    uint64_t limit;
+} x11;
+
+static int x11_read(void *self, reading *out) {
+    x11 *x = self;
+    return reader_read(x->d, x->d->clipboard, x->limit, out);
+}
+
+static int x11_own(void *self, const char *id, offered_target *targets, size_t count) {
+    x11 *x = self;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        if ((targets[i].atom = display_atom(x->d, targets[i].name))) targets[kept++] = targets[i];
+    }
+    return owner_take(x->o, id, targets, kept);
+}
+
+static void x11_release(void *self, const char *id) { owner_release(((x11 *)self)->o, id); }
+
+static void x11_fetched(void *self, const char *id, const char *hash, unsigned char **data, uint32_t length) {
+    owner_fetched(((x11 *)self)->o, id, hash, data, length);
+}
+
+static const backend x11_backend = {x11_read, x11_own, x11_release, x11_fetched};
+
+int x11_run(int fd, int watch, uint64_t limit) {
+    display d;
+    int opened = display_open(&d);
+    if (opened != 0) {
+        fprintf(stderr, opened == -2 ? "actshare-clipboard-agent: the X server has no XFixes extension\n"
+                                     : "actshare-clipboard-agent: cannot connect to the X display %s\n",
+                getenv("DISPLAY") ? getenv("DISPLAY") : "(DISPLAY is not set)");
+        return 1;
+    }
+    xcb_xfixes_select_selection_input(d.connection, d.window, d.clipboard,
+                                      XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER |
+                                          XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY |
+                                          XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE);
+    xcb_flush(d.connection);
+    owner *o = owner_new(&d, fd);
+    if (!o) return 1;
+    x11 self = {&d, o, limit};
+    char name[300];
+    snprintf(name, sizeof name, "X11 display %s", getenv("DISPLAY") ? getenv("DISPLAY") : "");
+    report_ready(fd, name);
+
+    struct pollfd descriptors[2] = {{.fd = xcb_get_file_descriptor(d.connection), .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+    for (;;) {
+        xcb_flush(d.connection);
+        xcb_generic_event_t *event = display_next_queued(&d);
+        if (!event) event = xcb_poll_for_event(d.connection);
+        if (event) {
+            if ((event->response_type & 0x7F) == d.xfixes_event + XCB_XFIXES_SELECTION_NOTIFY) {
+                xcb_xfixes_selection_notify_event_t *change = (xcb_xfixes_selection_notify_event_t *)event;
+                /* Our own taking is no news (an offer is never offered back). */
+                if (change->selection == d.clipboard && !owner_is_ours(o, change->owner, change->selection_timestamp)) {
+                    if (!watch) {
+                        report_simple(fd, "owner-changed");
+                    } else if (change->owner == XCB_NONE) {
+                        report_cleared(fd);
+                    } else {
+                        reading r;
+                        report_reading(fd, reader_read(&d, d.clipboard, limit, &r), &r, 0);
+                    }
+                }
+            } else {
+                owner_handle(o, event);
+            }
+            free(event);
+            continue;
+        }
+        if (xcb_connection_has_error(d.connection)) {
+            fprintf(stderr, "actshare-clipboard-agent: the X connection broke (error %d)\n", xcb_connection_has_error(d.connection));
+            return 1;
+        }
+        descriptors[0].revents = descriptors[1].revents = 0;
+        if (poll(descriptors, 2, 1000) < 0 && errno != EINTR) {
+            perror("actshare-clipboard-agent: poll");
+            return 1;
+        }
+        owner_expire(o);
+        if ((descriptors[1].revents & (POLLIN | POLLHUP | POLLERR)) && frames_receive(fd, limit, &x11_backend, &self) != 0) return 0;
+    }
+}
