@@ -65,6 +65,7 @@ typedef struct display {
     xcb_window_t window; /* ours: selections are read into it and owned by it */
     xcb_window_t root;
     xcb_atom_t clipboard, targets, timestamp, incr;
+    int primary; /* PRIMARY (XCB_ATOM_PRIMARY) is watched and owned too (--primary) */
     uint8_t xfixes_event; /* the first XFixes event code */
     uint32_t chunk;       /* the most data in one property */
     /* Events that arrived while waiting for another: handled next, in order. */
@@ -161,9 +162,10 @@ int frames_receive(int fd, uint64_t limit, const backend *b, void *self);
 
 /* ---- the back ends' loops: 0 when the daemon closes the socket, else an exit status ---- */
 
-int x11_run(int fd, int watch, uint64_t limit);
+/* `primary`: the PRIMARY selection too: watched (in watch mode) and owned for an offer. */
+int x11_run(int fd, int watch, int primary, uint64_t limit);
 /* AGENT_NO_DATA_CONTROL when there is no Wayland compositor or it lacks data-control. */
-int wayland_run(int fd, int watch, uint64_t limit);
+int wayland_run(int fd, int watch, int primary, uint64_t limit);
 
 /* ---- x11_reader.c: what another X client's selection holds ---- */
 
@@ -176,7 +178,8 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out);
 typedef struct owner owner;
 
 owner *owner_new(display *d, int daemon_fd);
-/* Takes the clipboard for offer `id` with these targets; 0 on success. */
+/* Takes the clipboard (and PRIMARY, if handled) for offer `id` with these targets; 0 on
+ * success. */
 int owner_take(owner *o, const char *id, offered_target *targets, size_t count);
 /* Gives it up if offer `id` still holds it. */
 void owner_release(owner *o, const char *id);

@@ -141,26 +141,31 @@ static wayland_offer *named(wayland *w, struct zwlr_data_control_offer_v1 *proxy
     return offer;
 }
 
-static void device_selection(void *data, struct zwlr_data_control_device_v1 *device, struct zwlr_data_control_offer_v1 *proxy) {
-    (void)device;
-    wayland *w = data;
-    offer_destroy(w->selection);
-    w->selection = named(w, proxy);
+/* A new CLIPBOARD or PRIMARY selection (in `*slot`): reported unless it is our own. */
+static void selected(wayland *w, wayland_offer **slot, int primary, struct zwlr_data_control_offer_v1 *proxy) {
+    offer_destroy(*slot);
+    *slot = named(w, proxy);
     if (!w->started) return; /* what the clipboard held before the agent started is no news */
-    if (wayland_owner_is_ours(w->owner, proxy == NULL)) {
+    if (wayland_owner_is_ours(w->owner, primary, proxy == NULL)) {
         /* Our own offer for another device (never offered back), or our giving it up. */
-        offer_destroy(w->selection);
-        w->selection = NULL;
+        offer_destroy(*slot);
+        *slot = NULL;
         return;
     }
     if (!w->watch) {
         report_simple(w->daemon, "owner-changed");
-    } else if (!w->selection) {
+    } else if (!*slot) {
         report_cleared(w->daemon);
     } else {
         reading r;
-        report_reading(w->daemon, wayland_read(w, w->selection, w->limit, &r), &r, 0);
+        report_reading(w->daemon, wayland_read(w, *slot, w->limit, &r), &r, 0);
     }
+}
+
+static void device_selection(void *data, struct zwlr_data_control_device_v1 *device, struct zwlr_data_control_offer_v1 *proxy) {
+    (void)device;
+    wayland *w = data;
+    selected(w, &w->selection, 0, proxy);
 }
 
 static void device_finished(void *data, struct zwlr_data_control_device_v1 *device) {
@@ -170,7 +175,13 @@ static void device_finished(void *data, struct zwlr_data_control_device_v1 *devi
 
 static void device_primary_selection(void *data, struct zwlr_data_control_device_v1 *device, struct zwlr_data_control_offer_v1 *proxy) {
     (void)device;
-    offer_destroy(named(data, proxy)); /* the PRIMARY selection is not watched */
+    wayland *w = data;
+    /* PRIMARY is watched only when asked, and only in watch mode (a push reads the CLIPBOARD). */
+    if (w->primary && w->watch) {
+        selected(w, &w->primary_selection, 1, proxy);
+    } else {
+        offer_destroy(named(w, proxy));
+    }
 }
 
 static const struct zwlr_data_control_device_v1_listener device_listener = {
@@ -218,7 +229,7 @@ static void wayland_fetched(void *self, const char *id, const char *hash, unsign
 
 static const backend wayland_backend = {wayland_read_now, wayland_own, wayland_release, wayland_fetched};
 
-int wayland_run(int fd, int watch, uint64_t limit) {
+int wayland_run(int fd, int watch, int primary, uint64_t limit) {
     wayland w = {.daemon = fd, .watch = watch, .limit = limit};
     if (!(w.display = wl_display_connect(NULL))) return AGENT_NO_DATA_CONTROL;
     struct wl_registry *registry = wl_display_get_registry(w.display);
@@ -227,6 +238,7 @@ int wayland_run(int fd, int watch, uint64_t limit) {
         wl_display_disconnect(w.display);
         return AGENT_NO_DATA_CONTROL;
     }
+    w.primary = primary && zwlr_data_control_manager_v1_get_version(w.manager) >= 2;
     if (!(w.owner = wayland_owner_new(&w))) return 1;
     w.device = zwlr_data_control_manager_v1_get_data_device(w.manager, w.seat);
     zwlr_data_control_device_v1_add_listener(w.device, &device_listener, &w);

@@ -26,6 +26,8 @@ typedef struct wayland {
     struct zwlr_data_control_device_v1 *device;
     wayland_offer *introduced; /* by data_offer, until a selection event names it */
     wayland_offer *selection;  /* the clipboard, when another client holds it */
+    wayland_offer *primary_selection;
+    int primary;               /* the PRIMARY selection too (--primary, and version 2) */
     int started;               /* past the first selection event (what was there before) */
     int finished;              /* the compositor ended the device */
     int daemon, watch;
@@ -47,9 +49,9 @@ wayland_owner *wayland_owner_new(wayland *w);
 int wayland_owner_take(wayland_owner *o, const char *id, offered_target *targets, size_t count);
 void wayland_owner_release(wayland_owner *o, const char *id);
 void wayland_owner_fetched(wayland_owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length);
-/* Whether a new selection (`cleared`: none) is the owner's own doing: its taking, or its
- * giving up (no echo of either). */
-int wayland_owner_is_ours(wayland_owner *o, int cleared);
+/* Whether a new selection (`primary`: the PRIMARY one; `cleared`: none) is the owner's
+ * own doing: its taking, or its giving up (no echo of either). */
+int wayland_owner_is_ours(wayland_owner *o, int primary, int cleared);
 /* Whether the clipboard is the owner's (another device's offer). */
 int wayland_owner_holds(const wayland_owner *o);
 /* The descriptors of pastes being written, for poll (at most `room`); returns how many. */

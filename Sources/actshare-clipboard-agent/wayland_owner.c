@@ -26,8 +26,9 @@ struct wayland_owner {
     char id[64];
     offered_target targets[AGENT_MAX_TARGETS];
     size_t count;
-    struct zwlr_data_control_source_v1 *source; /* while it holds the clipboard */
-    int releasing;                              /* the next cleared selection is our giving up */
+    struct zwlr_data_control_source_v1 *source;  /* while it holds the clipboard */
+    struct zwlr_data_control_source_v1 *primary; /* while it holds PRIMARY (w->primary) */
+    int releasing, releasing_primary;            /* the next cleared selection is our giving up */
     paste pastes[WAYLAND_MAX_PASTES];
     size_t paste_count;
 };
@@ -48,7 +49,7 @@ static void end_waiting(wayland_owner *o) {
 static void source_send(void *data, struct zwlr_data_control_source_v1 *source, const char *type, int32_t fd) {
     wayland_owner *o = data;
     long index = -1;
-    for (size_t i = 0; i < o->count && source == o->source; i++) {
+    for (size_t i = 0; i < o->count && (source == o->source || source == o->primary); i++) {
         if (strcmp(o->targets[i].name, type) == 0) index = (long)i;
     }
     if (index < 0 || o->targets[index].failed || o->paste_count == WAYLAND_MAX_PASTES || fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
@@ -66,7 +67,8 @@ static void source_send(void *data, struct zwlr_data_control_source_v1 *source, 
 static void source_cancelled(void *data, struct zwlr_data_control_source_v1 *source) {
     wayland_owner *o = data;
     zwlr_data_control_source_v1_destroy(source);
-    if (source != o->source) return; /* an earlier offer's, replaced by ours */
+    if (source == o->primary) o->primary = NULL; /* PRIMARY taken by another: news of its own */
+    if (source != o->source) return;             /* that, or an earlier offer's, replaced by ours */
     o->source = NULL;
     end_waiting(o);
     report_offer(o->w->daemon, "released", o->id, -1);
@@ -80,6 +82,14 @@ wayland_owner *wayland_owner_new(wayland *w) {
     return o;
 }
 
+/* A source listing the offer's targets. */
+static struct zwlr_data_control_source_v1 *new_source(wayland_owner *o) {
+    struct zwlr_data_control_source_v1 *source = zwlr_data_control_manager_v1_create_data_source(o->w->manager);
+    zwlr_data_control_source_v1_add_listener(source, &source_listener, o);
+    for (size_t i = 0; i < o->count; i++) zwlr_data_control_source_v1_offer(source, o->targets[i].name);
+    return source;
+}
+
 int wayland_owner_take(wayland_owner *o, const char *id, offered_target *targets, size_t count) {
     /* The earlier offer's pastes end here (an offer replaced is gone); its source is
      * cancelled by the compositor when the new one is set, and destroyed then. */
@@ -89,10 +99,12 @@ int wayland_owner_take(wayland_owner *o, const char *id, offered_target *targets
     snprintf(o->id, sizeof o->id, "%s", id);
     o->count = count < AGENT_MAX_TARGETS ? count : AGENT_MAX_TARGETS;
     memcpy(o->targets, targets, o->count * sizeof *targets);
-    o->source = zwlr_data_control_manager_v1_create_data_source(o->w->manager);
-    zwlr_data_control_source_v1_add_listener(o->source, &source_listener, o);
-    for (size_t i = 0; i < o->count; i++) zwlr_data_control_source_v1_offer(o->source, o->targets[i].name);
+    o->source = new_source(o);
     zwlr_data_control_device_v1_set_selection(o->w->device, o->source);
+    if (o->w->primary) { /* a source serves one selection: PRIMARY gets one of its own */
+        o->primary = new_source(o);
+        zwlr_data_control_device_v1_set_primary_selection(o->w->device, o->primary);
+    }
     return wl_display_flush(o->w->display) < 0 && errno != EAGAIN ? -1 : 0;
 }
 
@@ -103,6 +115,12 @@ void wayland_owner_release(wayland_owner *o, const char *id) {
     zwlr_data_control_source_v1_destroy(o->source);
     o->source = NULL;
     o->releasing = 1;
+    if (o->primary) {
+        zwlr_data_control_device_v1_set_primary_selection(o->w->device, NULL);
+        zwlr_data_control_source_v1_destroy(o->primary);
+        o->primary = NULL;
+        o->releasing_primary = 1;
+    }
     end_waiting(o);
     wl_display_flush(o->w->display);
 }
@@ -112,10 +130,11 @@ void wayland_owner_fetched(wayland_owner *o, const char *id, const char *hash, u
     offer_fill(o->targets, o->count, hash, data, length);
 }
 
-int wayland_owner_is_ours(wayland_owner *o, int cleared) {
-    if (!cleared) return o->source != NULL;
-    int ours = o->releasing;
-    o->releasing = 0;
+int wayland_owner_is_ours(wayland_owner *o, int primary, int cleared) {
+    if (!cleared) return (primary ? o->primary : o->source) != NULL;
+    int *releasing = primary ? &o->releasing_primary : &o->releasing;
+    int ours = *releasing;
+    *releasing = 0;
     return ours;
 }
 

@@ -40,7 +40,7 @@ static void x11_fetched(void *self, const char *id, const char *hash, unsigned c
 
 static const backend x11_backend = {x11_read, x11_own, x11_release, x11_fetched};
 
-int x11_run(int fd, int watch, uint64_t limit) {
+int x11_run(int fd, int watch, int primary, uint64_t limit) {
     display d;
     int opened = display_open(&d);
     if (opened != 0) {
@@ -49,10 +49,12 @@ int x11_run(int fd, int watch, uint64_t limit) {
                 getenv("DISPLAY") ? getenv("DISPLAY") : "(DISPLAY is not set)");
         return 1;
     }
-    xcb_xfixes_select_selection_input(d.connection, d.window, d.clipboard,
-                                      XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER |
-                                          XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY |
-                                          XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE);
+    d.primary = primary;
+    const uint32_t changes = XCB_XFIXES_SELECTION_EVENT_MASK_SET_SELECTION_OWNER | XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_WINDOW_DESTROY |
+                             XCB_XFIXES_SELECTION_EVENT_MASK_SELECTION_CLIENT_CLOSE;
+    xcb_xfixes_select_selection_input(d.connection, d.window, d.clipboard, changes);
+    /* PRIMARY is watched only in watch mode: a push reads the CLIPBOARD. */
+    if (primary && watch) xcb_xfixes_select_selection_input(d.connection, d.window, XCB_ATOM_PRIMARY, changes);
     xcb_flush(d.connection);
     owner *o = owner_new(&d, fd);
     if (!o) return 1;
@@ -70,14 +72,15 @@ int x11_run(int fd, int watch, uint64_t limit) {
             if ((event->response_type & 0x7F) == d.xfixes_event + XCB_XFIXES_SELECTION_NOTIFY) {
                 xcb_xfixes_selection_notify_event_t *change = (xcb_xfixes_selection_notify_event_t *)event;
                 /* Our own taking is no news (an offer is never offered back). */
-                if (change->selection == d.clipboard && !owner_is_ours(o, change->owner, change->selection_timestamp)) {
+                int watched = change->selection == d.clipboard || (primary && change->selection == XCB_ATOM_PRIMARY);
+                if (watched && !owner_is_ours(o, change->owner, change->selection_timestamp)) {
                     if (!watch) {
                         report_simple(fd, "owner-changed");
                     } else if (change->owner == XCB_NONE) {
                         report_cleared(fd);
                     } else {
                         reading r;
-                        report_reading(fd, reader_read(&d, d.clipboard, limit, &r), &r, 0);
+                        report_reading(fd, reader_read(&d, change->selection, limit, &r), &r, 0);
                     }
                 }
             } else {

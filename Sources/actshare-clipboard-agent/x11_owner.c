@@ -100,7 +100,7 @@ static void ask_daemon(owner *o, size_t index) {
 static void answer(owner *o, const xcb_selection_request_event_t *request) {
     xcb_connection_t *c = o->d->connection;
     xcb_atom_t property = request->property == XCB_NONE ? request->target : request->property;
-    if (!o->owning || request->selection != o->d->clipboard) {
+    if (!o->owning || (request->selection != o->d->clipboard && !(o->d->primary && request->selection == XCB_ATOM_PRIMARY))) {
         refuse(o, request);
     } else if (request->target == o->d->targets) {
         xcb_atom_t offered[2 + AGENT_MAX_TARGETS] = {o->d->targets, o->d->timestamp};
@@ -154,6 +154,7 @@ int owner_take(owner *o, const char *id, offered_target *targets, size_t count) 
     o->count = count;
     o->time = display_now(o->d);
     xcb_set_selection_owner(c, o->d->window, o->d->clipboard, o->time);
+    if (o->d->primary) xcb_set_selection_owner(c, o->d->window, XCB_ATOM_PRIMARY, o->time);
     xcb_get_selection_owner_reply_t *reply = xcb_get_selection_owner_reply(c, xcb_get_selection_owner(c, o->d->clipboard), NULL);
     o->owning = reply && reply->owner == o->d->window;
     free(reply);
@@ -164,6 +165,7 @@ void owner_release(owner *o, const char *id) {
     if (!o->owning || strcmp(o->id, id) != 0) return;
     /* Given up, not handed on: the clipboard is empty, as on the device that cleared it. */
     xcb_set_selection_owner(o->d->connection, XCB_NONE, o->d->clipboard, o->time);
+    if (o->d->primary) xcb_set_selection_owner(o->d->connection, XCB_NONE, XCB_ATOM_PRIMARY, o->time);
     o->released = o->time;
     o->owning = 0;
     answer_waiting(o);
@@ -199,6 +201,7 @@ int owner_handle(owner *o, xcb_generic_event_t *event) {
         return 1;
     case XCB_SELECTION_CLEAR: {
         xcb_selection_clear_event_t *clear = (xcb_selection_clear_event_t *)event;
+        /* PRIMARY taken by another is news of its own (XFixes); the offer is the CLIPBOARD's. */
         if (clear->selection != o->d->clipboard || !o->owning) return 1;
         /* A clear from before this ownership: our own giving up of an earlier offer (the
          * server tells the owner even when it gives the selection to None itself). */

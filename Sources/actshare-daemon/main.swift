@@ -1,6 +1,6 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
 //                 [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto]
-//                 [--clipboard-max BYTES]
+//                 [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -28,6 +28,7 @@ var multicast = true
 var clipboardMode = ClipboardSettings.Mode.manual
 var clipboardMaximum = ClipboardSettings.defaultMaximumBytes
 var clipboardExpires = ClipboardSettings.defaultOfferSeconds
+var clipboardPrimary = false
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -68,11 +69,13 @@ while let argument = arguments.popFirst() {
     case "--clipboard-expires":
         guard let value = arguments.popFirst().flatMap({ Double($0) }), value >= 5, value <= 3600 else { fail("--clipboard-expires needs seconds, 5 to 3600") }
         clipboardExpires = value
+    case "--clipboard-primary":
+        clipboardPrimary = true
     case "--keep-partial":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary])")
     }
 }
 if name.isEmpty {
@@ -89,7 +92,7 @@ if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.direc
 // A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
 signal(SIGPIPE, SIG_IGN)
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, agent: clipboardAgent)), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent)), paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

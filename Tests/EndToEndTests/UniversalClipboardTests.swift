@@ -40,24 +40,26 @@ import Testing
             machines = []
         }
 
-        /// Copies `text` on `machine`'s display with xclip (one target), kept until taken.
-        func xclip(_ index: Int, _ bytes: Data, target: String = "UTF8_STRING") throws -> ClipboardTests.Server {
+        /// Copies `bytes` into `selection` on `index`'s display with xclip (one target), kept
+        /// until taken.
+        func xclip(_ index: Int, _ bytes: Data, target: String = "UTF8_STRING", selection: String = "clipboard") throws -> ClipboardTests.Server {
             let file = "\(machines[index].sandbox.root)/copied-\(UUID().uuidString)"
             try bytes.write(to: URL(fileURLWithPath: file))
-            let server = try ClipboardTests.Server(["/usr/bin/xclip", "-quiet", "-selection", "clipboard", "-t", target, "-i", file],
+            let server = try ClipboardTests.Server(["/usr/bin/xclip", "-quiet", "-selection", selection, "-t", target, "-i", file],
                                                    environment: ["DISPLAY=\(displays[index].name)"])
             // Until xclip owns the selection, a paste would find the one before.
-            for _ in 0..<100 where !(try targets(index).contains(target)) { Thread.sleep(forTimeInterval: 0.02) }
+            for _ in 0..<100 where !(try targets(index, selection: selection).contains(target)) { Thread.sleep(forTimeInterval: 0.02) }
             return server
         }
 
-        /// What xclip reads for `target` on `index`'s display, giving up after `seconds`.
-        func paste(_ target: String, on index: Int, seconds: Int = 10) throws -> Data {
-            try ClipboardTests.paste(target, display: displays[index], seconds: seconds)
+        /// What xclip reads for `target` from `selection` on `index`'s display, giving up
+        /// after `seconds`.
+        func paste(_ target: String, on index: Int, selection: String = "clipboard", seconds: Int = 10) throws -> Data {
+            try ClipboardTests.paste(target, display: displays[index], selection: selection, seconds: seconds)
         }
 
-        func targets(_ index: Int) throws -> [String] {
-            String(decoding: try paste("TARGETS", on: index, seconds: 2), as: UTF8.self).split(separator: "\n").map(String.init)
+        func targets(_ index: Int, selection: String = "clipboard") throws -> [String] {
+            String(decoding: try paste("TARGETS", on: index, selection: selection, seconds: 2), as: UTF8.self).split(separator: "\n").map(String.init)
         }
 
         /// A toolkit's paste on `index`'s display: `gtk` or `qt`, of text or an image.
@@ -192,6 +194,32 @@ import Testing
         #expect(Self.offered(try Self.status(desktops.a)) == nil)
         #expect(Self.received(try Self.status(desktops.b)) == nil)
         _ = (copy, picture, plain, secret, xcopy)
+    }
+
+    @Test func thePrimarySelectionIsOfferedAndSetOnlyWhereConfigured() throws {
+        let desktops = try Desktops(tag: "cp", config: "handoff: {clipboard: auto, clipboard-primary: true}\n", betaConfig: "handoff: {clipboard: auto}\n")
+        let betaSelection = try desktops.xclip(1, Data("beta's own selection".utf8), selection: "primary")
+        // Selected on alpha (PRIMARY, what a middle click pastes): offered, and put in
+        // beta's CLIPBOARD only (beta does not hand its PRIMARY over).
+        let text = "mittlere Maustaste — 中键 ✓"
+        let selected = try desktops.xclip(0, Data(text.utf8), selection: "primary")
+        let taken = try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == text }
+        #expect(Self.received(taken)?["device"] as? String == "alpha", "\(desktops.a.log.suffix(1200))")
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data(text.utf8))
+        #expect(try desktops.paste("UTF8_STRING", on: 1, selection: "primary") == Data("beta's own selection".utf8))
+        // Selected on beta, which does not watch PRIMARY: nothing for alpha.
+        let unwatched = try desktops.xclip(1, Data("not for alpha".utf8), selection: "primary")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(Self.received(try Self.status(desktops.a)) == nil)
+        // Copied on beta: alpha takes it into both its CLIPBOARD and its PRIMARY, and does
+        // not offer either back.
+        let copied = try desktops.xclip(1, Data("für beide Auswahlen".utf8))
+        try Self.waitFor(desktops.a) { Self.received($0)?["preview"] as? String == "für beide Auswahlen" }
+        #expect(try desktops.paste("UTF8_STRING", on: 0) == Data("für beide Auswahlen".utf8))
+        #expect(try desktops.paste("UTF8_STRING", on: 0, selection: "primary") == Data("für beide Auswahlen".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.offered(try Self.status(desktops.a)) == nil, "\(desktops.a.log.suffix(1200))")
+        _ = (betaSelection, selected, unwatched, copied)
     }
 
     @Test func copyOffersEveryTargetAndEachPastesByteForByte() throws {

@@ -22,12 +22,14 @@ final class ClipboardAgent: Sendable {
         self.channel = channel
     }
 
-    /// Starts the agent; `watch` reads every new owner's content (mode `auto`).
-    static func start(_ executable: String, watch: Bool, maximumBytes: UInt64, group: EventLoopGroup) async throws -> ClipboardAgent {
+    /// Starts the agent; `watch` reads every new owner's content (mode `auto`); `primary`
+    /// handles the PRIMARY selection too.
+    static func start(_ executable: String, watch: Bool, primary: Bool, maximumBytes: UInt64, group: EventLoopGroup) async throws -> ClipboardAgent {
         guard let (ours, theirs) = ChildProcess.socketPair() else { throw ActShareError(.io, "cannot make a socket for the clipboard agent") }
         let pid: pid_t
         do {
-            pid = try ChildProcess.start([executable] + (watch ? ["--watch"] : []) + ["--max", String(maximumBytes)], conversation: theirs)
+            pid = try ChildProcess.start([executable] + (watch ? ["--watch"] : []) + (primary ? ["--primary"] : []) + ["--max", String(maximumBytes)],
+                                         conversation: theirs)
         } catch {
             close(ours)
             close(theirs)

@@ -53,7 +53,7 @@ struct ClipboardService: Sendable {
         var pause = 1
         while !Task.isCancelled {
             do {
-                let agent = try await ClipboardAgent.start(settings.agent, watch: settings.mode == .auto, maximumBytes: settings.maximumBytes,
+                let agent = try await ClipboardAgent.start(settings.agent, watch: settings.mode == .auto, primary: settings.primary, maximumBytes: settings.maximumBytes,
                                                           group: group)
                 // Which display it watches comes with its `ready` (Wayland if the compositor
                 // lets it, else X11).

@@ -1,5 +1,5 @@
-/// The Universal Clipboard's settings (config `handoff.clipboard`, `handoff.clipboard-max`;
-/// docs/CLIPBOARD.md).
+/// The Universal Clipboard's settings (config `handoff.clipboard`, `clipboard-max`,
+/// `clipboard-expires`, `clipboard-primary`; docs/CLIPBOARD.md).
 public struct ClipboardSettings: Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Nothing offered, nothing taken.
@@ -15,6 +15,9 @@ public struct ClipboardSettings: Sendable {
     public var maximumBytes: UInt64
     /// How long an offer lasts (config `handoff.clipboard-expires`).
     public var offerSeconds: Double
+    /// The PRIMARY selection (middle-click) too: offered when it changes (mode `auto`), and
+    /// set with the CLIPBOARD when an offer is taken (config `handoff.clipboard-primary`).
+    public var primary: Bool
     /// The agent program (`actshare-clipboard-agent`).
     public var agent: String
 
@@ -25,10 +28,11 @@ public struct ClipboardSettings: Sendable {
     public static let defaultOfferSeconds = 120.0
 
     public init(mode: Mode = .manual, maximumBytes: UInt64 = Self.defaultMaximumBytes, offerSeconds: Double = Self.defaultOfferSeconds,
-                agent: String) {
+                primary: Bool = false, agent: String) {
         self.mode = mode
         self.maximumBytes = maximumBytes
         self.offerSeconds = offerSeconds
+        self.primary = primary
         self.agent = agent
     }
 }

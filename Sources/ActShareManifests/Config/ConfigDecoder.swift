@@ -100,7 +100,7 @@ public struct ConfigDecoder: Sendable {
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
             try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
-                               "clipboard", "clipboard-max", "clipboard-expires"], in: "'handoff'")
+                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -136,6 +136,8 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '\(text)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(bytes), at: value.location)
+                } else if key == "clipboard-primary" {
+                    config.handoff[key] = ConfigValue(String(try value.bool(kind: kind)), at: value.location)
                 } else if key == "clipboard-expires" {
                     let text = try value.string(kind: kind)
                     guard let milliseconds = Units.milliseconds(text), milliseconds >= 5_000, milliseconds <= 3_600_000 else {

@@ -49,6 +49,7 @@ struct DaemonCommand: ParsableCommand {
         for key in ["clipboard", "clipboard-max", "clipboard-expires"] {
             if let value = handoff[key]?.value { arguments += ["--\(key)", value] }
         }
+        if handoff["clipboard-primary"]?.value == "true" { arguments.append("--clipboard-primary") }
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }
