@@ -112,20 +112,31 @@ typedef struct offered_target {
     char hash[65]; /* SHA-256, hex: targets with the same bytes share one fetch */
     uint32_t size;
     int any_size;        /* made on fetch (a list of files): its size is what comes */
-    unsigned char *data; /* once fetched */
-    int fetching, failed;
+    unsigned char *data; /* as it arrives: `size` bytes, shared by the targets of one hash */
+    uint32_t received;   /* how many of them are here */
+    int shared;          /* `data` is another target's (of the same hash): not freed here */
+    int fetching, failed, complete;
 } offered_target;
+
+/* A piece of the daemon's answer to a fetch (`data` frames: docs/PROTOCOL.md). */
+typedef struct fetched {
+    const char *offer, *hash;
+    unsigned char **data; /* the piece; taken (set to NULL) when kept as it is */
+    uint32_t length;
+    int last; /* the fetch ended with this piece… */
+    int ok;   /* …whole, and its hash checked */
+} fetched;
 
 /* The daemon's `own`: its offer id in `*id` (NULL if malformed) and its targets, at most
  * AGENT_MAX_TARGETS; returns how many. */
 size_t offer_parse(json_object *header, const char **id, offered_target *targets);
-/* Whether a target's bytes are here to answer a paste with. */
-static inline int offered_ready(const offered_target *t) { return t->data || (t->size == 0 && !t->any_size); }
+/* Whether all of a target's bytes are here, checked, to answer a paste with. */
+static inline int offered_ready(const offered_target *t) { return t->complete || (t->size == 0 && !t->any_size); }
 /* Marks the targets with this hash as being fetched. */
 void offer_mark_fetching(offered_target *targets, size_t count, const char *hash);
-/* The daemon's answer to a fetch: the bytes for every target with this hash, or, when
- * `data` is NULL or the size is wrong, failed. Takes `*data` (and sets it to NULL). */
-void offer_fill(offered_target *targets, size_t count, const char *hash, unsigned char **data, uint32_t length);
+/* A piece of a fetch, for every target with its hash: appended; at the last one, complete
+ * if whole and checked, else failed (and the bytes dropped). */
+void offer_receive(offered_target *targets, size_t count, const fetched *piece);
 void offer_forget(offered_target *targets, size_t count);
 
 /* ---- frames.c: the frames' contents, both ways ---- */
@@ -153,8 +164,8 @@ typedef struct backend {
     int (*own)(void *self, const char *id, offered_target *targets, size_t count);
     /* `release`: gives it up if offer `id` still holds it. */
     void (*release)(void *self, const char *id);
-    /* `data`: a fetch's answer (as offer_fill). */
-    void (*fetched)(void *self, const char *id, const char *hash, unsigned char **data, uint32_t length);
+    /* `data`: a piece of a fetch's answer (as offer_receive). */
+    void (*fetched)(void *self, const fetched *piece);
 } backend;
 
 /* Reads one frame from the daemon and hands it to the back end; -1 when the daemon is gone. */
@@ -183,8 +194,11 @@ owner *owner_new(display *d, int daemon_fd);
 int owner_take(owner *o, const char *id, offered_target *targets, size_t count);
 /* Gives it up if offer `id` still holds it. */
 void owner_release(owner *o, const char *id);
-/* The daemon's answer to a fetch (as offer_fill). */
-void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length);
+/* A piece of the daemon's answer to a fetch (as offer_receive). A paste of a target too
+ * large for one property starts as soon as bytes come, by INCR; its last chunk waits
+ * until the fetch is whole and checked, so an application never ends a paste with bytes
+ * that were not what was offered. */
+void owner_fetched(owner *o, const fetched *piece);
 /* Handles an X event that concerns the owner; returns 1 if it did. */
 int owner_handle(owner *o, xcb_generic_event_t *event);
 /* Whether a change of owner to `window` at `timestamp` is the owner's own doing: its

@@ -104,9 +104,11 @@ int frames_receive(int fd, uint64_t limit, const backend *b, void *self) {
     } else if (strcmp(type, "release") == 0) {
         b->release(self, header_string(header, "offer"));
     } else if (strcmp(type, "data") == 0) {
-        json_object *ok = NULL;
-        int good = json_object_object_get_ex(header, "ok", &ok) && json_object_get_boolean(ok);
-        b->fetched(self, header_string(header, "offer"), header_string(header, "hash"), good ? &data : NULL, length);
+        json_object *ok = NULL, *more = NULL;
+        fetched piece = {header_string(header, "offer"), header_string(header, "hash"), &data, length,
+                         !(json_object_object_get_ex(header, "more", &more) && json_object_get_boolean(more)),
+                         json_object_object_get_ex(header, "ok", &ok) && json_object_get_boolean(ok)};
+        b->fetched(self, &piece);
     }
     json_object_put(header);
     free(data);

@@ -49,34 +49,46 @@ size_t offer_parse(json_object *header, const char **id, offered_target *targets
     return alias(targets, count, "text/plain;charset=utf-8", "UTF8_STRING");
 }
 
-void offer_fill(offered_target *targets, size_t count, const char *hash, unsigned char **data, uint32_t length) {
-    const unsigned char *kept = NULL; /* the bytes as the first target of this hash took them */
+void offer_receive(offered_target *targets, size_t count, const fetched *piece) {
+    offered_target *lead = NULL; /* the target of this hash that holds the bytes */
+    for (size_t i = 0; i < count && !lead; i++) {
+        if (strcmp(targets[i].hash, piece->hash) == 0 && !targets[i].complete && !targets[i].failed) lead = &targets[i];
+    }
+    if (!lead) return;
+    int good = !piece->last || piece->ok;
+    uint64_t total = (uint64_t)lead->received + piece->length;
+    if (good && !lead->any_size && total > lead->size) good = 0; /* more than offered */
+    if (good && piece->length > 0) {
+        if (!lead->data && piece->last && *piece->data) {
+            lead->data = *piece->data; /* all in one piece: taken as it came, not copied */
+            *piece->data = NULL;
+        } else {
+            if (!lead->data) lead->data = malloc(lead->any_size ? piece->length : lead->size);
+            if (!lead->data || (lead->any_size && lead->received > 0)) good = 0; /* made on fetch: one piece */
+            else memcpy(lead->data + lead->received, *piece->data, piece->length);
+        }
+        if (good) lead->received = (uint32_t)total;
+    }
+    if (good && piece->last && !lead->any_size && lead->received != lead->size) good = 0; /* fewer than offered */
+    if (good && piece->last && lead->size == 0 && !lead->data) lead->data = malloc(1);
     for (size_t i = 0; i < count; i++) {
         offered_target *t = &targets[i];
-        if (strcmp(t->hash, hash) != 0 || t->data) continue;
-        t->fetching = 0;
-        if (!data || (!*data && !kept && length > 0) || (length != t->size && !t->any_size)) {
-            t->failed = 1;
+        if (strcmp(t->hash, piece->hash) != 0 || t->complete || t->failed) continue;
+        if (!good) {
+            if (t == lead || !t->shared) free(t->data);
+            t->data = NULL, t->received = 0, t->shared = 0, t->fetching = 0, t->failed = 1;
             continue;
         }
-        if (!kept && *data) {
-            t->data = *data; /* taken as it came: a 20 MiB image is not copied */
-            *data = NULL;
-        } else if ((t->data = malloc(length ? length : 1)) && kept) {
-            memcpy(t->data, kept, length);
-        }
-        if (!t->data) {
-            t->failed = 1;
-            continue;
-        }
-        kept = t->data;
-        t->size = length;
-        t->any_size = 0;
+        if (t != lead) t->data = lead->data, t->shared = 1, t->received = lead->received;
+        if (piece->last) t->complete = 1, t->fetching = 0, t->size = t->received, t->any_size = 0;
     }
 }
 
 void offer_forget(offered_target *targets, size_t count) {
-    for (size_t i = 0; i < count; i++) free(targets[i].data), targets[i].data = NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (!targets[i].shared) free(targets[i].data);
+        targets[i].data = NULL;
+    }
 }
 
 void offer_mark_fetching(offered_target *targets, size_t count, const char *hash) {

@@ -223,9 +223,7 @@ static int wayland_own(void *self, const char *id, offered_target *targets, size
 
 static void wayland_release(void *self, const char *id) { wayland_owner_release(((wayland *)self)->owner, id); }
 
-static void wayland_fetched(void *self, const char *id, const char *hash, unsigned char **data, uint32_t length) {
-    wayland_owner_fetched(((wayland *)self)->owner, id, hash, data, length);
-}
+static void wayland_fetched(void *self, const fetched *piece) { wayland_owner_fetched(((wayland *)self)->owner, piece); }
 
 static const backend wayland_backend = {wayland_read_now, wayland_own, wayland_release, wayland_fetched};
 

@@ -48,7 +48,9 @@ int wayland_read(wayland *w, wayland_offer *offer, uint64_t limit, reading *out)
 wayland_owner *wayland_owner_new(wayland *w);
 int wayland_owner_take(wayland_owner *o, const char *id, offered_target *targets, size_t count);
 void wayland_owner_release(wayland_owner *o, const char *id);
-void wayland_owner_fetched(wayland_owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length);
+/* A piece of the daemon's answer to a fetch. A pipe cannot say a paste failed (its end is
+ * its end), so pastes are written only once the fetch is whole and checked. */
+void wayland_owner_fetched(wayland_owner *o, const fetched *piece);
 /* Whether a new selection (`primary`: the PRIMARY one; `cleared`: none) is the owner's
  * own doing: its taking, or its giving up (no echo of either). */
 int wayland_owner_is_ours(wayland_owner *o, int primary, int cleared);

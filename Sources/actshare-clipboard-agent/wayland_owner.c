@@ -125,9 +125,8 @@ void wayland_owner_release(wayland_owner *o, const char *id) {
     wl_display_flush(o->w->display);
 }
 
-void wayland_owner_fetched(wayland_owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length) {
-    if (strcmp(o->id, id) != 0) return;
-    offer_fill(o->targets, o->count, hash, data, length);
+void wayland_owner_fetched(wayland_owner *o, const fetched *piece) {
+    if (strcmp(o->id, piece->offer) == 0) offer_receive(o->targets, o->count, piece);
 }
 
 int wayland_owner_is_ours(wayland_owner *o, int primary, int cleared) {

@@ -34,9 +34,7 @@ static int x11_own(void *self, const char *id, offered_target *targets, size_t c
 
 static void x11_release(void *self, const char *id) { owner_release(((x11 *)self)->o, id); }
 
-static void x11_fetched(void *self, const char *id, const char *hash, unsigned char **data, uint32_t length) {
-    owner_fetched(((x11 *)self)->o, id, hash, data, length);
-}
+static void x11_fetched(void *self, const fetched *piece) { owner_fetched(((x11 *)self)->o, piece); }
 
 static const backend x11_backend = {x11_read, x11_own, x11_release, x11_fetched};
 

@@ -26,6 +26,8 @@ typedef struct transfer {
     xcb_atom_t property;
     size_t target;
     uint32_t offset;
+    int stalled; /* the requestor waits for a chunk whose bytes are not here yet */
+    long long since; /* its last chunk: a requestor gone quiet (or gone) is dropped */
 } transfer;
 
 struct owner {
@@ -67,7 +69,13 @@ static void notify(owner *o, const xcb_selection_request_event_t *request, xcb_a
 
 static void refuse(owner *o, const xcb_selection_request_event_t *request) { notify(o, request, XCB_NONE); }
 
-/* Answers with the bytes of target `index`, fetched: in one property, or INCR. */
+static void end_transfer(owner *o, size_t index);
+
+/* Whether a paste of `t` can start before all of it is here: by INCR, once bytes come. */
+static int can_stream(const owner *o, const offered_target *t) { return !t->any_size && t->size > o->d->chunk && t->received > 0; }
+
+/* Answers with the bytes of target `index`, fetched (or, by INCR, arriving): in one
+ * property, or INCR. */
 static void answer_with_data(owner *o, const xcb_selection_request_event_t *request, size_t index) {
     xcb_connection_t *c = o->d->connection;
     offered_target *t = &o->targets[index];
@@ -75,14 +83,52 @@ static void answer_with_data(owner *o, const xcb_selection_request_event_t *requ
     if (t->size <= o->d->chunk) {
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, t->atom, 8, t->size, t->data);
     } else if (o->transfer_count < MAX_TRANSFERS) {
+        /* A requestor that died mid-transfer leaves its window id to the next client: an
+         * earlier transfer to the same window and property is over. */
+        for (size_t i = o->transfer_count; i-- > 0;) {
+            if (o->transfers[i].requestor == request->requestor && o->transfers[i].property == property) end_transfer(o, i);
+        }
         uint32_t events = XCB_EVENT_MASK_PROPERTY_CHANGE;
         xcb_change_window_attributes(c, request->requestor, XCB_CW_EVENT_MASK, &events);
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, o->d->incr, 32, 1, &t->size);
-        o->transfers[o->transfer_count++] = (transfer){request->requestor, property, index, 0};
+        o->transfers[o->transfer_count++] = (transfer){request->requestor, property, index, 0, 0, now_ms()};
     } else {
         property = XCB_NONE;
     }
     notify(o, request, property);
+}
+
+/* Puts the next INCR chunk of `x`: 1 when the transfer is over (its empty chunk sent, or
+ * its target failed), 0 when a chunk went, -1 when it waits for bytes. Until the fetch is
+ * whole and checked, the last byte is held back: the paste cannot end before. */
+static int send_chunk(owner *o, transfer *x) {
+    const offered_target *t = &o->targets[x->target];
+    if (t->failed) return 1;
+    uint32_t available = t->complete ? t->size : (t->received < t->size ? t->received : t->size - 1);
+    if (x->offset >= available && !(t->complete && x->offset == t->size)) {
+        x->stalled = 1;
+        return -1;
+    }
+    uint32_t chunk = available - x->offset;
+    if (chunk > o->d->chunk) chunk = o->d->chunk;
+    xcb_change_property(o->d->connection, XCB_PROP_MODE_REPLACE, x->requestor, x->property, t->atom, 8, chunk, t->data + x->offset);
+    x->offset += chunk;
+    x->stalled = 0;
+    x->since = now_ms();
+    return chunk == 0; /* the empty chunk ends it */
+}
+
+static void end_transfer(owner *o, size_t index) {
+    uint32_t none = XCB_EVENT_MASK_NO_EVENT;
+    xcb_change_window_attributes(o->d->connection, o->transfers[index].requestor, XCB_CW_EVENT_MASK, &none);
+    o->transfers[index] = o->transfers[--o->transfer_count];
+}
+
+/* Transfers that waited for bytes go on (or end, if their target failed). */
+static void serve_stalled(owner *o) {
+    for (size_t i = o->transfer_count; i-- > 0;) {
+        if (o->transfers[i].stalled && send_chunk(o, &o->transfers[i]) == 1) end_transfer(o, i);
+    }
 }
 
 static long find_target(owner *o, xcb_atom_t atom) {
@@ -114,7 +160,7 @@ static void answer(owner *o, const xcb_selection_request_event_t *request) {
         long index = find_target(o, request->target);
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (offered_ready(&o->targets[index])) {
+        } else if (offered_ready(&o->targets[index]) || can_stream(o, &o->targets[index])) {
             answer_with_data(o, request, (size_t)index);
         } else if (o->waiting_count < MAX_PENDING) {
             o->waiting[o->waiting_count++] = (pending){*request, now_ms()};
@@ -133,7 +179,7 @@ static void answer_waiting(owner *o) {
         long index = o->owning ? find_target(o, request->target) : -1;
         if (index < 0 || o->targets[index].failed) {
             refuse(o, request);
-        } else if (offered_ready(&o->targets[index])) {
+        } else if (offered_ready(&o->targets[index]) || can_stream(o, &o->targets[index])) {
             answer_with_data(o, request, (size_t)index);
         } else {
             o->waiting[kept++] = o->waiting[i];
@@ -171,10 +217,11 @@ void owner_release(owner *o, const char *id) {
     answer_waiting(o);
 }
 
-void owner_fetched(owner *o, const char *id, const char *hash, unsigned char **data, uint32_t length) {
-    if (strcmp(o->id, id) != 0) return;
-    offer_fill(o->targets, o->count, hash, data, length);
+void owner_fetched(owner *o, const fetched *piece) {
+    if (strcmp(o->id, piece->offer) != 0) return;
+    offer_receive(o->targets, o->count, piece);
     answer_waiting(o);
+    serve_stalled(o);
 }
 
 int owner_is_ours(owner *o, xcb_window_t window, xcb_timestamp_t timestamp) {
@@ -183,6 +230,9 @@ int owner_is_ours(owner *o, xcb_window_t window, xcb_timestamp_t timestamp) {
 
 void owner_expire(owner *o) {
     long long now = now_ms();
+    for (size_t i = o->transfer_count; i-- > 0;) {
+        if (now - o->transfers[i].since > PENDING_MS) end_transfer(o, i);
+    }
     size_t kept = 0;
     for (size_t i = 0; i < o->waiting_count; i++) {
         if (now - o->waiting[i].since > PENDING_MS) {
@@ -217,17 +267,7 @@ int owner_handle(owner *o, xcb_generic_event_t *event) {
         for (size_t i = 0; i < o->transfer_count; i++) {
             transfer *t = &o->transfers[i];
             if (t->requestor != notice->window || t->property != notice->atom) continue;
-            offered_target *target = &o->targets[t->target];
-            uint32_t chunk = target->size - t->offset;
-            if (chunk > o->d->chunk) chunk = o->d->chunk;
-            xcb_change_property(o->d->connection, XCB_PROP_MODE_REPLACE, t->requestor, t->property, target->atom, 8, chunk,
-                                target->data + t->offset);
-            t->offset += chunk;
-            if (chunk == 0) { /* the empty chunk ends it */
-                uint32_t none = XCB_EVENT_MASK_NO_EVENT;
-                xcb_change_window_attributes(o->d->connection, t->requestor, XCB_CW_EVENT_MASK, &none);
-                o->transfers[i] = o->transfers[--o->transfer_count];
-            }
+            if (send_chunk(o, t) == 1) end_transfer(o, i);
             return 1;
         }
         return 0;

@@ -143,12 +143,17 @@ import Testing
     /// waits for ever, and an owner busy with another reader (xclip serves one INCR
     /// transfer at a time) never answers a request it dropped.
     static func paste(_ target: String, display: Display, selection: String = "clipboard", seconds: Int = 30) throws -> Data {
+        try paste(target, displayName: display.name, selection: selection, seconds: seconds)
+    }
+
+    /// The same, on the display named `displayName` (`:3`), from any thread.
+    static func paste(_ target: String, displayName: String, selection: String = "clipboard", seconds: Int = 30) throws -> Data {
         let process = Process()
         // The test runner's threads block signals, and timeout's alarm is one: unblocked first.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
                              "/usr/bin/timeout", String(seconds), "/usr/bin/xclip", "-selection", selection, "-o", "-t", target]
-        process.environment = ["DISPLAY": display.name]
+        process.environment = ["DISPLAY": displayName]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -436,6 +436,27 @@ import Testing
         _ = copy
     }
 
+    @Test func aLargePasteNeverEndsWithBytesOtherThanThoseOffered() throws {
+        // A large paste starts while its bytes still arrive; its end waits for their hash.
+        // A liar with alpha's identity offers 3 MiB, then serves 3 MiB of something else.
+        let desktops = try Desktops(tag: "cl")
+        let aState = "\(desktops.a.sandbox.root)/state/actshare", liarScript = "\(HandoffTests.fixtures)/lying-peer.py"
+        let size = 3 << 20, hash = String(repeating: "ab", count: 32)
+        desktops.a.stop()
+        let link = desktops.link
+        let serve = ["netns", "exec", link.hosts[0], "/usr/bin/python3", liarScript, "serve", aState, "\(link.address(0)):53840", "10", String(size)]
+        let liar = HandoffTests.background { try? Sandbox.execute(NetworkLink.ip, serve, environment: [:], stdin: nil, timeout: 20) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let offer = #"{"type": "clipboard-offer", "clipboard": {"id": "1234567890abcdef", "created": 4102444800, "expires": 4102444920, "targets": [{"name": "image/png", "size": \#(size), "sha256": "\#(hash)"}]}}"#
+        let sent = try link.run(0, ["/usr/bin/python3", liarScript, "send", aState, "\(link.address(1)):53840", offer], environment: [:], timeout: 20)
+        #expect(sent.stdout.contains(#""ok""#), "\(sent.stdout) \(sent.stderr.suffix(300))")
+        let pasted = try desktops.paste("image/png", on: 1, seconds: 4)
+        #expect(pasted.count < size, "the paste ended with \(pasted.count) bytes that are not those offered")
+        for _ in 0..<100 where !desktops.b.log.contains("cannot fetch") { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(desktops.b.log.contains("damaged"), "\(desktops.b.log.suffix(1200))")
+        _ = liar()
+    }
+
     static func fileURI(_ path: String) -> String {
         "file://" + path.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/"))!
     }

@@ -3,7 +3,9 @@
 4-byte big-endian length and JSON) with the identity of a real, paired daemon, and sends
 what that daemon would never send. Used by the end-to-end tests of the receiving side.
 
-  lying-peer.py serve STATE-DIR PORT SECONDS     answer `list` and `fetch` with lies
+  lying-peer.py serve STATE-DIR [HOST:]PORT SECONDS [CLIPBOARD-BYTES]
+      answer `list` and `fetch` with lies, and a `clipboard-fetch` with CLIPBOARD-BYTES
+      bytes of "x" (the size of what it offered, not its bytes)
   lying-peer.py send STATE-DIR HOST:PORT JSON    send one request frame, print the reply
   lying-peer.py transfer STATE-DIR HOST:PORT JSON|@FILE
       offer files ({"entries": [...], "files": [{"index", "data", "sha256"?, "cut"?}], "hangup"?, "transfer"?, "pause"?}):
@@ -75,13 +77,14 @@ def answer(request):
     return {"type": "ok"}
 
 
-def serve(state, port, seconds):
+def serve(state, address, seconds, clipboard_bytes=0):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_3
     context.load_cert_chain(*identity(state))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", port))
+    host, _, port = address.rpartition(":")
+    listener.bind((host or "127.0.0.1", int(port)))
     listener.listen(16)
     listener.settimeout(0.2)
     print("ready", flush=True)
@@ -98,6 +101,12 @@ def serve(state, port, seconds):
                     request = read_frame(conn)
                     if request is None:
                         break
+                    if request.get("type") == "clipboard-fetch":
+                        write_frame(conn, {"type": "clipboard-data", "size": clipboard_bytes})
+                        piece = (1 << 20) - 1  # a frame holds 1 MiB: the tag and this
+                        for offset in range(0, clipboard_bytes, piece):
+                            write_data(conn, b"x" * min(piece, clipboard_bytes - offset))
+                        continue
                     write_frame(conn, answer(request))
         except (OSError, ssl.SSLError, ValueError):
             pass
@@ -161,7 +170,7 @@ def transfer(state, address, plan):
 
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
-        serve(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+        serve(sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 0)
     elif sys.argv[1] == "transfer":
         transfer(sys.argv[2], sys.argv[3], sys.argv[4])
     else:

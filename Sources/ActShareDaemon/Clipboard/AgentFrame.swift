@@ -37,6 +37,8 @@ struct AgentMessage: Codable, Sendable {
     var hash: String?
     var target: String?
     var ok: Bool?
+    /// `data`: a piece, more to come (the last `data` has `ok` instead).
+    var more: Bool?
     var push: Bool?
     var secret: Bool?
     var tooLarge: Bool?
@@ -44,16 +46,17 @@ struct AgentMessage: Codable, Sendable {
     var unanswered: Bool?
     var targets: [Target]?
 
-    init(_ type: String, offer: String? = nil, hash: String? = nil, ok: Bool? = nil, targets: [Target]? = nil) {
+    init(_ type: String, offer: String? = nil, hash: String? = nil, ok: Bool? = nil, more: Bool? = nil, targets: [Target]? = nil) {
         self.type = type
         self.offer = offer
         self.hash = hash
         self.ok = ok
+        self.more = more
         self.targets = targets
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, display, offer, hash, target, ok, push, secret, total, unanswered, targets
+        case type, display, offer, hash, target, ok, more, push, secret, total, unanswered, targets
         case tooLarge = "too-large"
     }
 }

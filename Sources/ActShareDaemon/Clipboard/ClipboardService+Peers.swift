@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// The Universal Clipboard between daemons: a paired device's offer and withdrawal, a
@@ -98,7 +99,11 @@ extension ClipboardService {
     /// its device and checked, in the pieces they came in; nil if it cannot be had (the device gone, the offer
     /// withdrawn, the bytes not those offered). A paste waits for this, so it is quick to
     /// fail: a device that does not answer at once is given up within seconds.
-    func fetch(offer id: String, sha256: String) async -> [ByteBuffer]? {
+    ///
+    /// With `forward`, each piece goes there as it arrives (within the offered size) and
+    /// the answer is then empty: nil still says the whole was not had, or not the offered
+    /// bytes. Once a piece has gone, no other address of the device is tried.
+    func fetch(offer id: String, sha256: String, forward: (@Sendable (ByteBuffer) async -> Void)? = nil) async -> [ByteBuffer]? {
         guard let incoming = await board.incoming, incoming.offer.id == id,
               let target = incoming.offer.targets.first(where: {
                   (incoming.offer.files == nil ? $0.sha256 : Self.fileTargetHash(offer: id, target: $0.name)) == sha256
@@ -109,7 +114,8 @@ extension ClipboardService {
         guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else { return nil }
         // A second for the connection, and time for the bytes at 2 MB/s at least.
         let seconds = 2 + Double(target.size) / 2_000_000
-        for address in addresses {
+        let forwarded = NIOLockedValueBox(false)
+        for address in addresses where !forwarded.withLockedValue({ $0 }) {
             do {
                 return try await Wire.within(seconds) {
                     let link = try await PeerLink.connect(host: address.host, port: address.port, group: group, context: clientContext) { $0 == entry.pin }
@@ -130,7 +136,12 @@ extension ClipboardService {
                             else { throw HandoffError.moreBytesThanOffered(sender: entry.name, path: "the clipboard") }
                             frame.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                             received += UInt64(frame.readableBytes)
-                            pieces.append(frame)
+                            if let forward {
+                                forwarded.withLockedValue { $0 = true }
+                                await forward(frame)
+                            } else {
+                                pieces.append(frame)
+                            }
                         }
                         guard Hex.string(hasher.finalize()) == sha256 else { throw HandoffError.arrivedDamaged(path: "the clipboard") }
                         return pieces

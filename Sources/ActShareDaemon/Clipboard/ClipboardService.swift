@@ -90,9 +90,13 @@ struct ClipboardService: Sendable {
             guard let id = message.offer, let hash = message.hash else { return }
             Task {
                 let started = ContinuousClock.now
-                let pieces = await fetch(offer: id, sha256: hash)
-                DaemonLog.debug("clipboard: fetched \(pieces?.reduce(0) { $0 + $1.readableBytes } ?? 0) bytes of \(id) in \(ContinuousClock.now - started)")
                 let agent = await board.agent
+                // Each piece to the agent as it comes (a large paste starts at once), then
+                // the verdict: the agent holds a paste's end back until it is `ok`.
+                let pieces = await fetch(offer: id, sha256: hash) { piece in
+                    await agent?.send(AgentFrame(AgentMessage("data", offer: id, hash: hash, more: true), data: piece))
+                }
+                DaemonLog.debug("clipboard: fetched \(id) (\(pieces == nil ? "failed" : "checked")) in \(ContinuousClock.now - started)")
                 await agent?.send(AgentFrame(AgentMessage("data", offer: id, hash: hash, ok: pieces != nil)), more: pieces ?? [])
             }
         case "released":
