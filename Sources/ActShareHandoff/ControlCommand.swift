@@ -25,7 +25,8 @@ public enum ControlCommand: Sendable {
     case needsSave(id: String, yes: Bool)
     case update(userInfo: [String: JSONValue]?)
     case restrict(paths: [String])
-    case clipboardPush(devices: [String])
+    /// `content` nil: what the clipboard holds.
+    case clipboardPush(devices: [String], content: ClipboardContent?)
     case clipboardStatus
 
     /// The request's operation with its fields, or why they do not make one.
@@ -60,7 +61,9 @@ public enum ControlCommand: Sendable {
         case .needsSave: self = .needsSave(id: try required(request.id, "an id"), yes: request.yes ?? true)
         case .update: self = .update(userInfo: request.activity?.userInfo)
         case .restrict: self = .restrict(paths: try required(request.paths, "paths"))
-        case .clipboardPush: self = .clipboardPush(devices: request.devices ?? [])
+        case .clipboardPush:
+            if request.text != nil && request.paths != nil { throw ControlRequestError("clipboard-push takes text or paths, not both") }
+            self = .clipboardPush(devices: request.devices ?? [], content: request.text.map(ClipboardContent.text) ?? request.paths.map(ClipboardContent.files))
         case .clipboardStatus: self = .clipboardStatus
         }
     }

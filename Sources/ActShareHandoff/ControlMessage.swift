@@ -20,7 +20,8 @@ public struct ControlRequest: Codable, Sendable {
         /// sandboxed provider that declares `handoff: true`.
         case restrict
         /// Universal Clipboard: offer this device's clipboard now (to `devices`, or every
-        /// paired device), and what is offered both ways.
+        /// paired device) — or, with `text` or `paths`, that instead — and what is offered
+        /// both ways.
         case clipboardPush = "clipboard-push", clipboardStatus = "clipboard-status"
     }
 
@@ -37,8 +38,11 @@ public struct ControlRequest: Codable, Sendable {
     public var watch: Bool?
     /// With `pair` and `pair-wait`: pair only with the device of this id (`--expect-device`).
     public var expect: String?
-    /// With `send-files`: absolute paths, the devices by name or id, or all of them.
+    /// With `send-files`: absolute paths, the devices by name or id, or all of them; with
+    /// `clipboard-push`: files to offer instead of the clipboard.
     public var paths: [String]?
+    /// With `clipboard-push`: text to offer instead of the clipboard.
+    public var text: String?
     public var devices: [String]?
     public var all: Bool?
     /// With `send-files`: copy what waits for an unreachable device (else it is sent from
@@ -49,8 +53,10 @@ public struct ControlRequest: Codable, Sendable {
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
-                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil, timeout: Double? = nil) {
+                paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil, timeout: Double? = nil,
+                text: String? = nil) {
         self.timeout = timeout
+        self.text = text
         self.copy = copy
         self.paths = paths
         self.devices = devices

@@ -135,6 +135,8 @@ extension HandoffTests {
             #"{"op":"restrict","paths":["/"]}"#,
             // The Universal Clipboard is the user's: a provider neither offers nor reads it.
             #"{"op":"clipboard-push"}"#,
+            #"{"op":"clipboard-push","paths":["\#(item)"],"devices":["beta"]}"#,
+            #"{"op":"clipboard-push","text":"from a provider","devices":["beta"]}"#,
             #"{"op":"clipboard-status"}"#,
         ] {
             let (status, answer) = try ask(line)

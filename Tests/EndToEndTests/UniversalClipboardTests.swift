@@ -380,6 +380,37 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: downloads).count == 3)
     }
 
+    @Test func copyToDeviceOffersTextOrFilesWithoutReadingThisClipboard() throws {
+        let desktops = try Desktops(tag: "cd", config: "handoff: {clipboard: manual}\n")
+        // Text: pasted on beta under every text target; alpha's own clipboard untouched.
+        let text = "Notiz für beta — 给 beta ✓"
+        let pushed = try desktops.a.run("handoff", "clipboard", "push", "--device", "beta", "--text", text, "--json")
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let taken = try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == text }
+        #expect(Self.received(taken)?["device"] as? String == "alpha", "\(desktops.b.log.suffix(800))")
+        for target in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"] {
+            #expect(try desktops.paste(target, on: 1) == Data(text.utf8), "\(target)")
+        }
+        #expect(try desktops.targets(0).isEmpty, "alpha's clipboard was not to change")
+        // Files: offered as files, sent when pasted there.
+        let report = try desktops.a.sandbox.file("Bericht.txt", "Zahlen ✓\n")
+        let files = try desktops.a.run("handoff", "clipboard", "push", "--device", "beta", report)
+        #expect(files.status == 0, "\(files.stderr)")
+        let filesTaken = try Self.waitFor(desktops.b) { (Self.received($0)?["files"] as? [String]) == ["Bericht.txt"] }
+        #expect(Self.received(filesTaken)?["files"] as? [String] == ["Bericht.txt"], "\(filesTaken)")
+        let said = try desktops.b.run("handoff", "clipboard", "status")
+        #expect(said.stdout.contains("From alpha: the file “Bericht.txt”"), "\(said.stdout)")
+        let downloads = "\(desktops.b.sandbox.root)/home/Downloads"
+        let uris = String(decoding: try desktops.paste("text/uri-list", on: 1), as: UTF8.self)
+        #expect(uris == Self.fileURI("\(downloads)/Bericht.txt") + "\r\n", "\(uris) \(desktops.b.log.suffix(1000))")
+        #expect((try? String(contentsOfFile: "\(downloads)/Bericht.txt", encoding: .utf8)) == "Zahlen ✓\n")
+        // What cannot be offered is said, and nothing is offered.
+        let missing = try desktops.a.run("handoff", "clipboard", "push", "\(desktops.a.sandbox.root)/not-there.txt")
+        #expect(missing.status != 0 && missing.stderr.contains("not-there.txt"), "\(missing.stderr)")
+        let both = try desktops.a.run("handoff", "clipboard", "push", "--text", "x", report)
+        #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
+    }
+
     /// A paired device that lies, with alpha's real identity (lying-peer.py): every field
     /// of its offers is checked, and it fetches only what was offered to it.
     @Test func aLyingPairedDeviceIsHeldToTheRules() throws {
@@ -439,7 +470,7 @@ import Testing
     @Test func aLargePasteNeverEndsWithBytesOtherThanThoseOffered() throws {
         // A large paste starts while its bytes still arrive; its end waits for their hash.
         // A liar with alpha's identity offers 3 MiB, then serves 3 MiB of something else.
-        let desktops = try Desktops(tag: "cl")
+        let desktops = try Desktops(tag: "ck")
         let aState = "\(desktops.a.sandbox.root)/state/actshare", liarScript = "\(HandoffTests.fixtures)/lying-peer.py"
         let size = 3 << 20, hash = String(repeating: "ab", count: 32)
         desktops.a.stop()

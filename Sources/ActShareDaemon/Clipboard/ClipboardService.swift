@@ -222,26 +222,61 @@ struct ClipboardService: Sendable {
 
     // MARK: Control requests
 
-    /// `clipboard-push`: reads the clipboard now and offers it (to `devices`, or all).
-    func push(to devices: [String]) async -> ControlResponse {
+    /// `clipboard-push`: reads the clipboard now and offers it (to `devices`, or all); or
+    /// offers `content` instead, which needs no clipboard here ("Copy to device").
+    func push(to devices: [String], content: ClipboardContent? = nil) async -> ControlResponse {
         guard settings.mode != .off else { return .failure(.clipboardOff) }
-        guard let agent = await board.agent else { return .failure(.clipboardUnreachable(await board.problem ?? "no agent")) }
-        await board.expectPush()
-        await agent.send(AgentFrame(AgentMessage("read")))
-        // The agent answers within its own limits (1.5 s an owner, per target).
-        var frame: AgentFrame?
-        for _ in 0..<500 where frame == nil {
-            try? await Task.sleep(for: .milliseconds(20))
-            frame = await board.takePushed()
+        let read: AgentFrame
+        if let content {
+            switch Self.frame(for: content) {
+            case .success(let frame): read = frame
+            case .failure(let error): return .failure(error)
+            }
+        } else {
+            guard let agent = await board.agent else { return .failure(.clipboardUnreachable(await board.problem ?? "no agent")) }
+            await board.expectPush()
+            await agent.send(AgentFrame(AgentMessage("read")))
+            // The agent answers within its own limits (1.5 s an owner, per target).
+            var frame: AgentFrame?
+            for _ in 0..<500 where frame == nil {
+                try? await Task.sleep(for: .milliseconds(20))
+                frame = await board.takePushed()
+            }
+            guard let frame else { return .failure(.clipboardNotAnswered) }
+            read = frame
         }
-        guard let frame else { return .failure(.clipboardNotAnswered) }
-        switch await offerLocal(frame, to: devices) {
+        switch await offerLocal(read, to: devices) {
         case .failure(let error): return .failure(error)
         case .success:
             var response = ControlResponse.success()
             response.clipboard = await status()
             return response
         }
+    }
+
+    /// `content` as the agent would have read it from a copy: text under its X and MIME
+    /// names; files (checked now as a send would check them) as a `text/uri-list`, which
+    /// ``offerLocal(_:to:)`` offers as files.
+    static func frame(for content: ClipboardContent) -> Result<AgentFrame, HandoffError> {
+        let targets: [(String, [UInt8])]
+        switch content {
+        case .text(let text):
+            guard !text.isEmpty else { return .failure(.clipboardEmpty) }
+            targets = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"].map { ($0, Array(text.utf8)) }
+        case .files(let paths):
+            do {
+                _ = try LocalTree(paths: paths)
+            } catch {
+                return .failure(HandoffError(error))
+            }
+            targets = FileClipboard.targets.sorted().compactMap { name in FileClipboard.bytes(for: name, paths: paths).map { (name, $0) } }
+        }
+        var data = ByteBuffer()
+        for (_, bytes) in targets { data.writeBytes(bytes) }
+        let listed = targets.map { AgentMessage.Target(name: $0.0, size: UInt64($0.1.count)) }
+        var message = AgentMessage("changed", targets: listed)
+        message.total = UInt64(data.readableBytes)
+        return .success(AgentFrame(message, data: data))
     }
 
     /// `clipboard-status`.
@@ -253,13 +288,13 @@ struct ClipboardService: Sendable {
             let offer = outgoing.offer
             status.offered = ClipboardOfferSummary(id: offer.id, device: device.name, deviceID: device.identity.deviceID, created: offer.created,
                                                    expires: offer.expires, targets: offer.summaryTargets, preview: offer.preview,
-                                                   to: outgoing.takenBy.values.sorted())
+                                                   files: offer.files, to: outgoing.takenBy.values.sorted())
         }
         if let incoming = await board.incoming {
             let offer = incoming.offer
             status.received = ClipboardOfferSummary(id: offer.id, device: incoming.entry.name, deviceID: incoming.entry.device.id,
                                                     created: offer.created, expires: offer.expires, targets: offer.summaryTargets,
-                                                    preview: offer.preview)
+                                                    preview: offer.preview, files: offer.files)
         }
         return status
     }

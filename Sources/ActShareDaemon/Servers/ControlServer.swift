@@ -168,8 +168,8 @@ struct ControlServer {
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
-            case .clipboardPush(let devices):
-                return await clipboard.push(to: devices)
+            case .clipboardPush(let devices, let content):
+                return await clipboard.push(to: devices, content: content)
             case .clipboardStatus:
                 var response = ControlResponse.success()
                 response.clipboard = await clipboard.status()

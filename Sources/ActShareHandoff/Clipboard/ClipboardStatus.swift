@@ -37,11 +37,14 @@ public struct ClipboardOfferSummary: Codable, Sendable, Equatable {
     public var targets: [ClipboardTargetSummary]
     /// The start of its text, if it is text.
     public var preview: String?
+    /// The names of its files, if it is files (they travel when pasted).
+    public var files: [String]?
     /// For this device's offers: the devices that took it.
     public var to: [String]?
 
     public init(id: String, device: String, deviceID: String, created: Double, expires: Double, targets: [ClipboardTargetSummary],
-                preview: String? = nil, to: [String]? = nil) {
+                preview: String? = nil, files: [String]? = nil, to: [String]? = nil) {
+        self.files = files
         self.id = id
         self.device = device
         self.deviceID = deviceID
@@ -53,7 +56,7 @@ public struct ClipboardOfferSummary: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, device, created, expires, targets, preview, to
+        case id, device, created, expires, targets, preview, files, to
         case deviceID = "device_id"
     }
 }

@@ -16,13 +16,26 @@ struct HandoffClipboardCommand: ParsableCommand {
         subcommands: [Push.self, Status.self])
 
     struct Push: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Offer what this clipboard holds now to paired devices (all, or those named).")
+        static let configuration = CommandConfiguration(
+            abstract: "Offer what this clipboard holds now to paired devices (all, or those named).",
+            discussion: """
+                With --text or files, offer those instead, as if copied on the other devices ("Copy to device"): nothing is \
+                read from this clipboard, so it works where it cannot be read (a Wayland compositor without data-control, a \
+                terminal without a display). Files travel only when pasted there, into its receive folder.
+                """)
         @Option(name: .customLong("device"), help: ArgumentHelp("A paired device's name or id (repeat for several; default: every one).", valueName: "name"))
         var devices: [String] = []
+        @Option(help: ArgumentHelp("Offer this text instead of the clipboard.", valueName: "text")) var text: String?
+        @Argument(help: ArgumentHelp("Files or folders to offer instead of the clipboard.", valueName: "file")) var files: [String] = []
         @Flag(help: "Print machine-readable JSON (the clipboard's status) on standard output.") var json = false
 
+        func validate() throws {
+            if text != nil && !files.isEmpty { throw ValidationError("give --text or files, not both") }
+        }
+
         func run() throws {
-            let status = try DaemonConnection().call(ControlRequest(.clipboardPush, devices: devices)).clipboard
+            let paths = files.isEmpty ? nil : files.map { FileSystem.absolute(FileSystem.expandingTilde($0)) }
+            let status = try DaemonConnection().call(ControlRequest(.clipboardPush, paths: paths, devices: devices, text: text)).clipboard
             if json { return StandardStreams.out(try HandoffOutput.json(status) + "\n") }
             guard let offered = status?.offered else { return }
             let to = offered.to ?? []
@@ -60,6 +73,10 @@ struct HandoffClipboardCommand: ParsableCommand {
             let kinds = offer.targets.map(\.name).filter { $0.contains("/") }
             if let preview = offer.preview {
                 return "“\(TerminalText.visible(preview))” (text, \(ByteCount.describe(bytes)))"
+            }
+            if let files = offer.files, let first = files.first {
+                let name = "“\(TerminalText.visible(first))”"
+                return files.count == 1 ? "the file \(name)" : "\(files.count) files (\(name) and \(files.count - 1) more)"
             }
             return "\(TerminalText.visible(kinds.first ?? offer.targets.first?.name ?? "data")), \(ByteCount.describe(bytes))"
         }
