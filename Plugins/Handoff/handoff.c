@@ -3,7 +3,9 @@
  * socket (docs/PROTOCOL.md): URLs and text as user activities it can continue (op `send`:
  * a URL in its browser, text onto its clipboard), files and folders into its download
  * folder (op `send-files`, whose progress events drive the session's progress, and whose
- * connection, closed, cancels). Requests are built and answers read with json-c.
+ * connection, closed, cancels). With the option `clipboard`, the items go onto the
+ * device's clipboard instead (op `clipboard-push` with the text or the files: offered
+ * there, fetched when pasted). Requests are built and answers read with json-c.
  */
 #include "buffer.h"
 #include "io.h"
@@ -306,8 +308,80 @@ static int32_t send_files(const actshare_request *request, const char *device, a
     return status;
 }
 
+/* The items onto the device's clipboard: their text (URLs and text, one a line) or their
+ * files, in one `clipboard-push`. */
+static int32_t copy_to_clipboard(const actshare_request *request, const char *device, actshare_session *session) {
+    buffer text = {0};
+    json_object *paths = json_object_new_array();
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_FILE) {
+            json_object_array_add(paths, json_object_new_string(item->path));
+        } else if (item->kind == ACTSHARE_ITEM_URL || item->kind == ACTSHARE_ITEM_TEXT) {
+            if (text.length > 0) buffer_append_string(&text, "\n");
+            buffer_append_string(&text, item->kind == ACTSHARE_ITEM_URL ? item->uri : item->text);
+        }
+    }
+    int32_t status = ACTSHARE_STATUS_FAILED;
+    json_object *message = json_object_new_object();
+    json_object_object_add(message, "op", json_object_new_string("clipboard-push"));
+    if (device && *device) {
+        json_object *devices = json_object_new_array();
+        json_object_array_add(devices, json_object_new_string(device));
+        json_object_object_add(message, "devices", devices);
+    }
+    if (text.length > 0 && json_object_array_length(paths) > 0) {
+        session->set_error(session, "a device's clipboard takes text or files, not both at once: copy them one after the other");
+        status = ACTSHARE_STATUS_BAD_INPUT;
+        json_object_put(paths);
+    } else if (text.length > 0) {
+        json_object_object_add(message, "text", json_object_new_string_len(text.bytes, (int)text.length));
+        json_object_put(paths);
+        status = ACTSHARE_STATUS_DONE;
+    } else {
+        json_object_object_add(message, "paths", paths);
+        status = ACTSHARE_STATUS_DONE;
+    }
+    buffer_free(&text);
+    char error[1024];
+    control c = {.fd = -1};
+    json_object *answer = NULL;
+    if (status == ACTSHARE_STATUS_DONE) {
+        if (control_open(&c, error, sizeof error) != 0) {
+            session->set_error(session, error);
+            status = ACTSHARE_STATUS_FAILED;
+        } else {
+            int cancelled = 0;
+            answer = control_send(&c, message) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
+            status = answer_ok(answer) ? ACTSHARE_STATUS_DONE : failed(session, answer, "the handoff daemon did not answer");
+        }
+    }
+    if (status == ACTSHARE_STATUS_DONE) {
+        /* The devices that took it, by the names the daemon says. */
+        json_object *clipboard, *offered, *to = NULL, *first;
+        const char *name = device;
+        size_t took = 1;
+        if (json_object_object_get_ex(answer, "clipboard", &clipboard) && json_object_object_get_ex(clipboard, "offered", &offered) &&
+            json_object_object_get_ex(offered, "to", &to) && (first = json_object_array_get_idx(to, 0)) &&
+            json_object_is_type(first, json_type_string)) {
+            name = json_object_get_string(first);
+            took = json_object_array_length(to);
+        }
+        char said[512];
+        if (took > 1) snprintf(said, sizeof said, "copied to %zu devices' clipboards", took);
+        else snprintf(said, sizeof said, "copied to %s's clipboard", name && *name ? name : "the device");
+        session->return_item(session, ACTSHARE_ITEM_TEXT, said, NULL);
+    }
+    json_object_put(message);
+    json_object_put(answer);
+    control_close(&c);
+    return status;
+}
+
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
     const char *device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
+    const char *clipboard = session->option(session, ACTSHARE_HANDOFF_CLIPBOARD_OPTION);
+    if (clipboard && strcmp(clipboard, "true") == 0) return copy_to_clipboard(request, device, session);
     int handed = 0, files = 0, has_files = 0;
     /* The device's name, as the daemon says it (the option may be its id, from the share
      * sheet's row). */

@@ -69,16 +69,24 @@ public enum ControlCommand: Sendable {
     }
 
     /// Whether a connection restricted to `paths` may make this request: hand off those
-    /// files (or what is beneath them), a URL or text, and see the devices to hand off to.
+    /// files (or what is beneath them), a URL or text, or put them on a device's clipboard,
+    /// and see the devices to hand off to. Never read this device's clipboard.
     public func isAllowed(within paths: [String]) -> Bool {
+        func granted(_ files: [String]) -> Bool {
+            files.allSatisfy { file in
+                file.hasPrefix("/") && !file.split(separator: "/").contains("..")
+                    && paths.contains { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            }
+        }
         switch self {
         case .send(let activity, _):
             return activity.needsSaveCommand == nil && activity.onContinued == nil
         case .sendFiles(let files, _, _, let copy):
-            return !copy && files.allSatisfy { file in
-                file.hasPrefix("/") && !file.split(separator: "/").contains("..")
-                    && paths.contains { file == $0 || file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-            }
+            return !copy && granted(files)
+        case .clipboardPush(_, .text?):
+            return true
+        case .clipboardPush(_, .files(let files)?):
+            return granted(files)
         case .devices, .status:
             return true
         default:

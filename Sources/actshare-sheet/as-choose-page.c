@@ -1,7 +1,7 @@
 #include "as-choose-page.h"
 
 #include "as-activity-tile.h"
-#include "as-device-button.h"
+#include "as-device-tile.h"
 
 #include <glib/gi18n.h>
 #include <sys/stat.h>
@@ -53,8 +53,8 @@ static void on_child_activated(GtkFlowBox *grid, GtkFlowBoxChild *child, AsChoos
     g_signal_emit(self, signals[SIGNAL_ACTIVITY_CHOSEN], 0, as_activity_tile_get_activity_type(AS_ACTIVITY_TILE(child)));
 }
 
-static void on_device_clicked(GtkButton *button, AsChoosePage *self) {
-    g_signal_emit(self, signals[SIGNAL_DEVICE_CHOSEN], 0, as_device_button_get_device_id(AS_DEVICE_BUTTON(button)));
+static void on_device_chosen(AsDeviceTile *tile, gboolean clipboard, AsChoosePage *self) {
+    g_signal_emit(self, signals[SIGNAL_DEVICE_CHOSEN], 0, as_device_tile_get_device_id(tile), clipboard);
 }
 
 static gboolean filter(GtkFlowBoxChild *child, gpointer data) {
@@ -252,9 +252,9 @@ void as_choose_page_show_devices(AsChoosePage *self, GPtrArray *devices) {
     GtkWidget *child;
     while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->devices)))) gtk_box_remove(self->devices, child);
     for (guint i = 0; i < devices->len; i++) {
-        GtkWidget *button = as_device_button_new(g_ptr_array_index(devices, i));
-        g_signal_connect(button, "clicked", G_CALLBACK(on_device_clicked), self);
-        gtk_box_append(self->devices, button);
+        GtkWidget *tile = as_device_tile_new(g_ptr_array_index(devices, i));
+        g_signal_connect(tile, "chosen", G_CALLBACK(on_device_chosen), self);
+        gtk_box_append(self->devices, tile);
     }
     gtk_widget_set_visible(self->devices_title, devices->len > 0);
     gtk_widget_set_visible(self->devices_scroller, devices->len > 0);
@@ -267,7 +267,7 @@ static void as_choose_page_class_init(AsChoosePageClass *klass) {
     signals[SIGNAL_ACTIVITY_CHOSEN] = g_signal_new("activity-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                                    NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
     signals[SIGNAL_DEVICE_CHOSEN] = g_signal_new("device-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                 NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
     gtk_widget_class_set_template_from_resource(widget_class, "/org/actshare/Sheet/as-choose-page.ui");
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, icon);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, thumbnail);

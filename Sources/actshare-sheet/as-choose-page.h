@@ -3,7 +3,7 @@
  * size; for several items the first names and the total), the paired devices, a search
  * field, and the activities as a grid in offer order. The chosen tile is shown selected.
  *
- * Signals: activity-chosen (type), device-chosen (id).
+ * Signals: activity-chosen (type), device-chosen (id, clipboard: its copy button, not a hand-off).
  */
 #pragma once
 

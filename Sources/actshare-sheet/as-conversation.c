@@ -69,9 +69,7 @@ AsConversation *as_conversation_new(int input, int output, const char *pending) 
 
 /* One line on the output. A closed output (actshare gone) is not an error: its end also
  * closes the input, which ends the window. */
-static void send(AsConversation *self, const char *key, json_object *value) {
-    json_object *message = json_object_new_object();
-    json_object_object_add(message, key, value);
+static void write_line(AsConversation *self, json_object *message) {
     g_autofree char *line = g_strconcat(json_object_to_json_string_ext(message, JSON_C_TO_STRING_PLAIN), "\n", NULL);
     json_object_put(message);
     size_t length = strlen(line), written = 0;
@@ -83,9 +81,21 @@ static void send(AsConversation *self, const char *key, json_object *value) {
     }
 }
 
+/* `{"KEY": VALUE}`, the form of most answers. */
+static void send(AsConversation *self, const char *key, json_object *value) {
+    json_object *message = json_object_new_object();
+    json_object_object_add(message, key, value);
+    write_line(self, message);
+}
+
 void as_conversation_send_shown(AsConversation *self) { send(self, "shown", json_object_new_boolean(1)); }
 void as_conversation_send_activity(AsConversation *self, const char *type) { send(self, "activity", json_object_new_string(type)); }
-void as_conversation_send_device(AsConversation *self, const char *id) { send(self, "device", json_object_new_string(id)); }
+void as_conversation_send_device(AsConversation *self, const char *id, gboolean clipboard) {
+    json_object *message = json_object_new_object();
+    json_object_object_add(message, "device", json_object_new_string(id));
+    if (clipboard) json_object_object_add(message, "clipboard", json_object_new_boolean(1));
+    write_line(self, message);
+}
 void as_conversation_send_answer(AsConversation *self, const char *answer) {
     send(self, "answer", answer ? json_object_new_string(answer) : NULL);
 }

@@ -45,7 +45,8 @@ void as_conversation_start(AsConversation *self);
 
 void as_conversation_send_shown(AsConversation *self);
 void as_conversation_send_activity(AsConversation *self, const char *type);
-void as_conversation_send_device(AsConversation *self, const char *id);
+/* `{"device": ID}`, with `"clipboard": true` for its clipboard rather than a hand-off. */
+void as_conversation_send_device(AsConversation *self, const char *id, gboolean clipboard);
 /* `answer` NULL: the question was cancelled. */
 void as_conversation_send_answer(AsConversation *self, const char *answer);
 void as_conversation_send_cancel(AsConversation *self);

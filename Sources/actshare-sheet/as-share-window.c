@@ -93,11 +93,11 @@ static void on_activity_chosen(AsChoosePage *page, const char *type, AsShareWind
     wait_for_actshare(self);
 }
 
-static void on_device_chosen(AsChoosePage *page, const char *id, AsShareWindow *self) {
+static void on_device_chosen(AsChoosePage *page, const char *id, gboolean clipboard, AsShareWindow *self) {
     (void)page;
     if (self->phase != PHASE_CHOOSING) return;
     self->chosen = TRUE;
-    as_conversation_send_device(self->conversation, id);
+    as_conversation_send_device(self->conversation, id, clipboard);
     wait_for_actshare(self);
 }
 
@@ -316,8 +316,9 @@ static void fit_to_screen(AsShareWindow *self) {
     if (!monitor) return;
     GdkRectangle area;
     gdk_monitor_get_geometry(monitor, &area);
-    /* The header, devices and search take about 220 pixels above the grid. */
-    as_choose_page_set_max_grid_height(self->choose_page, (int)(area.height * SCREEN_HEIGHT_SHARE) - 220);
+    /* The header, devices (with their copy buttons) and search take about 256 pixels
+     * above the grid. */
+    as_choose_page_set_max_grid_height(self->choose_page, (int)(area.height * SCREEN_HEIGHT_SHARE) - 256);
 }
 
 /* ---- The window --------------------------------------------------------------------- */

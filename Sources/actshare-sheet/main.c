@@ -11,7 +11,8 @@
  *   AsShareWindow      the window: pages as the conversation goes, keys, placement
  *   AsChoosePage       what is shared, the devices, the search, the activities
  *     AsActivityTile   one activity
- *     AsDeviceButton   one paired device
+ *     AsDeviceTile     one paired device: hand off to it, or copy to its clipboard
+ *       AsDeviceButton the hand-off button
  *   AsAskPage          an option's question
  *   AsProgressPage     an activity under way, with Cancel
  *   AsResultPage       how it ended, with Details

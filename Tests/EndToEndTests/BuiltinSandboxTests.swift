@@ -133,16 +133,20 @@ extension HandoffTests {
             publish,
             #"{"op":"send","device":"beta","activity":{"type":"org.example.x","title":"x","user_info":{},"version":1,"needs_save_command":["/bin/true"]}}"#,
             #"{"op":"restrict","paths":["/"]}"#,
-            // The Universal Clipboard is the user's: a provider neither offers nor reads it.
+            // The Universal Clipboard is the user's: a provider neither reads it nor offers what
+            // it was not given.
             #"{"op":"clipboard-push"}"#,
-            #"{"op":"clipboard-push","paths":["\#(item)"],"devices":["beta"]}"#,
-            #"{"op":"clipboard-push","text":"from a provider","devices":["beta"]}"#,
+            #"{"op":"clipboard-push","paths":["\#(secret)"],"devices":["beta"]}"#,
             #"{"op":"clipboard-status"}"#,
         ] {
             let (status, answer) = try ask(line)
             #expect(status == 1, "\(line)")
             #expect(answer.contains(refused) || answer.contains("restricted already"), "\(line): \(answer)")
         }
+        // Its own items may go onto a device's clipboard, as they may be sent (here beta
+        // takes no clipboard: it has no display, which is beta's answer, not the restriction).
+        let copied = try ask(#"{"op":"clipboard-push","paths":["\#(item)"],"devices":["beta"]}"#)
+        #expect(!copied.answer.contains(refused), "\(copied.answer)")
         let sent = try ask(#"{"op":"send-files","paths":["\#(item)"],"devices":["beta"]}"#)
         #expect(sent.status == 0, "\(sent.answer)")
         let received = try b.run("handoff", "received", "--json").stdout

@@ -150,6 +150,40 @@ import Testing
         #expect(String(decoding: output, as: UTF8.self).contains("\"text\":\"sent 1 file to beta\""), "\(String(decoding: output, as: UTF8.self))")
     }
 
+    /// Each device of the row has a second button, named for a screen reader "Copy to
+    /// NAME’s Clipboard": pressed (through AT-SPI), the file is offered on beta's clipboard
+    /// — alpha has no display, so its own clipboard plays no part — and arrives on beta
+    /// only when an application there pastes it.
+    @Test func theRowsCopyButtonPutsTheItemsOnTheDevicesClipboard() throws {
+        let betaDisplay = try ClipboardTests.Display()
+        let a = try HandoffTests.Machine("alpha", port: 27_311)
+        let b = try HandoffTests.Machine("beta", port: 27_312, environment: ["DISPLAY": betaDisplay.name])
+        let (asked, waited) = try HandoffTests.pair(a, b)
+        #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
+        let desktop = try AccessibleDesktop.showing(a.sandbox)
+        a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let notes = try a.sandbox.file("notes.txt", "for beta's clipboard\n")
+        let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
+        _ = try session.window("Share")
+        var buttons: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            buttons = try desktop.tree().filter { $0.hasPrefix("push button|") && $0.contains("beta") }
+            if buttons.count == 2 { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        #expect(buttons.map { $0.split(separator: "|")[1] } == ["Hand Off to beta", "Copy to beta’s Clipboard"], "\(buttons)")
+        #expect(try desktop.atspi(["press", "Copy to beta’s Clipboard"]).status == 0)
+        let (status, output) = session.finish()
+        #expect(status == 0)
+        #expect(String(decoding: output, as: UTF8.self).contains("\"text\":\"copied to beta's clipboard\""), "\(String(decoding: output, as: UTF8.self))")
+        let downloads = "\(b.sandbox.root)/home/Downloads", arrived = "\(downloads)/notes.txt"
+        #expect(!FileManager.default.fileExists(atPath: arrived), "sent before it was pasted")
+        let uris = String(decoding: try ClipboardTests.paste("text/uri-list", display: betaDisplay, seconds: 10), as: UTF8.self)
+        #expect(uris == UniversalClipboardTests.fileURI(arrived) + "\r\n", "\(uris) \(b.log.suffix(800))")
+        #expect(FileManager.default.contents(atPath: arrived) == Data("for beta's clipboard\n".utf8))
+    }
+
     /// The file managers' entries open the window when run as the file manager runs them,
     /// without a terminal: Nautilus's script (the selection in its variable) and Thunar's
     /// action (its command with %F expanded as Thunar does: each path shell-quoted by GLib,

@@ -23,10 +23,11 @@ final class SheetSession: @unchecked Sendable {
     // is read by one thread at a time (the cancel watcher only between `watch` and
     // `stopWatching`, which joins it).
 
-    /// What was chosen in the window: an activity, or a device of the row.
+    /// What was chosen in the window: an activity, or a device of the row (to hand off
+    /// to, or to put on its clipboard).
     enum Choice {
         case activity(String)
-        case device(id: String)
+        case device(id: String, clipboard: Bool)
     }
 
     private let pid: pid_t
@@ -70,7 +71,7 @@ final class SheetSession: @unchecked Sendable {
     func choice() throws -> Choice? {
         while let message = readMessage() {
             if case .string(let type)? = message["activity"] { return .activity(type) }
-            if case .string(let id)? = message["device"] { return .device(id: id) }
+            if case .string(let id)? = message["device"] { return .device(id: id, clipboard: message["clipboard"] == .bool(true)) }
         }
         switch waitForExit() {
         case 0, 1, 128 + SIGTERM, 128 + SIGINT:

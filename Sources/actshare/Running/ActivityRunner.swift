@@ -104,6 +104,7 @@ struct ActivityRunner {
             // A device of the sheet's row: Hand Off to it, unless -o named one.
             if let device = picked.device, !pairs.contains(where: { $0.name == HandOffActivity.deviceOption }) {
                 pairs.append((HandOffActivity.deviceOption, device))
+                if picked.clipboard { pairs.append((HandOffActivity.clipboardOption, "true")) }
             }
         }
 
@@ -153,6 +154,8 @@ struct ActivityRunner {
     private struct Pick {
         var offer: Offer
         var device: String?
+        /// The device's clipboard rather than a hand-off (the row's copy button).
+        var clipboard = false
     }
 
     /// How to name the activity, for whoever gave the items: a flag on the command line,
@@ -208,10 +211,10 @@ struct ActivityRunner {
             guard let offer = offers.first(where: { $0.type == type }) else { return nil }
             sheet = session
             return Pick(offer: offer)
-        case .device(let id)?:
+        case .device(let id, let clipboard)?:
             guard let offer = offers.first(where: { $0.type == HandOffActivity.type }) else { return nil }
             sheet = session
-            return Pick(offer: offer, device: id)
+            return Pick(offer: offer, device: id, clipboard: clipboard)
         case nil:
             return nil
         }

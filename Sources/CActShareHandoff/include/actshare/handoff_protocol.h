@@ -21,9 +21,12 @@
 #define ACTSHARE_HANDOFF_PAIRED_DEVICES "paired-devices.json"
 
 /* The Hand Off activity (Plugins/Handoff, manifests/handoff.yaml) and its option naming
- * the device, by id or name: what the share sheet's row of devices performs. */
+ * the device, by id or name: what the share sheet's row of devices performs. Its option
+ * `clipboard` (true) puts the items on that device's clipboard instead (Universal
+ * Clipboard, "Copy to device"): the row's second button. */
 #define ACTSHARE_HANDOFF_ACTIVITY_TYPE "org.actshare.handoff"
 #define ACTSHARE_HANDOFF_DEVICE_OPTION "device"
+#define ACTSHARE_HANDOFF_CLIPBOARD_OPTION "clipboard"
 
 /* The TCP port daemons listen on for each other, unless configured. */
 #define ACTSHARE_HANDOFF_DEFAULT_PORT 53840
