@@ -122,4 +122,23 @@ import Glibc
         #expect(try ClipboardTests.paste("image/png", display: display, seconds: 3).isEmpty)
         #expect(Date().timeIntervalSince(started) < 1.5)
     }
+
+    @Test func anOwnerWhoseTransferNeverEndsIsGivenUpAfterTenSeconds() throws {
+        let display = try ClipboardTests.Display()
+        let agent = try Agent(display: display, arguments: ["--watch"])
+        #expect(try agent.receive()["type"] as? String == "ready")
+        // An owner that answers UTF8_STRING by INCR, a byte every 400 ms, never ending.
+        let owner = try ClipboardTests.Server(["\(Sandbox.repository)/.build/bin/endless-incr", "30"], environment: ["DISPLAY=\(display.name)"])
+        let started = Date()
+        let changed = try agent.receive(seconds: 15)
+        let seconds = Date().timeIntervalSince(started)
+        // Given up after its 10 s for a whole read: the target it never finished is not offered.
+        #expect(changed["type"] as? String == "changed" && (changed["targets"] as? [Any])?.isEmpty == true, "\(changed)")
+        #expect(seconds > 9 && seconds < 13, "\(seconds) s")
+        // And the agent goes on: the next copy is read at once.
+        let copy = try ClipboardTests.Server(["/usr/bin/xclip", "-quiet", "-selection", "clipboard", "-i", "/dev/null"], environment: ["DISPLAY=\(display.name)"])
+        let next = try agent.receive(seconds: 3)
+        #expect(next["type"] as? String == "changed", "\(next)")
+        _ = (owner, copy)
+    }
 }
