@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import CActShareSystem
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -213,6 +214,14 @@ public final class Daemon: Sendable {
                 }
             }
             group.addTask { await self.clipboard.run() }
+            group.addTask {
+                // What a paste or a transfer kept for reuse (cactshare_reuse_large_buffers)
+                // goes back to the system within seconds of it.
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .seconds(5))
+                    cactshare_release_free_memory()
+                }
+            }
             group.addTask {
                 // What interrupted transfers left, and nobody resumed in time.
                 while !Task.isCancelled {

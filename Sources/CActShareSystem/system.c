@@ -1,6 +1,7 @@
 #include "CActShareSystem.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -18,6 +19,13 @@ extern int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char
 static volatile int32_t cancel_requested = 0;
 
 char **cactshare_environ(void) { return environ; }
+
+void cactshare_reuse_large_buffers(void) {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+}
+
+void cactshare_release_free_memory(void) { malloc_trim(0); }
 
 int cactshare_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 #include <xcb/xcb.h>
 
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,15 @@ int channel_write(int fd, json_object *header, const unsigned char *data, uint32
 int channel_write_pieces(int fd, json_object *header, const unsigned char *const *pieces, const uint32_t *lengths, size_t count);
 /* Reads one frame (data at most `limit` bytes); -1 at the end or on a malformed frame. */
 int channel_read(int fd, uint32_t limit, json_object **header, unsigned char **data, uint32_t *length);
+
+/* ---- digest.c: SHA-256 of what is read, as it comes in ---- */
+
+typedef struct digest digest;
+digest *digest_new(void);
+void digest_update(digest *sum, const void *bytes, size_t count);
+/* Its value in hex (empty if it failed); frees it. */
+void digest_finish(digest *sum, char hex[65]);
+void digest_free(digest *sum);
 
 /* ---- targets.c: which of an owner's targets are offered ---- */
 
@@ -92,6 +102,7 @@ typedef struct read_target {
     char name[256];
     unsigned char *data;
     uint32_t length;
+    char hash[65]; /* SHA-256 of the data, hex ("" when too large: no data) */
 } read_target;
 
 typedef struct reading {
@@ -172,6 +183,9 @@ typedef struct backend {
 int frames_receive(int fd, uint64_t limit, const backend *b, void *self);
 
 /* ---- the back ends' loops: 0 when the daemon closes the socket, else an exit status ---- */
+
+/* A second with nothing to do: the heap's free memory goes back to the system. */
+static inline void agent_idle(void) { malloc_trim(0); }
 
 /* `primary`: the PRIMARY selection too: watched (in watch mode) and owned for an offer. */
 int x11_run(int fd, int watch, int primary, uint64_t limit);

@@ -42,6 +42,7 @@ void report_reading(int fd, int result, reading *r, int push) {
         json_object *target = json_object_new_object();
         json_object_object_add(target, "name", json_object_new_string(r->list[i].name));
         json_object_object_add(target, "size", json_object_new_int64(r->list[i].length));
+        if (r->list[i].hash[0] && !r->too_large) json_object_object_add(target, "hash", json_object_new_string(r->list[i].hash));
         json_object_array_add(targets, target);
         if (!r->too_large) {
             pieces[count] = r->list[i].data;

@@ -4,6 +4,7 @@
  * or GNOME, whose XWayland clipboard follows the Wayland one) the X display's. */
 #include "agent.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,10 @@ int main(int argc, char **argv) {
         }
     }
     signal(SIGPIPE, SIG_IGN);
+    /* An image and its pieces reuse their buffers rather than map and zero new ones each
+     * time; the loops give them back when idle (agent_idle). */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
     const int fd = 0; /* the daemon's socket, standard input and output */
     const char *wayland_display = getenv("WAYLAND_DISPLAY"), *x_display = getenv("DISPLAY");
     if (wayland_display && *wayland_display) {

@@ -38,8 +38,9 @@ static const struct zwlr_data_control_offer_v1_listener offer_listener = {offer_
 
 /* Receives `type` into `*data`; -1 if the owner refused or was too slow, -2 if more than
  * `limit` bytes. */
-static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t limit, unsigned char **data, uint32_t *length) {
+static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t limit, unsigned char **data, uint32_t *length, char *hash) {
     *data = NULL, *length = 0;
+    if (hash) hash[0] = 0;
     int pipe_ends[2];
     if (pipe2(pipe_ends, O_CLOEXEC) != 0) return -1;
     zwlr_data_control_offer_v1_receive(offer->proxy, type, pipe_ends[1]);
@@ -48,6 +49,7 @@ static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t 
     size_t capacity = 0;
     int result = 0;
     long long start = now_ms();
+    digest *sum = hash ? digest_new() : NULL; /* as it comes, while the owner writes more */
     for (;;) {
         long long left = TRANSFER_MS - (now_ms() - start);
         struct pollfd ready = {.fd = pipe_ends[0], .events = POLLIN};
@@ -74,6 +76,7 @@ static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t 
             break;
         }
         if (count == 0) break;
+        digest_update(sum, *data + *length, (size_t)count);
         *length += (uint32_t)count;
         if (*length > limit) {
             result = -2;
@@ -82,6 +85,8 @@ static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t 
     }
     close(pipe_ends[0]); /* an owner still writing gets EPIPE */
     if (result != 0) free(*data), *data = NULL, *length = 0;
+    if (result == 0 && sum) digest_finish(sum, hash);
+    else digest_free(sum);
     return result;
 }
 
@@ -94,7 +99,7 @@ int wayland_read(wayland *w, wayland_offer *offer, uint64_t limit, reading *out)
     if (!out->secret && hint >= 0) {
         unsigned char *value;
         uint32_t length;
-        if (receive(w, offer, offer->types[hint], 256, &value, &length) == 0) {
+        if (receive(w, offer, offer->types[hint], 256, &value, &length, NULL) == 0) {
             out->secret = hint_is_secret(value, length);
             free(value);
         }
@@ -104,7 +109,7 @@ int wayland_read(wayland *w, wayland_offer *offer, uint64_t limit, reading *out)
         read_target *t = &out->list[out->count];
         snprintf(t->name, sizeof t->name, "%s", offer->types[chosen[i]]);
         uint64_t left = out->too_large ? 0 : limit - out->total;
-        int result = receive(w, offer, t->name, left, &t->data, &t->length);
+        int result = receive(w, offer, t->name, left, &t->data, &t->length, t->hash);
         if (result == -1) continue; /* refused: not offered on */
         answered = 1;
         if (result == -2) {
@@ -268,6 +273,7 @@ int wayland_run(int fd, int watch, int primary, uint64_t limit) {
             }
         } else {
             wl_display_cancel_read(w.display);
+            if (polled == 0) agent_idle();
         }
         if (wl_display_dispatch_pending(w.display) < 0 || w.finished) {
             fprintf(stderr, "actshare-clipboard-agent: the Wayland connection ended (error %d)\n", wl_display_get_error(w.display));

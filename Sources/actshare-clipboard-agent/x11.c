@@ -92,10 +92,12 @@ int x11_run(int fd, int watch, int primary, uint64_t limit) {
             return 1;
         }
         descriptors[0].revents = descriptors[1].revents = 0;
-        if (poll(descriptors, 2, 1000) < 0 && errno != EINTR) {
+        int polled = poll(descriptors, 2, 1000);
+        if (polled < 0 && errno != EINTR) {
             perror("actshare-clipboard-agent: poll");
             return 1;
         }
+        if (polled == 0) agent_idle();
         owner_expire(o);
         if ((descriptors[1].revents & (POLLIN | POLLHUP | POLLERR)) && frames_receive(fd, limit, &x11_backend, &self) != 0) return 0;
     }

@@ -41,9 +41,10 @@ static int append(unsigned char **data, uint32_t *length, const void *bytes, uin
 /* Converts `target` and reads the result (deleting the property); -1 if refused or too
  * slow, -2 if more than `limit` bytes. */
 static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom_t property, uint64_t limit, unsigned char **data,
-                   uint32_t *length, xcb_atom_t *type) {
+                   uint32_t *length, xcb_atom_t *type, char *hash) {
     xcb_connection_t *c = d->connection;
     *data = NULL, *length = 0;
+    if (hash) hash[0] = 0;
     xcb_convert_selection(c, d->window, selection, target, property, XCB_CURRENT_TIME);
     awaited a = {d->window, selection, target, property};
     xcb_generic_event_t *event = display_wait(d, is_notify, &a, ANSWER_MS);
@@ -61,11 +62,18 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
         if (reply->bytes_after > 0 || append(data, length, xcb_get_property_value(reply), count, limit) != 0) result = -2;
         free(reply);
         if (result != 0) free(*data), *data = NULL, *length = 0;
+        if (result == 0 && hash) {
+            digest *sum = digest_new();
+            digest_update(sum, *data, *length);
+            digest_finish(sum, hash);
+        }
         return result;
     }
     free(reply);
-    /* INCR: each chunk is announced by a new value, read and deleted; an empty one ends it. */
+    /* INCR: each chunk is announced by a new value, read and deleted; an empty one ends it.
+     * Each is hashed as it comes, while the owner puts the next. */
     int result = 0;
+    digest *sum = hash ? digest_new() : NULL;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
@@ -92,6 +100,7 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
             break;
         }
         int over = result == -2 || append(data, length, xcb_get_property_value(reply), count, limit) != 0;
+        if (!over) digest_update(sum, xcb_get_property_value(reply), count);
         free(reply);
         if (over) {
             /* Drained to the end (the owner expects it), kept no more. */
@@ -100,6 +109,8 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
         }
     }
     if (result != 0) free(*data), *data = NULL, *length = 0;
+    if (result == 0 && sum) digest_finish(sum, hash);
+    else digest_free(sum);
     return result;
 }
 
@@ -109,7 +120,7 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
     unsigned char *data;
     uint32_t length;
     xcb_atom_t type;
-    if (convert(d, selection, d->targets, property, 4u * 4096, &data, &length, &type) != 0) return -1;
+    if (convert(d, selection, d->targets, property, 4u * 4096, &data, &length, &type, NULL) != 0) return -1;
     const xcb_atom_t *atoms = (const xcb_atom_t *)data;
     size_t atom_count = 0;
     char (*names)[256] = malloc(AGENT_MAX_OFFERED * sizeof *names);
@@ -127,7 +138,7 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
     if (!out->secret && hint >= 0) {
         unsigned char *hint_data;
         uint32_t hint_length;
-        if (convert(d, selection, listed_atoms[hint], property, 256, &hint_data, &hint_length, &type) == 0) {
+        if (convert(d, selection, listed_atoms[hint], property, 256, &hint_data, &hint_length, &type, NULL) == 0) {
             out->secret = hint_is_secret(hint_data, hint_length);
             free(hint_data);
         }
@@ -136,7 +147,7 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
         read_target *t = &out->list[out->count];
         snprintf(t->name, sizeof t->name, "%s", list[chosen[i]]);
         uint64_t left = out->too_large ? 0 : limit - out->total;
-        int result = convert(d, selection, listed_atoms[chosen[i]], property, left, &t->data, &t->length, &type);
+        int result = convert(d, selection, listed_atoms[chosen[i]], property, left, &t->data, &t->length, &type, t->hash);
         if (result == -1) continue; /* refused: not offered on */
         if (result == -2) {
             out->too_large = 1;

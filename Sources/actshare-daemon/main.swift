@@ -13,6 +13,8 @@ import Glibc
 #endif
 
 var arguments = CommandLine.arguments.dropFirst()
+// A paste of an image and a transfer's frames reuse their buffers (given back when idle).
+cactshare_reuse_large_buffers()
 // The notice for files received, started by the daemon (ReceivedNotice): its words on
 // standard input.
 if arguments.first == "--notify", arguments.count == 2 {

@@ -39,9 +39,7 @@ struct ClipboardOffer: Codable, Sendable {
         var total: UInt64 = 0
         for target in targets {
             guard Self.isTargetName(target.name) else { return "a target's name is not valid" }
-            guard target.sha256.utf8.count == 64, target.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                return "a target's hash is not valid"
-            }
+            guard Self.isSHA256(target.sha256) else { return "a target's hash is not valid" }
             let (sum, overflow) = total.addingReportingOverflow(target.size)
             guard !overflow, sum <= maximumBytes else { return "larger than this device's clipboard-max" }
             total = sum
@@ -53,6 +51,11 @@ struct ClipboardOffer: Codable, Sendable {
             guard targets.allSatisfy({ FileClipboard.targets.contains($0.name) }) else { return "a target is not a format of files" }
         }
         return nil
+    }
+
+    /// A SHA-256 as offered: 64 lowercase hex digits.
+    static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// An X atom's name as offered: printable ASCII without spaces, 1–255 bytes.

@@ -127,9 +127,13 @@ struct ClipboardService: Sendable {
             var data = frame.data
             for target in targets.prefix(ClipboardOffer.maximumTargets) where ClipboardOffer.isTargetName(target.name) {
                 guard target.size <= UInt64(data.readableBytes), let slice = data.readSlice(length: Int(target.size)) else { break }
-                var hasher = SHA256()
-                slice.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                let hash = Hex.string(hasher.finalize())
+                // The agent hashed it as it read it (it is this daemon's own child); a
+                // frame made here (Copy to device) is hashed here.
+                let hash = target.hash.flatMap { ClipboardOffer.isSHA256($0) ? $0 : nil } ?? {
+                    var hasher = SHA256()
+                    slice.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                    return Hex.string(hasher.finalize())
+                }()
                 bytes[hash] = slice
                 offer.targets.append(ClipboardOffer.Target(name: target.name, size: target.size, sha256: hash))
                 if offer.preview == nil, Self.isText(target.name) {

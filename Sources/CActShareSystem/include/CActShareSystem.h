@@ -17,6 +17,15 @@ int cactshare_pipe_cloexec(int fds[2]);
 /// descriptor from `lowest` up, so it keeps none that another thread opened meanwhile.
 int cactshare_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Large buffers (a clipboard's image, 1 MiB frames) kept in the heap and reused, not
+/// mapped and zeroed afresh each time (mallopt: M_MMAP_THRESHOLD 32 MiB, M_TRIM_THRESHOLD
+/// 128 MiB; glibc's defaults return them at once). What this keeps is given back by
+/// cactshare_release_free_memory, which the daemon calls every few seconds.
+void cactshare_reuse_large_buffers(void);
+
+/// malloc_trim(0): the heap's free memory back to the system.
+void cactshare_release_free_memory(void);
+
 /// The cancellation flag: non-zero once SIGINT or SIGTERM arrived while caught.
 volatile int32_t *cactshare_cancel_flag(void);
 
