@@ -22,6 +22,7 @@
 #include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* At most this many targets are read from an owner, or offered for another device… */
 #define AGENT_MAX_TARGETS 32
@@ -31,12 +32,23 @@
 #define ANSWER_MS 1500
 /* …and a whole read, however quick each piece (an owner that never ends one). */
 #define TRANSFER_MS 10000
+/* At most this many pastes of another device's offer wait for its bytes (or, on Wayland,
+ * are being written), each at most this long. */
+#define AGENT_MAX_PASTES 64
+#define AGENT_PASTE_MS 30000
 /* What a backend's run returns when it cannot watch this session's clipboard at all. */
 #define AGENT_NO_DATA_CONTROL (-2)
 /* The target KDE and KeePassXC set to mark a password: its value `secret` says so. */
 #define PASSWORD_HINT_TARGET "x-kde-passwordManagerHint"
 /* A frame's header (JSON) is at most this long. */
 #define AGENT_MAX_HEADER (64u << 10)
+
+/* The monotonic clock, in milliseconds: every bound above is measured by it. */
+static inline long long agent_now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
 
 /* ---- channel.c: frames with the daemon ----
  * A frame is a 32-bit big-endian header length, the header (one JSON object), a 32-bit

@@ -12,12 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long now_ms(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 static void offer_destroy(wayland_offer *offer) {
     if (!offer) return;
     zwlr_data_control_offer_v1_destroy(offer->proxy);
@@ -48,10 +42,10 @@ static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t 
     wl_display_flush(w->display);
     size_t capacity = 0;
     int result = 0;
-    long long start = now_ms();
+    long long start = agent_now_ms();
     digest *sum = hash ? digest_new() : NULL; /* as it comes, while the owner writes more */
     for (;;) {
-        long long left = TRANSFER_MS - (now_ms() - start);
+        long long left = TRANSFER_MS - (agent_now_ms() - start);
         struct pollfd ready = {.fd = pipe_ends[0], .events = POLLIN};
         int polled = left > 0 ? poll(&ready, 1, left < ANSWER_MS ? (int)left : ANSWER_MS) : 0;
         if (polled < 0 && errno == EINTR) continue;
@@ -251,7 +245,7 @@ int wayland_run(int fd, int watch, int primary, uint64_t limit) {
     snprintf(name, sizeof name, "Wayland display %s", getenv("WAYLAND_DISPLAY"));
     report_ready(fd, name);
 
-    struct pollfd descriptors[2 + WAYLAND_MAX_PASTES];
+    struct pollfd descriptors[2 + AGENT_MAX_PASTES];
     for (;;) {
         while (wl_display_prepare_read(w.display) != 0) {
             if (wl_display_dispatch_pending(w.display) < 0) break;
@@ -259,7 +253,7 @@ int wayland_run(int fd, int watch, int primary, uint64_t limit) {
         wl_display_flush(w.display);
         descriptors[0] = (struct pollfd){.fd = wl_display_get_fd(w.display), .events = POLLIN};
         descriptors[1] = (struct pollfd){.fd = fd, .events = POLLIN};
-        size_t count = 2 + wayland_owner_descriptors(w.owner, descriptors + 2, WAYLAND_MAX_PASTES);
+        size_t count = 2 + wayland_owner_descriptors(w.owner, descriptors + 2, AGENT_MAX_PASTES);
         int polled = poll(descriptors, count, 1000);
         if (polled < 0 && errno != EINTR) {
             wl_display_cancel_read(w.display);

@@ -41,10 +41,6 @@ int wayland_read(wayland *w, wayland_offer *offer, uint64_t limit, reading *out)
 
 /* ---- wayland_owner.c: the clipboard taken for another device's offer ---- */
 
-/* At most this many pastes are served or wait for bytes at once, each at most this long. */
-#define WAYLAND_MAX_PASTES 64
-#define WAYLAND_PASTE_MS 30000
-
 wayland_owner *wayland_owner_new(wayland *w);
 int wayland_owner_take(wayland_owner *o, const char *id, offered_target *targets, size_t count);
 void wayland_owner_release(wayland_owner *o, const char *id);

@@ -29,15 +29,9 @@ struct wayland_owner {
     struct zwlr_data_control_source_v1 *source;  /* while it holds the clipboard */
     struct zwlr_data_control_source_v1 *primary; /* while it holds PRIMARY (w->primary) */
     int releasing, releasing_primary;            /* the next cleared selection is our giving up */
-    paste pastes[WAYLAND_MAX_PASTES];
+    paste pastes[AGENT_MAX_PASTES];
     size_t paste_count;
 };
-
-static long long now_ms(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 /* Ends the pastes still waiting for bytes: they get nothing. */
 static void end_waiting(wayland_owner *o) {
@@ -52,11 +46,11 @@ static void source_send(void *data, struct zwlr_data_control_source_v1 *source, 
     for (size_t i = 0; i < o->count && (source == o->source || source == o->primary); i++) {
         if (strcmp(o->targets[i].name, type) == 0) index = (long)i;
     }
-    if (index < 0 || o->targets[index].failed || o->paste_count == WAYLAND_MAX_PASTES || fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
+    if (index < 0 || o->targets[index].failed || o->paste_count == AGENT_MAX_PASTES || fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
         close(fd);
         return;
     }
-    o->pastes[o->paste_count++] = (paste){fd, (size_t)index, 0, now_ms(), 0};
+    o->pastes[o->paste_count++] = (paste){fd, (size_t)index, 0, agent_now_ms(), 0};
     offered_target *t = &o->targets[index];
     if (!offered_ready(t) && !t->fetching) {
         report_fetch(o->w->daemon, o->id, t);
@@ -162,13 +156,13 @@ static int write_some(wayland_owner *o, paste *p) {
 }
 
 void wayland_owner_serve(wayland_owner *o, const struct pollfd *fds, size_t count) {
-    long long now = now_ms();
+    long long now = agent_now_ms();
     size_t kept = 0;
     for (size_t i = 0; i < o->paste_count; i++) {
         paste *p = &o->pastes[i];
         const offered_target *t = &o->targets[p->target];
         short events = i < count ? fds[i].revents : 0;
-        int done = p->ended || t->failed || now - p->since > WAYLAND_PASTE_MS;
+        int done = p->ended || t->failed || now - p->since > AGENT_PASTE_MS;
         if (!done && offered_ready(t) && (events & POLLOUT || t->size == 0)) done = write_some(o, p);
         if (!done && (events & (POLLERR | POLLHUP | POLLNVAL))) done = 1;
         if (done) {

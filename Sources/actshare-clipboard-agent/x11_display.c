@@ -65,15 +65,9 @@ int display_open(display *d) {
     return xcb_connection_has_error(c) ? -1 : 0;
 }
 
-static long long milliseconds_now(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 xcb_generic_event_t *display_wait(display *d, int (*match)(const xcb_generic_event_t *, const void *), const void *context,
                                   int milliseconds) {
-    long long deadline = milliseconds_now() + milliseconds;
+    long long deadline = agent_now_ms() + milliseconds;
     struct pollfd descriptor = {.fd = xcb_get_file_descriptor(d->connection), .events = POLLIN};
     for (;;) {
         xcb_flush(d->connection);
@@ -88,7 +82,7 @@ xcb_generic_event_t *display_wait(display *d, int (*match)(const xcb_generic_eve
             continue;
         }
         if (xcb_connection_has_error(d->connection)) return NULL;
-        long long left = deadline - milliseconds_now();
+        long long left = deadline - agent_now_ms();
         if (left <= 0) return NULL;
         poll(&descriptor, 1, (int)left);
     }

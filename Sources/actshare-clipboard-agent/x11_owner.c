@@ -10,9 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-/* At most this many pastes wait for bytes, and each at most this long. */
-#define MAX_PENDING 64
-#define PENDING_MS 30000
 /* At most this many INCR transfers run at once. */
 #define MAX_TRANSFERS 16
 
@@ -39,17 +36,11 @@ struct owner {
     int owning;
     xcb_timestamp_t time;
     xcb_timestamp_t released; /* when it gave the clipboard up itself */
-    pending waiting[MAX_PENDING];
+    pending waiting[AGENT_MAX_PASTES];
     size_t waiting_count;
     transfer transfers[MAX_TRANSFERS];
     size_t transfer_count;
 };
-
-static long long now_ms(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
 
 owner *owner_new(display *d, int daemon_fd) {
     owner *o = calloc(1, sizeof *o);
@@ -91,7 +82,7 @@ static void answer_with_data(owner *o, const xcb_selection_request_event_t *requ
         uint32_t events = XCB_EVENT_MASK_PROPERTY_CHANGE;
         xcb_change_window_attributes(c, request->requestor, XCB_CW_EVENT_MASK, &events);
         xcb_change_property(c, XCB_PROP_MODE_REPLACE, request->requestor, property, o->d->incr, 32, 1, &t->size);
-        o->transfers[o->transfer_count++] = (transfer){request->requestor, property, index, 0, 0, now_ms()};
+        o->transfers[o->transfer_count++] = (transfer){request->requestor, property, index, 0, 0, agent_now_ms()};
     } else {
         property = XCB_NONE;
     }
@@ -114,7 +105,7 @@ static int send_chunk(owner *o, transfer *x) {
     xcb_change_property(o->d->connection, XCB_PROP_MODE_REPLACE, x->requestor, x->property, t->atom, 8, chunk, t->data + x->offset);
     x->offset += chunk;
     x->stalled = 0;
-    x->since = now_ms();
+    x->since = agent_now_ms();
     return chunk == 0; /* the empty chunk ends it */
 }
 
@@ -162,8 +153,8 @@ static void answer(owner *o, const xcb_selection_request_event_t *request) {
             refuse(o, request);
         } else if (offered_ready(&o->targets[index]) || can_stream(o, &o->targets[index])) {
             answer_with_data(o, request, (size_t)index);
-        } else if (o->waiting_count < MAX_PENDING) {
-            o->waiting[o->waiting_count++] = (pending){*request, now_ms()};
+        } else if (o->waiting_count < AGENT_MAX_PASTES) {
+            o->waiting[o->waiting_count++] = (pending){*request, agent_now_ms()};
             if (!o->targets[index].fetching) ask_daemon(o, (size_t)index);
         } else {
             refuse(o, request);
@@ -229,13 +220,13 @@ int owner_is_ours(owner *o, xcb_window_t window, xcb_timestamp_t timestamp) {
 }
 
 void owner_expire(owner *o) {
-    long long now = now_ms();
+    long long now = agent_now_ms();
     for (size_t i = o->transfer_count; i-- > 0;) {
-        if (now - o->transfers[i].since > PENDING_MS) end_transfer(o, i);
+        if (now - o->transfers[i].since > AGENT_PASTE_MS) end_transfer(o, i);
     }
     size_t kept = 0;
     for (size_t i = 0; i < o->waiting_count; i++) {
-        if (now - o->waiting[i].since > PENDING_MS) {
+        if (now - o->waiting[i].since > AGENT_PASTE_MS) {
             refuse(o, &o->waiting[i].request);
         } else {
             o->waiting[kept++] = o->waiting[i];

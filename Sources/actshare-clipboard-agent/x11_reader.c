@@ -74,11 +74,9 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
      * Each is hashed as it comes, while the owner puts the next. */
     int result = 0;
     digest *sum = hash ? digest_new() : NULL;
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    long long start = agent_now_ms();
     for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > TRANSFER_MS) {
+        if (agent_now_ms() - start > TRANSFER_MS) {
             result = -1;
             break;
         }

@@ -112,6 +112,19 @@ import Testing
         #expect(try !session.shows("Hostile wait") && !session.shows("Share"))
     }
 
+    /// The buttons of the devices' row that `matching` picks, once there are `count` of
+    /// them: the row is filled once the daemon has said which devices are reachable.
+    static func rowButtons(on desktop: AccessibleDesktop, count: Int, matching: (String) -> Bool) throws -> [String] {
+        var buttons: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            buttons = try desktop.tree().filter(matching)
+            if buttons.count == count { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while Date() < deadline
+        return buttons
+    }
+
     /// The row of paired devices: a reachable one (beta, whose daemon runs) comes first,
     /// an unreachable one (atlas, stopped) after it, each named for a screen reader with
     /// what its colour says; pressing beta (as Orca does, through AT-SPI) hands the file
@@ -130,14 +143,7 @@ import Testing
         let notes = try a.sandbox.file("notes.txt", "for the other machine\n")
         let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")
-        // The row is filled once the daemon has said which devices are reachable.
-        var devices: [String] = []
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
-            devices = try desktop.tree().filter { $0.hasPrefix("push button|Hand Off to ") }
-            if devices.count == 2 { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
+        let devices = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|Hand Off to ") }
         try session.screenshot(to: "\(Self.artefacts)/sheet-devices.png")
         #expect(devices.map { $0.split(separator: "|")[1] } == [
             "Hand Off to beta", "Hand Off to atlas (not reachable now: the files wait until it is)",
@@ -165,13 +171,7 @@ import Testing
         let notes = try a.sandbox.file("notes.txt", "for beta's clipboard\n")
         let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")
-        var buttons: [String] = []
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
-            buttons = try desktop.tree().filter { $0.hasPrefix("push button|") && $0.contains("beta") }
-            if buttons.count == 2 { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
+        let buttons = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|") && $0.contains("beta") }
         #expect(buttons.map { $0.split(separator: "|")[1] } == ["Hand Off to beta", "Copy to beta’s Clipboard"], "\(buttons)")
         #expect(try desktop.atspi(["press", "Copy to beta’s Clipboard"]).status == 0)
         let (status, output) = session.finish()
