@@ -504,7 +504,9 @@ extension HandoffTransferTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: autostart).isEmpty, "nothing written through the link")
         #expect(mode(autostart) == 0o700, "nor its mode changed")
         #expect(!FileManager.default.fileExists(atPath: "\(received)/sub"))
-        #expect(b.log.contains("a link now, which is not followed"), "\(b.log)")
+        // Refused as a link; or, when the swap fell between the receiver making the folder
+        // and opening it, as a folder that is gone (either way nothing went through it).
+        #expect(b.log.contains("a link now, which is not followed") || b.log.contains("cannot make sub"), "\(b.log)")
     }
 
     /// A file swapped for a link to a secret while a folder is being sent stops the send;
