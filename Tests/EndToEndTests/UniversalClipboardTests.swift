@@ -70,14 +70,16 @@ import Testing
                                        environment: desktop, stdin: nil, timeout: 30)
         }
 
-        /// Copies `bytes` as `type` on alpha's Wayland desktop with wl-copy, kept until replaced.
-        func wlCopy(_ bytes: Data, type: String) throws -> ClipboardTests.Server {
+        /// Copies `bytes` as `type` on alpha's Wayland desktop with wl-copy (into PRIMARY with
+        /// `primary`), kept until replaced.
+        func wlCopy(_ bytes: Data, type: String, primary: Bool = false) throws -> ClipboardTests.Server {
             let compositor = try #require(compositor)
             let file = "\(a.sandbox.root)/copied-\(UUID().uuidString)"
             try bytes.write(to: URL(fileURLWithPath: file))
-            let server = try ClipboardTests.Server(["/usr/bin/wl-copy", "--foreground", "--type", type],
+            let server = try ClipboardTests.Server(["/usr/bin/wl-copy", "--foreground", "--type", type] + (primary ? ["--primary"] : []),
                                                    environment: ["WAYLAND_DISPLAY=\(compositor.socket)", "PATH=/usr/bin:/bin"], stdin: file)
-            for _ in 0..<100 where !String(decoding: try compositor.paste(["--list-types"]), as: UTF8.self).contains(type) {
+            let listing = ["--list-types"] + (primary ? ["--primary"] : [])
+            for _ in 0..<100 where !String(decoding: try compositor.paste(listing), as: UTF8.self).contains(type) {
                 Thread.sleep(forTimeInterval: 0.02)
             }
             return server
@@ -220,6 +222,23 @@ import Testing
         Thread.sleep(forTimeInterval: 0.5)
         #expect(Self.offered(try Self.status(desktops.a)) == nil, "\(desktops.a.log.suffix(1200))")
         _ = (betaSelection, selected, unwatched, copied)
+    }
+
+    @Test func thePrimarySelectionUnderWaylandIsOfferedAndSet() throws {
+        let primary = "handoff: {clipboard: auto, clipboard-primary: true}\n"
+        let desktops = try Desktops(tag: "cv", config: primary, alphaOnWayland: true)
+        let compositor = try #require(desktops.compositor)
+        // Selected under sway (PRIMARY, through data-control version 2): offered to beta.
+        let text = "markiert unter sway ✓"
+        let selected = try desktops.wlCopy(Data(text.utf8), type: "text/plain;charset=utf-8", primary: true)
+        let taken = try Self.waitFor(desktops.b) { Self.received($0)?["preview"] as? String == text }
+        #expect(Self.received(taken)?["device"] as? String == "alpha", "\(desktops.a.log.suffix(1200))")
+        #expect(try desktops.paste("UTF8_STRING", on: 1) == Data(text.utf8))
+        // Copied on beta: alpha's Wayland PRIMARY carries it too (a middle click pastes it).
+        let copied = try desktops.xclip(1, Data("für die mittlere Taste".utf8))
+        try Self.waitFor(desktops.a) { Self.received($0)?["preview"] as? String == "für die mittlere Taste" }
+        #expect(try compositor.paste(["--no-newline", "--primary", "--type", "text/plain;charset=utf-8"]) == Data("für die mittlere Taste".utf8))
+        _ = (selected, copied)
     }
 
     @Test func copyOffersEveryTargetAndEachPastesByteForByte() throws {
