@@ -243,6 +243,14 @@ static int32_t send_activity(const actshare_item *item, const char *device, acts
     return status;
 }
 
+/* A request's `devices`: the one named (by id or name), or none for every paired one. */
+static void add_device(json_object *request, const char *device) {
+    if (!device || !*device) return;
+    json_object *devices = json_object_new_array();
+    json_object_array_add(devices, json_object_new_string(device));
+    json_object_object_add(request, "devices", devices);
+}
+
 /* The files and folders, all in one `send-files`; its progress events become the
  * session's progress, and a cancel closes the connection, which stops the daemon. */
 /* Sends the request's files; `count` gets how many were delivered, `name` (of `size`
@@ -261,11 +269,7 @@ static int32_t send_files(const actshare_request *request, const char *device, a
         if (request->items[i].kind == ACTSHARE_ITEM_FILE) json_object_array_add(paths, json_object_new_string(request->items[i].path));
     }
     json_object_object_add(message, "paths", paths);
-    if (device && *device) {
-        json_object *devices = json_object_new_array();
-        json_object_array_add(devices, json_object_new_string(device));
-        json_object_object_add(message, "devices", devices);
-    }
+    add_device(message, device);
     int32_t status = ACTSHARE_STATUS_FAILED;
     if (control_send(&c, message) != 0) {
         session->set_error(session, "the handoff daemon closed its socket");
@@ -325,11 +329,7 @@ static int32_t copy_to_clipboard(const actshare_request *request, const char *de
     int32_t status = ACTSHARE_STATUS_FAILED;
     json_object *message = json_object_new_object();
     json_object_object_add(message, "op", json_object_new_string("clipboard-push"));
-    if (device && *device) {
-        json_object *devices = json_object_new_array();
-        json_object_array_add(devices, json_object_new_string(device));
-        json_object_object_add(message, "devices", devices);
-    }
+    add_device(message, device);
     if (text.length > 0 && json_object_array_length(paths) > 0) {
         session->set_error(session, "a device's clipboard takes text or files, not both at once: copy them one after the other");
         status = ACTSHARE_STATUS_BAD_INPUT;

@@ -7,7 +7,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Over this, data goes by INCR: 1 MiB transfers fastest under Xvfb (docs/CLIPBOARD.md). */
 #define INCR_CHUNK (1u << 20)

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* At most this many INCR transfers run at once. */
 #define MAX_TRANSFERS 16
