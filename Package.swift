@@ -109,6 +109,7 @@ let package = Package(
                 "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

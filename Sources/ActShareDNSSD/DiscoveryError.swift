@@ -6,7 +6,7 @@ import Glibc
 public struct DiscoveryError: Error, CustomStringConvertible, Sendable {
     public var message: String
 
-    init(_ message: String, errno code: Int32) {
+    public init(_ message: String, errno code: Int32) {
         self.message = "\(message): \(String(cString: strerror(code)))"
     }
 

@@ -18,7 +18,7 @@ public final class ServiceDiscovery: Sendable {
         var stopped = false
     }
 
-    private let socket: MulticastDNSSocket
+    private let socket: MulticastSocket
     /// Written to wake the thread from poll(2).
     private let wakeRead: Int32, wakeWrite: Int32
     private let shared = Mutex(Shared())
@@ -32,7 +32,7 @@ public final class ServiceDiscovery: Sendable {
     /// Opens the socket; nothing is sent before ``start()``.
     public init(advertising advertisement: ServiceAdvertisement?, browsing browsed: DNSName, advertisedAddress: String? = nil, port: UInt16 = MulticastDNS.port,
                 onChange: @escaping @Sendable ([DiscoveredService]) -> Void = { _ in }) throws(DiscoveryError) {
-        socket = try MulticastDNSSocket(port: port)
+        socket = try MulticastSocket(group: MulticastDNS.group, port: port, maximumDatagram: MulticastDNS.maximumMessageSize)
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else {
             socket.close()

@@ -55,6 +55,8 @@ public final class Daemon: Sendable {
     let commands: ActivityCommands
     /// The Universal Clipboard.
     let clipboard: ClipboardService
+    /// LocalSend devices: found, pinned, sent to.
+    let localSend: LocalSendService
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -77,11 +79,16 @@ public final class Daemon: Sendable {
         public var multicast: Bool
         /// The Universal Clipboard's mode, limit and agent.
         public var clipboard: ClipboardSettings
+        /// LocalSend: on, off or receive-only, and its port. Without multicast
+        /// (`discovery: static`) nothing is announced for it either.
+        public var localSend: LocalSendSettings
 
         public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
                     listenAddress: String = "0.0.0.0", multicast: Bool = true,
-                    clipboard: ClipboardSettings = ClipboardSettings(mode: .off, agent: "actshare-clipboard-agent")) {
+                    clipboard: ClipboardSettings = ClipboardSettings(mode: .off, agent: "actshare-clipboard-agent"),
+                    localSend: LocalSendSettings = LocalSendSettings()) {
             self.clipboard = clipboard
+            self.localSend = localSend
             self.multicast = multicast
             self.listenAddress = listenAddress
             self.keepPartialSeconds = keepPartialSeconds
@@ -107,10 +114,13 @@ public final class Daemon: Sendable {
         threadPool.start()
         serverContext = try TLS.serverContext(identity)
         clientContext = try TLS.clientContext(identity)
+        var localSendSettings = settings.localSend
+        if !settings.multicast { localSendSettings.mode = .off }
+        localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
         peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
         transfers = TransferService(device: device, peers: peers, queue: queue, group: group, clientContext: clientContext,
-                                    receiveDirectory: settings.receiveDirectory)
+                                    receiveDirectory: settings.receiveDirectory, localSend: localSend)
         pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
         clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, transfers: transfers, board: ClipboardBoard(), group: group,
@@ -140,6 +150,7 @@ public final class Daemon: Sendable {
     /// Says goodbye on the network: the daemon is stopping.
     public func stop() {
         discovery.stop()
+        localSend.stop()
     }
 
     /// Listens on the control socket and the peer port until the process ends.
@@ -233,7 +244,8 @@ public final class Daemon: Sendable {
                 try await control.executeThenClose { inbound in
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
-                            connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, clipboard: self.clipboard).serve(connection) }
+                            connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, clipboard: self.clipboard,
+                                                                  localSend: self.localSend).serve(connection) }
                         }
                     }
                 }

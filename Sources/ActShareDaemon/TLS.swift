@@ -29,6 +29,34 @@ enum TLS {
         return try NIOSSLContext(configuration: configuration)
     }
 
+    /// For LocalSend devices, which speak TLS 1.2 or 1.3 with any certificate: this
+    /// device's certificate offered, the other's checked against the fingerprint it
+    /// announced (``localSendVerifier(expecting:presented:)``).
+    static func localSendClientContext(_ identity: Identity) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateChain = [.certificate(identity.certificate)]
+        configuration.privateKey = .privateKey(identity.privateKey)
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.certificateVerification = .noHostnameVerification
+        configuration.trustRoots = .certificates([])
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// LocalSend's fingerprint of a certificate: the SHA-256 of its DER, in capitals.
+    static func localSendFingerprint(_ certificate: NIOSSLCertificate) -> String? {
+        guard let der = try? certificate.toDERBytes() else { return nil }
+        return Hex.string(SHA256.hash(data: der)).uppercased()
+    }
+
+    /// Accepts the certificate whose fingerprint is `expected`, recording what was presented.
+    static func localSendVerifier(expecting expected: String, presented: NIOLockedValueBox<String?>) -> NIOSSLCustomVerificationCallback {
+        { certificates, promise in
+            let fingerprint = certificates.first.flatMap(localSendFingerprint)
+            presented.withLockedValue { $0 = fingerprint }
+            promise.succeed(fingerprint == expected.uppercased() ? .certificateVerified : .failed)
+        }
+    }
+
     private static func configure(_ configuration: inout TLSConfiguration) {
         configuration.minimumTLSVersion = .tlsv13
         // .none would never ask a client for its certificate, nor call the callback.

@@ -15,9 +15,11 @@ public enum ControlCommand: Sendable {
     case handoffList
     case fetch(id: String?)
     case continued(id: String, device: String?)
-    case send(UserActivity, device: String?)
+    /// `pin`: what a LocalSend device asks for (a URL or text goes to one as a message).
+    case send(UserActivity, device: String?, pin: String?)
     case status
-    case sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool)
+    /// `devices` may name LocalSend devices too; `pin` is what they ask for.
+    case sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, pin: String?)
     case received
     case queue
     case queueCancel(id: String)
@@ -50,10 +52,11 @@ public enum ControlCommand: Sendable {
         case .handoffList: self = .handoffList
         case .fetch: self = .fetch(id: request.id)
         case .continued: self = .continued(id: try required(request.id, "an id"), device: request.device)
-        case .send: self = .send(try required(request.activity, "an activity"), device: request.device)
+        case .send: self = .send(try required(request.activity, "an activity"), device: request.device, pin: request.pin)
         case .status: self = .status
         case .sendFiles:
-            self = .sendFiles(paths: try required(request.paths, "paths"), devices: request.devices ?? [], all: request.all == true, copy: request.copy == true)
+            self = .sendFiles(paths: try required(request.paths, "paths"), devices: request.devices ?? [], all: request.all == true, copy: request.copy == true,
+                              pin: request.pin)
         case .received: self = .received
         case .queue: self = .queue
         case .queueCancel: self = .queueCancel(id: try required(request.id, "an id"))
@@ -79,9 +82,9 @@ public enum ControlCommand: Sendable {
             }
         }
         switch self {
-        case .send(let activity, _):
+        case .send(let activity, _, _):
             return activity.needsSaveCommand == nil && activity.onContinued == nil
-        case .sendFiles(let files, _, _, let copy):
+        case .sendFiles(let files, _, _, let copy, _):
             return !copy && granted(files)
         case .clipboardPush(_, .text?):
             return true

@@ -50,11 +50,14 @@ public struct ControlRequest: Codable, Sendable {
     public var copy: Bool?
     /// With `discover`: how long to wait for answers, in seconds (at most 10).
     public var timeout: Double?
+    /// With `send-files` and `send`: the PIN a LocalSend device asks for.
+    public var pin: String?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
                 paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil, timeout: Double? = nil,
-                text: String? = nil) {
+                text: String? = nil, pin: String? = nil) {
+        self.pin = pin
         self.timeout = timeout
         self.text = text
         self.copy = copy

@@ -14,6 +14,8 @@ public struct HandoffPaths: Sendable {
     public var pairedDevices: String { FileSystem.join(stateDirectory, ACTSHARE_HANDOFF_PAIRED_DEVICES) }
     /// What arrived here (`handoff received`).
     public var receivedLog: String { FileSystem.join(stateDirectory, "received.json") }
+    /// The LocalSend devices reached, each pinned to its certificate.
+    public var localSendDevices: String { FileSystem.join(stateDirectory, "localsend-devices.json") }
 
     public static func fromEnvironment() -> HandoffPaths {
         let xdg = XDGDirectories.fromEnvironment()

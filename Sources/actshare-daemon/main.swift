@@ -1,6 +1,7 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
 //                 [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto]
 //                 [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary]
+//                 [--localsend on|off|receive-only] [--localsend-port N]
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
@@ -31,6 +32,7 @@ var clipboardMode = ClipboardSettings.Mode.manual
 var clipboardMaximum = ClipboardSettings.defaultMaximumBytes
 var clipboardExpires = ClipboardSettings.defaultOfferSeconds
 var clipboardPrimary = false
+var localSend = LocalSendSettings()
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -73,11 +75,17 @@ while let argument = arguments.popFirst() {
         clipboardExpires = value
     case "--clipboard-primary":
         clipboardPrimary = true
+    case "--localsend":
+        guard let value = arguments.popFirst().flatMap(LocalSendSettings.Mode.init(rawValue:)) else { fail("--localsend takes on, off or receive-only") }
+        localSend.mode = value
+    case "--localsend-port":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--localsend-port needs a port, 1 to 65535") }
+        localSend.port = value
     case "--keep-partial":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N])")
     }
 }
 if name.isEmpty {
@@ -94,7 +102,7 @@ if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.direc
 // A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
 signal(SIGPIPE, SIG_IGN)
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent)), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent), localSend: localSend), paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

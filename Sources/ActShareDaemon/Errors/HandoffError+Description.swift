@@ -231,6 +231,34 @@ extension HandoffError: CustomStringConvertible {
         case .clipboardOffOn(let device):
             return "the Universal Clipboard is off on \(device)"
 
+        case .localSendOff:
+            return "LocalSend is off here (config handoff.localsend: on turns it on)"
+        case .localSendSendingOff:
+            return "sending to LocalSend devices is off here (config handoff.localsend: receive-only)"
+        case .localSendCertificateChanged(let device, let pinned, let announced):
+            return "\(device) announces another certificate than the one pinned for it: pinned \(pinned), now \(announced). "
+                + "Another device may be posing as it. If \(device) was reset or its app reinstalled, forget the old one "
+                + "(actshare handoff unpair '\(device)') and send again"
+        case .localSendCertificateNotAnnounced(let device, let announced, let presented):
+            return "\(device) presented another certificate than the one it announced (announced \(announced), presented \(presented)): "
+                + "nothing was sent"
+        case .localSendPinRequired(let device):
+            return "\(device) asks for a PIN: give the one it shows with --pin"
+        case .localSendPinWrong(let device):
+            return "\(device) refused the PIN: give the one it shows with --pin"
+        case .localSendDeclined(let device):
+            return "\(device) declined the files"
+        case .localSendBusy(let device):
+            return "\(device) is busy with another transfer: try again when it is done"
+        case .localSendTooManyAttempts(let device):
+            return "\(device) refuses for now after too many attempts: wait a minute"
+        case .localSendAnswered(let device, let status):
+            return "\(device) answered with HTTP status \(status)"
+        case .localSendCancelledThere(let device):
+            return "\(device) cancelled the transfer"
+        case .localSendBadAnswer(let device):
+            return "\(device) answered with something that is not LocalSend's answer"
+
         case .other(let words):
             return words
         }

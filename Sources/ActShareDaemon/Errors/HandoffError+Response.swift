@@ -17,6 +17,8 @@ extension HandoffError {
             return .notFound
         case .cancelled:
             return .cancelled
+        case .localSendOff, .localSendSendingOff, .localSendPinRequired, .localSendPinWrong:
+            return .badInput
         case .clipboardOff, .clipboardEmpty, .clipboardSecret, .clipboardTooLarge:
             return .badInput
         default:

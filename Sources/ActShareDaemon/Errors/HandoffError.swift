@@ -156,6 +156,25 @@ enum HandoffError: Error, Sendable {
     case clipboardOfferRefused(String)
     case clipboardOffOn(device: String)
 
+    // MARK: LocalSend devices (LocalSendService)
+
+    case localSendOff
+    /// `handoff.localsend: receive-only`.
+    case localSendSendingOff
+    /// The device announces another certificate than the one pinned for its name.
+    case localSendCertificateChanged(device: String, pinned: String, announced: String)
+    /// The certificate presented is not the one the device announced.
+    case localSendCertificateNotAnnounced(device: String, announced: String, presented: String)
+    case localSendPinRequired(device: String)
+    case localSendPinWrong(device: String)
+    case localSendDeclined(device: String)
+    case localSendBusy(device: String)
+    case localSendTooManyAttempts(device: String)
+    /// An HTTP status the protocol does not give that step.
+    case localSendAnswered(device: String, status: Int)
+    case localSendCancelledThere(device: String)
+    case localSendBadAnswer(device: String)
+
     // MARK: Other components
 
     /// Another component's error in its own words (ActShareError, a system call's).

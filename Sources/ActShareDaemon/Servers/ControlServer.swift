@@ -21,6 +21,7 @@ struct ControlServer {
     let transfers: TransferService
     let pairing: PairingFlow
     let clipboard: ClipboardService
+    let localSend: LocalSendService
 
     /// The refusal a confined caller gets.
     static func refusal(pid: Int32) -> ControlResponse { .failure(.sandboxedCaller(pid: pid)) }
@@ -87,8 +88,8 @@ struct ControlServer {
                     response = await pairing.pairAsInitiator(host: host, port: port, expect: expect, outbound: outbound, lines: &lines)
                 case .pairWait(let expect):
                     response = await pairing.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
-                case .sendFiles(let paths, let devices, let all, let copy):
-                    response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy,
+                case .sendFiles(let paths, let devices, let all, let copy, let pin):
+                    response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
                 case .update(let userInfo):
                     // An app's answer to will-save: no response of its own.
@@ -128,7 +129,11 @@ struct ControlServer {
                 return .success(devices: await peers.devices())
             case .unpair(let device):
                 guard let entry = await peers.paired.list.entry(named: device) else {
-                    return .failure(.noDeviceNamed(device))
+                    // A LocalSend device's pinned certificate is forgotten the same way.
+                    let forgotten = try await localSend.pins.forget(device)
+                    guard let pin = forgotten.first else { return .failure(.noDeviceNamed(device)) }
+                    DaemonLog.line("forgot the certificate pinned for LocalSend device \(pin.alias): \(pin.fingerprint)")
+                    return .success(device: Device(id: String(pin.fingerprint.prefix(16)), name: pin.alias, host: "", port: 0))
                 }
                 try await peers.paired.remove(pin: entry.pin)
                 return .success(device: entry.device)
@@ -144,15 +149,24 @@ struct ControlServer {
                 try await relay.tellContinued(id: id, device: device)
                 return .success()
             case .discover(let timeout):
-                guard let nearby = await peers.nearby(waiting: min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)) else {
-                    return .failure(.discoveryOff)
-                }
+                let seconds = min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)
+                async let localSendNearby = localSend.nearby(waiting: seconds)
+                let actshareNearby = await peers.nearby(waiting: seconds)
+                let localSendFound = await localSendNearby
+                guard actshareNearby != nil || localSendFound != nil else { return .failure(.discoveryOff) }
                 var response = ControlResponse.success()
-                response.nearby = nearby
+                response.nearby = (actshareNearby ?? []) + (localSendFound ?? [])
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))
-            case .send(let activity, let device):
+            case .send(let activity, let device, let pin):
+                // A URL or text to a LocalSend device (a name no paired device has) goes as
+                // a message.
+                var text = activity.webpageURL
+                if case .string(let said)? = activity.userInfo["text"] { text = said }
+                if let device, let text, await peers.paired.list.entry(named: device) == nil, let seen = await localSend.device(named: device) {
+                    return await localSend.sendMessage(text, to: seen, pin: pin)
+                }
                 return await relay.send(activity, to: device)
             case .needsSave(let id, let yes):
                 guard await relay.store.activity(id) != nil else { return .failure(.noCurrentActivity(id: id)) }

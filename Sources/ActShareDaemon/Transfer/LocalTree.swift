@@ -22,6 +22,23 @@ struct LocalTree {
         var version: String = ""
         /// The file listed: its device and inode.
         var identity: (device: UInt64, inode: UInt64) = (0, 0)
+
+        /// The file listed, opened to be read: not through a link, and only that file
+        /// (PROTOCOL.md). One swapped in since stops the send before a byte of it goes.
+        func openListedFile() throws(HandoffError) -> Int32 {
+            let fd = PathName.withCString(source) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+            guard fd >= 0 else { throw .sourceGone(path: source, errno: errno) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                close(fd)
+                throw .sourceNotRegular(path: source)
+            }
+            guard UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode else {
+                close(fd)
+                throw .sourceReplaced(path: source)
+            }
+            return fd
+        }
     }
 
     /// The most entries one transfer takes: the offer must fit one frame.

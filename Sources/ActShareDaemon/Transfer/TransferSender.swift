@@ -77,18 +77,8 @@ struct TransferSender {
     private func sendFile(_ index: Int, _ item: LocalTree.Item, kept: TransferPart?,
                           to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                           done: (UInt64) -> Void) async throws -> (String, UInt64) {
-        // Not through a link, and only the file listed (PROTOCOL.md): one swapped in since
-        // stops the send before a byte of it goes.
-        let fd = PathName.withCString(item.source) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        guard fd >= 0 else { throw HandoffError.sourceGone(path: item.source, errno: errno) }
+        let fd = try item.openListedFile()
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw HandoffError.sourceNotRegular(path: item.source)
-        }
-        guard UInt64(info.st_dev) == item.identity.device, UInt64(info.st_ino) == item.identity.inode else {
-            throw HandoffError.sourceReplaced(path: item.source)
-        }
         var hasher = SHA256()
         var offset: UInt64 = 0
         if let kept, kept.bytes > 0, kept.bytes <= item.entry.size {

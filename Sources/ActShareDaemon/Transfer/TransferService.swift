@@ -15,11 +15,14 @@ struct TransferService: Sendable {
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext
     let receiveDirectory: String
+    /// LocalSend devices, which `send-files` may name too.
+    let localSend: LocalSendService
 
-    /// `send-files`: the paths to each device chosen, all at once. Progress goes to the
-    /// control connection as `progress` events; its closing (Ctrl-C in `handoff send`)
-    /// cancels, and the receivers then keep nothing.
-    func sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, closed: EventLoopFuture<Void>,
+    /// `send-files`: the paths to each device chosen, all at once: paired devices, and
+    /// LocalSend devices named by the name they announce (with `pin` when they ask for
+    /// one). Progress goes to the control connection as `progress` events; its closing
+    /// (Ctrl-C in `handoff send`) cancels, and the receivers then keep nothing.
+    func sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, pin: String?, closed: EventLoopFuture<Void>,
                    outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
         let tree: LocalTree
         do {
@@ -28,14 +31,14 @@ struct TransferService: Sendable {
             return .failure(HandoffError(error))
         }
         guard !tree.items.isEmpty else { return .failure(.nothingToSend) }
-        let chosen: [PeerDirectory.Target]
+        let chosen: [PeerDirectory.Target], localSendDevices: [LocalSendDiscovery.Seen]
         do {
-            chosen = try await peers.targets(named: devices, all: all, howToChoose: "choose with --device NAME, or --all")
+            (chosen, localSendDevices) = try await targets(named: devices, all: all)
         } catch {
             return .failure(HandoffError(error))
         }
 
-        let total = tree.totalBytes * UInt64(chosen.count)
+        let total = tree.totalBytes * UInt64(chosen.count + localSendDevices.count)
         let sent = NIOLockedValueBox<[String: UInt64]>([:])
         let work = Task {
             await withTaskGroup(of: Delivery.self) { group in
@@ -60,6 +63,13 @@ struct TransferService: Sendable {
                         }
                     }
                 }
+                for seen in localSendDevices {
+                    group.addTask {
+                        await self.deliver(tree, toLocalSend: seen, pin: pin) { bytes in
+                            sent.withLockedValue { $0["localsend:" + seen.info.fingerprint] = bytes }
+                        }
+                    }
+                }
                 var deliveries: [Delivery] = []
                 for await delivery in group { deliveries.append(delivery) }
                 return deliveries.sorted { $0.device < $1.device }
@@ -75,6 +85,7 @@ struct TransferService: Sendable {
                 event.bytes = each.values.reduce(0, +)
                 event.total = total
                 event.progress = chosen.map { TransferProgress(device: $0.entry.name, bytes: each[$0.entry.pin] ?? 0, total: tree.totalBytes) }
+                    + localSendDevices.map { TransferProgress(device: $0.info.alias, bytes: each["localsend:" + $0.info.fingerprint] ?? 0, total: tree.totalBytes) }
                 try? await outbound.write(try Wire.line(event))
             }
         }
@@ -97,6 +108,38 @@ struct TransferService: Sendable {
             response.deliveries = deliveries
         }
         return response
+    }
+
+    /// The paired devices and the LocalSend devices `names` name: a name no paired device
+    /// has may be a LocalSend device's.
+    private func targets(named names: [String], all: Bool) async throws -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen]) {
+        let paired = await peers.paired.list
+        var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = []
+        for name in names {
+            if paired.entry(named: name) == nil, let seen = await localSend.device(named: name) {
+                if !localSendDevices.contains(where: { $0.info.fingerprint == seen.info.fingerprint }) { localSendDevices.append(seen) }
+            } else {
+                pairedNames.append(name)
+            }
+        }
+        guard localSendDevices.isEmpty || !pairedNames.isEmpty else { return ([], localSendDevices) }
+        return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices)
+    }
+
+    /// One LocalSend device's delivery; its certificate pinned when it is met the first time.
+    private func deliver(_ tree: LocalTree, toLocalSend seen: LocalSendDiscovery.Seen, pin: String?,
+                         progress: @escaping @Sendable (UInt64) -> Void) async -> Delivery {
+        do {
+            var (sender, firstContact) = try await localSend.sender(to: seen, pin: pin)
+            sender.progress = progress
+            if firstContact { sender.proved = { await localSend.proved(seen) } }
+            var delivery = try await sender.send(tree)
+            if firstContact { delivery.pinned = seen.info.fingerprint.uppercased() }
+            return delivery
+        } catch {
+            let failure = error is CancellationError || Task.isCancelled ? HandoffError.cancelled : HandoffError(error)
+            return Delivery(device: seen.info.alias, error: failure.description)
+        }
     }
 
     /// One device's delivery: the first of its addresses that answers; `unreachable` when

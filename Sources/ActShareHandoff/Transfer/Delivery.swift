@@ -24,6 +24,9 @@ public struct Delivery: Codable, Sendable, Equatable {
     /// Set when the device was not reachable and the files wait in the queue under this id.
     public var queued: String?
     public var error: String?
+    /// A LocalSend device met for the first time: the fingerprint of its certificate, now
+    /// pinned under its name.
+    public var pinned: String?
 
     public init(device: String, delivered: [File] = [], received: [String] = [], transferred: UInt64 = 0, error: String? = nil) {
         self.device = device

@@ -100,15 +100,15 @@ public struct ConfigDecoder: Sendable {
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
             try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
-                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary"], in: "'handoff'")
+                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
                     config.handoff[key] = ConfigValue(peers.joined(separator: ","), at: value.location)
-                } else if key == "port" {
+                } else if key == "port" || key == "localsend-port" {
                     let port = try value.int(kind: kind)
                     guard (1...65535).contains(port) else {
-                        throw value.error("'handoff.port' must be from 1 to 65535, not \(port)", kind: kind)
+                        throw value.error("'handoff.\(key)' must be from 1 to 65535, not \(port)", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(port), at: value.location)
                 } else if key == "listen" {
@@ -124,6 +124,14 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.keep-partial' must be a duration from 1m to 720h such as 24h, not '\(text)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
+                } else if key == "localsend" {
+                    // YAML 1.1 reads a bare on/off as a boolean: both spellings are taken.
+                    let word = try value.string(kind: kind)
+                    let mode = ["true": "on", "false": "off"][word] ?? word
+                    guard ["on", "off", "receive-only"].contains(mode) else {
+                        throw value.error("'handoff.localsend' must be on, off or receive-only, not '\(word)'", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(mode, at: value.location)
                 } else if key == "clipboard" {
                     let word = try value.string(kind: kind)
                     guard ["off", "manual", "auto"].contains(word) else {

@@ -6,10 +6,12 @@ extension HandoffCommand {
     /// `actshare handoff discover`: the daemons on the local network, paired or not.
     struct Discover: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the devices running actshare on the local network.",
+            abstract: "List the devices running actshare, and the LocalSend devices, on the local network.",
             discussion: """
-                Found over multicast DNS (_actshare._tcp). What a device says of itself is not proof: a device that is not paired \
-                shows the name it gives itself in quotes, and pairing (`actshare handoff pair NAME`) shows a code to compare on both.
+                actshare daemons are found over multicast DNS (_actshare._tcp), LocalSend devices by LocalSend's announcements \
+                (224.0.0.167:53317). What a device says of itself is not proof: a device that is not paired shows the name it gives \
+                itself in quotes, and pairing (`actshare handoff pair NAME`) shows a code to compare on both. A LocalSend device is \
+                shown with its certificate's fingerprint, "pinned" once actshare has sent to it (LocalSend has no pairing).
                 """)
         @Flag(help: "Print machine-readable JSON on standard output.") var json = false
         @Option(help: ArgumentHelp("Ask the network and wait this long for answers, 0 to 10 (0: what the daemon knows now).", valueName: "seconds")) var timeout = HandoffDefaults.discoverSeconds
@@ -24,7 +26,12 @@ extension HandoffCommand {
             if nearby.isEmpty {
                 return StandardStreams.err("No device found nearby: is actshare's daemon running on the other one, on this network?\n")
             }
-            for device in nearby {
+            for device in nearby where device.protocolName == .localSend {
+                let about = [device.kind, device.model].compactMap { $0.map(TerminalText.visible) }.joined(separator: ", ")
+                StandardStreams.out("\(device.id)  \"\(TerminalText.visible(device.name))\" (LocalSend\(about.isEmpty ? "" : ", " + about))  "
+                    + "\(device.address):\(device.port)  certificate \(device.fingerprint ?? "?")\(device.pinned == true ? "  pinned" : "")\n")
+            }
+            for device in nearby where device.protocolName == .actshare {
                 let name = TerminalText.visible(device.name)
                 let shown: String
                 if let pairedName = device.pairedName {

@@ -11,11 +11,15 @@ extension HandoffCommand {
     /// and text to paired devices.
     struct Send: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send files, folders, URLs or text to paired devices.",
+            abstract: "Send files, folders, URLs or text to paired devices or LocalSend devices.",
             discussion: """
                 Files land in the other device's download folder (config handoff.receive-dir there), never over a file already there. \
                 With one paired device --device may be left out. Ctrl-C cancels (exit 4); the receiver then keeps nothing. \
                 A device that is off gets the files when it is back: they wait in `actshare handoff queue`.
+
+                A LocalSend device (a phone with the LocalSend app; `actshare handoff discover` lists them) is named with --device \
+                by the name it shows; its user accepts there. The first time, its certificate is pinned under that name, and a \
+                device announcing another one under that name later is refused.
                 """)
 
         @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"),
@@ -25,11 +29,15 @@ extension HandoffCommand {
         @Option(help: ArgumentHelp("Send this text (to the other device's clipboard when continued).", valueName: "text")) var text: String?
         @Flag(help: "Print what each device got (name, bytes, SHA-256), or why not, as JSON.") var json = false
         @Flag(help: "For a device not reachable now, copy the files to wait (else they are sent as they are then).") var copy = false
+        @Option(help: ArgumentHelp("The PIN a LocalSend device asks for (it shows it).", valueName: "pin")) var pin: String?
         @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item"), completion: .file()) var items: [String] = []
 
         func validate() throws {
             guard !items.isEmpty || text != nil else { throw ValidationError("name files, folders or URLs to send, or give --text") }
             if all, !devices.isEmpty { throw ValidationError("give --device NAME or --all, not both") }
+            if let pin, pin.isEmpty || pin.utf8.count > 64 || pin.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw ValidationError("--pin takes the PIN the device shows: 1 to 64 characters")
+            }
         }
 
         func run() throws {
@@ -49,7 +57,7 @@ extension HandoffCommand {
             let targets: [String?] = all ? try connection.call(ControlRequest(.devices)).devices?.map(\.id) ?? [] : devices.isEmpty ? [nil] : devices
             for activity in urls.map(Self.urlActivity) + (text.map { [Self.textActivity($0)] } ?? []) {
                 for device in targets {
-                    _ = try connection.call(ControlRequest(.send, activity: activity, device: device))
+                    deliveries += try connection.call(ControlRequest(.send, activity: activity, device: device, pin: pin)).deliveries ?? []
                 }
             }
             if json {
@@ -59,7 +67,12 @@ extension HandoffCommand {
                     guard let id = delivery.queued else { continue }
                     StandardStreams.out("\(TerminalText.visible(delivery.device)) is not reachable now: the files wait as \(id) and go when it is back (actshare handoff queue).\n")
                 }
-                for delivery in deliveries where delivery.error == nil && delivery.queued == nil {
+                for delivery in deliveries {
+                    guard let fingerprint = delivery.pinned else { continue }
+                    StandardStreams.out("First contact with \(TerminalText.visible(delivery.device)) (LocalSend): its certificate \(fingerprint) is pinned; "
+                        + "another one under that name will be refused.\n")
+                }
+                for delivery in deliveries where delivery.error == nil && delivery.queued == nil && !delivery.delivered.isEmpty {
                     let bytes = delivery.delivered.reduce(0) { $0 + $1.bytes }
                     let count = delivery.delivered.count
                     StandardStreams.out("Sent \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(bytes))) to \(TerminalText.visible(delivery.device)): "
@@ -86,7 +99,7 @@ extension HandoffCommand {
             let cancelled = cactshare_cancel_flag()!
             let bar = isatty(2) == 1 ? ProgressLine() : nil
             try connection.client.send(ControlRequest(
-                .sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil, copy: copy ? true : nil))
+                .sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil, copy: copy ? true : nil, pin: pin))
             while true {
                 if cancelled.pointee != 0 {
                     connection.client.shutdown()
