@@ -256,6 +256,8 @@ extension HandoffError: CustomStringConvertible {
             return "\(device) answered with HTTP status \(status)"
         case .localSendCancelledThere(let device):
             return "\(device) cancelled the transfer"
+        case .localSendNoAnswer(let device, let address):
+            return "\(device) does not answer at \(address.host):\(address.port): is LocalSend open on it, and the device awake?"
         case .localSendBadAnswer(let device):
             return "\(device) answered with something that is not LocalSend's answer"
 

@@ -173,6 +173,8 @@ enum HandoffError: Error, Sendable {
     /// An HTTP status the protocol does not give that step.
     case localSendAnswered(device: String, status: Int)
     case localSendCancelledThere(device: String)
+    /// Nothing answers at the address it announced (the app closed, the phone asleep).
+    case localSendNoAnswer(device: String, PeerAddress)
     case localSendBadAnswer(device: String)
 
     // MARK: Other components

@@ -84,12 +84,16 @@ struct LocalSendConnection {
                 return try await Self.answer(from: inbound, limit: limit)
             }
         } catch {
+            DaemonLog.debug("LocalSend: \(method) \(path.prefix { $0 != "?" }) at \(host):\(port): \(error)")
             if let seen = presented.withLockedValue({ $0 }), seen != fingerprint.uppercased() {
                 throw HandoffError.localSendCertificateNotAnnounced(device: deviceName, announced: fingerprint.uppercased(), presented: seen)
             }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            if error is HandoffError { throw error }
-            throw HandoffError(error, reaching: PeerAddress(host: host, port: port))
+            let address = PeerAddress(host: host, port: port)
+            switch HandoffError(error, reaching: address) {
+            case .noAnswer, .connectionFailed, .timedOut: throw HandoffError.localSendNoAnswer(device: deviceName, address)
+            case let other: throw other
+            }
         }
     }
 
