@@ -225,6 +225,12 @@ public final class Daemon: Sendable {
                 }
             }
             group.addTask { await self.clipboard.run() }
+            if self.localSend.settings.mode != .off, let context = try? TLS.localSendServerContext(self.device.identity) {
+                group.addTask {
+                    await LocalSendServer(service: self.localSend, transfers: self.transfers, ownName: self.device.name)
+                        .run(group: self.group, context: context, listenAddress: self.listenAddress)
+                }
+            }
             group.addTask {
                 // What a paste or a transfer kept for reuse (cactshare_reuse_large_buffers)
                 // goes back to the system within seconds of it.

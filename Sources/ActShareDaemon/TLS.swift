@@ -42,6 +42,16 @@ enum TLS {
         return try NIOSSLContext(configuration: configuration)
     }
 
+    /// LocalSend's server: this device's certificate; no client certificate asked for
+    /// (LocalSend apps send none).
+    static func localSendServerContext(_ identity: Identity) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.certificateVerification = .none
+        return try NIOSSLContext(configuration: configuration)
+    }
+
     /// LocalSend's fingerprint of a certificate: the SHA-256 of its DER, in capitals.
     static func localSendFingerprint(_ certificate: NIOSSLCertificate) -> String? {
         guard let der = try? certificate.toDERBytes() else { return nil }

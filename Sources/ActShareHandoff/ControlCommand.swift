@@ -30,6 +30,8 @@ public enum ControlCommand: Sendable {
     /// `content` nil: what the clipboard holds.
     case clipboardPush(devices: [String], content: ClipboardContent?)
     case clipboardStatus
+    case requests
+    case answer(id: String, accept: Bool, always: Bool)
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -68,6 +70,9 @@ public enum ControlCommand: Sendable {
             if request.text != nil && request.paths != nil { throw ControlRequestError("clipboard-push takes text or paths, not both") }
             self = .clipboardPush(devices: request.devices ?? [], content: request.text.map(ClipboardContent.text) ?? request.paths.map(ClipboardContent.files))
         case .clipboardStatus: self = .clipboardStatus
+        case .requests: self = .requests
+        case .accept: self = .answer(id: try required(request.id, "an id"), accept: true, always: request.always == true)
+        case .decline: self = .answer(id: try required(request.id, "an id"), accept: false, always: false)
         }
     }
 

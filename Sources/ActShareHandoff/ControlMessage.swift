@@ -23,6 +23,9 @@ public struct ControlRequest: Codable, Sendable {
         /// paired device) — or, with `text` or `paths`, that instead — and what is offered
         /// both ways.
         case clipboardPush = "clipboard-push", clipboardStatus = "clipboard-status"
+        /// LocalSend devices asking to send files here; the user's answer to one (`id`;
+        /// `always`: accept this device's transfers from now on without asking).
+        case requests, accept, decline
     }
 
     public var op: Operation
@@ -52,11 +55,14 @@ public struct ControlRequest: Codable, Sendable {
     public var timeout: Double?
     /// With `send-files` and `send`: the PIN a LocalSend device asks for.
     public var pin: String?
+    /// With `accept`: accept this device's transfers from now on without asking.
+    public var always: Bool?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,
                 paths: [String]? = nil, devices: [String]? = nil, all: Bool? = nil, copy: Bool? = nil, timeout: Double? = nil,
-                text: String? = nil, pin: String? = nil) {
+                text: String? = nil, pin: String? = nil, always: Bool? = nil) {
+        self.always = always
         self.pin = pin
         self.timeout = timeout
         self.text = text
@@ -106,6 +112,8 @@ public struct ControlResponse: Codable, Sendable {
     public var progress: [TransferProgress]?
     /// For `discover`: the devices seen nearby.
     public var nearby: [DiscoveredDevice]?
+    /// `requests`: LocalSend devices waiting for an answer.
+    public var requests: [LocalSendRequest]?
     /// For `clipboard-status` and `clipboard-push`: the Universal Clipboard here.
     public var clipboard: ClipboardStatus?
 
@@ -117,7 +125,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard
+        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests
         case exitCode = "exit_code"
     }
 

@@ -3,6 +3,9 @@
 //                 [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary]
 //                 [--localsend on|off|receive-only] [--localsend-port N]
 //
+// The PIN LocalSend devices must give (config handoff.localsend-pin) comes in
+// ACTSHARE_LOCALSEND_PIN: the environment only this user reads, not a command line.
+//
 // The handoff daemon, started by `actshare daemon` (which passes the config's
 // `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
 import ActShareCore
@@ -20,6 +23,10 @@ cactshare_reuse_large_buffers()
 // standard input.
 if arguments.first == "--notify", arguments.count == 2 {
     exit(ReceivedNotice.run(folder: Array(arguments)[1]))
+}
+// The question a LocalSend transfer asks (LocalSendPrompt): its words on standard input.
+if arguments.first == "--ask", arguments.count == 1 {
+    exit(LocalSendPrompt.run())
 }
 var port = HandoffDefaults.port
 var name = ""
@@ -87,6 +94,9 @@ while let argument = arguments.popFirst() {
     default:
         fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N])")
     }
+}
+if let pin = Environment.value("ACTSHARE_LOCALSEND_PIN"), !pin.isEmpty {
+    localSend.pin = String(pin.prefix(64))
 }
 if name.isEmpty {
     var host = [UInt8](repeating: 0, count: 256)

@@ -258,6 +258,8 @@ extension HandoffError: CustomStringConvertible {
             return "\(device) cancelled the transfer"
         case .localSendNoAnswer(let device, let address):
             return "\(device) does not answer at \(address.host):\(address.port): is LocalSend open on it, and the device awake?"
+        case .noLocalSendRequest(let id):
+            return "no LocalSend device waits for an answer under \(id) (actshare handoff requests lists those that do)"
         case .localSendBadAnswer(let device):
             return "\(device) answered with something that is not LocalSend's answer"
 

@@ -13,7 +13,7 @@ extension HandoffError {
              .nothingToSend, .noQueuedSend, .sourceGone, .sourceNotRegular, .sourceReplaced:
             return .badInput
         case .noRemoteActivity, .nothingToContinue, .originNoLongerPaired, .didNotSendActivity,
-             .handlerOfAnotherTeam, .activityTooNew, .noHandler:
+             .handlerOfAnotherTeam, .activityTooNew, .noHandler, .noLocalSendRequest:
             return .notFound
         case .cancelled:
             return .cancelled

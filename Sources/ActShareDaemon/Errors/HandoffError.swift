@@ -176,6 +176,7 @@ enum HandoffError: Error, Sendable {
     /// Nothing answers at the address it announced (the app closed, the phone asleep).
     case localSendNoAnswer(device: String, PeerAddress)
     case localSendBadAnswer(device: String)
+    case noLocalSendRequest(id: String)
 
     // MARK: Other components
 

@@ -98,6 +98,12 @@ final class LocalSendDiscovery: Sendable {
             .sorted { ($0.info.alias.lowercased(), $0.address) < ($1.info.alias.lowercased(), $1.address) }
     }
 
+    /// A device that said who it is otherwise (its `register`), at `address`.
+    func heard(_ info: LocalSendDeviceInfo, at address: String) {
+        guard info.scheme == .https, !info.sameFingerprint(as: own.fingerprint) else { return }
+        remember(Seen(info: info, address: address, seenAt: Self.now()))
+    }
+
     static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

@@ -106,7 +106,7 @@ struct LocalSendSender {
     }
 
     /// `prepare-upload`: the session, or nil when the device needs nothing uploaded.
-    private func prepare(_ files: [String: LocalSendFile]) async throws -> LocalSendSession? {
+    private func prepare(_ files: [String: LocalSendFile]) async throws -> LocalSendUploadTokens? {
         let body = try JSONEncoder().encode(LocalSendPrepareUpload(info: own, files: files))
         let query = pin.map { "?pin=" + Self.queryEscaped($0) } ?? ""
         let answer = try await connection.request(.POST, Self.apiPrefix + "prepare-upload" + query, body: .bytes(Array(body), type: "application/json"))
@@ -114,7 +114,7 @@ struct LocalSendSender {
         switch answer.status {
         case 200:
             do {
-                return try LocalSendSession.decode(answer.body)
+                return try LocalSendUploadTokens.decode(answer.body)
             } catch {
                 throw HandoffError.localSendBadAnswer(device: name)
             }

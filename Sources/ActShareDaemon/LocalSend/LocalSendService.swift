@@ -16,6 +16,11 @@ struct LocalSendService: Sendable {
     let own: LocalSendDeviceInfo
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext?
+    /// Transfers asking the user, and those accepted and being received.
+    let requests = LocalSendRequests()
+    let sessions = LocalSendSessions()
+    /// Wrong PINs, by address.
+    let pinAttempts = PinAttempts()
 
     /// How long a send waits for a device named but not heard yet to answer an
     /// announcement.
@@ -105,6 +110,16 @@ struct LocalSendService: Sendable {
         } catch {
             return .failure(HandoffError(error))
         }
+    }
+
+    /// Whether the device that claims `info` at `address` serves the certificate it claims
+    /// there (its `info`, within 3 s): anyone can claim a fingerprint, only its holder can
+    /// present it.
+    func proves(_ info: LocalSendDeviceInfo, at address: String) async -> Bool {
+        guard let clientContext else { return false }
+        let connection = LocalSendConnection(host: address, port: info.port, fingerprint: info.fingerprint, deviceName: info.alias,
+                                             group: group, context: clientContext)
+        return (try? await Wire.within(3) { try await connection.request(.GET, LocalSendSender.apiPrefix + "info") })?.status == 200
     }
 
     /// `seen` proved its certificate (a request went through): pinned under its name.

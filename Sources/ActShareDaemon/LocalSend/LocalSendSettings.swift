@@ -12,6 +12,8 @@ public struct LocalSendSettings: Sendable {
     public var mode: Mode
     /// The HTTPS port announced (LocalSend's own default, 53317, unless configured).
     public var port: Int
+    /// The PIN a LocalSend device must give to send here (config `handoff.localsend-pin`).
+    public var pin: String?
 
     public static let defaultPort = Int(LocalSendDiscovery.port)
 

@@ -7,15 +7,10 @@
 /// its own keys to each side, so the two codes differ, and it must fix its nonces before
 /// it can know what the code will be: one guess in a million.
 enum Pairing {
-    static func nonce() -> [UInt8] { randomBytes(32) }
+    static func nonce() -> [UInt8] { RandomBytes.make(32) }
 
     /// A new activity id: 16 hex digits.
-    static func newID() -> String { Hex.string(randomBytes(8)) }
-
-    private static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    static func newID() -> String { Hex.string(RandomBytes.make(8)) }
 
     static func commitment(_ nonce: [UInt8]) -> String { Hex.string(SHA256.hash(data: nonce)) }
 

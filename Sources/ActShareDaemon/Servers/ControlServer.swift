@@ -188,6 +188,15 @@ struct ControlServer {
                 var response = ControlResponse.success()
                 response.clipboard = await clipboard.status()
                 return response
+            case .requests:
+                var response = ControlResponse.success()
+                response.requests = await localSend.requests.list
+                return response
+            case .answer(let id, let accept, let always):
+                guard await localSend.requests.answer(id, accept ? .accepted(always: always) : .declined) else {
+                    return .failure(.noLocalSendRequest(id: id))
+                }
+                return .success(id: id)
             case .update:
                 return .failure(.updateWithoutWillSave)
             case .pair, .pairWait, .confirm, .sendFiles, .restrict:

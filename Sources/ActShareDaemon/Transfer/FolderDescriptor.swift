@@ -10,7 +10,7 @@ import Glibc
 /// opened with `O_NOFOLLOW`: a link swapped in for a folder or a file while a transfer
 /// runs is refused (ELOOP, ENOTDIR), never followed, so nothing is written or chmod-ed
 /// through it outside the receive directory.
-final class FolderDescriptor {
+final class FolderDescriptor: Sendable {
     let fd: Int32
     /// Its path, for messages only: never used to reach it again.
     let path: String

@@ -21,7 +21,10 @@ import Glibc
 /// from there (see ``TransferPart``), until ``removeStale(in:olderThan:)`` removes it.
 struct TransferReceiver {
     let directory: String
-    let device: PairedDevices.Entry
+    /// Who sends: its name, as the user knows it, and its id (a paired device's, or
+    /// `ls` and the start of a LocalSend device's certificate fingerprint).
+    let senderName: String
+    let senderID: String
     /// This device's name, for the messages the sender shows.
     let ownName: String
 
@@ -29,7 +32,7 @@ struct TransferReceiver {
     static let spareBytes: UInt64 = 64 << 20
 
     /// A planned entry: where it goes inside the partial folder.
-    private struct Planned {
+    struct Planned {
         var entry: TransferEntry
         var relative: String
     }
@@ -49,9 +52,9 @@ struct TransferReceiver {
             try FileSystem.createDirectories(directory)
             receiving = try usableReceiveFolder()
             // The same files from the same device: what an interrupted attempt left is kept.
-            partialName = "\(Self.partialPrefix)\(device.device.id)-\(id)"
+            partialName = "\(Self.partialPrefix)\(senderID)-\(id)"
             if receiving.status(partialName).map({ $0.st_mode & S_IFMT == S_IFDIR }) != true {
-                Self.keepFewPartials(of: device.device.id, in: receiving)
+                Self.keepFewPartials(of: senderID, in: receiving)
                 if let error = receiving.makeFolder(partialName, mode: 0o700) { throw failure("cannot make its folder", error) }
             }
             // Its time says when it was last used, for ``removeStale``.
@@ -64,7 +67,7 @@ struct TransferReceiver {
                 if let part = Self.keptPart(item.relative, in: partial, index: index, limit: item.entry.size) { kept[index] = part }
             }
         } catch let failure as HandoffError {
-            DaemonLog.line("refused files from \(device.name): \(failure)")
+            DaemonLog.line("refused files from \(senderName): \(failure)")
             try await outbound.write(try Wire.encode(PeerMessage(.error, message: failure.description)))
             return nil
         }
@@ -79,18 +82,18 @@ struct TransferReceiver {
                 if begin.type == .transferCancel { throw Cancelled() }
                 guard begin.type == .fileBegin, let index = begin.index, planned.indices.contains(index),
                       planned[index].entry.kind == .file, !done.contains(index) else {
-                    throw HandoffError.unexpectedFrame(sender: device.name)
+                    throw HandoffError.unexpectedFrame(sender: senderName)
                 }
                 let item = planned[index]
                 let offset = begin.offset ?? 0
                 guard offset == 0 || offset == kept[index]?.part.bytes else {
-                    throw HandoffError.resumeWithoutPart(sender: device.name, path: item.entry.path)
+                    throw HandoffError.resumeWithoutPart(sender: senderName, path: item.entry.path)
                 }
                 let digest = try await receiveFile(item, into: partial, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
                                                    frames: &frames)
                 let endFrame = try await Self.next(&frames)
                 guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
-                    throw HandoffError.moreBytesThanOffered(sender: device.name, path: item.entry.path)
+                    throw HandoffError.moreBytesThanOffered(sender: senderName, path: item.entry.path)
                 }
                 if end.type == .transferCancel { throw Cancelled() }
                 guard end.index == index, end.sha256 == digest else {
@@ -118,15 +121,15 @@ struct TransferReceiver {
                 if let path = moved[top] { file.name = path + file.name.dropFirst(top.count) }
                 return file
             }
-            return ReceivedTransfer(from: device.name, fromID: device.device.id, when: Double(time(nil)), paths: placed, files: located)
+            return ReceivedTransfer(from: senderName, fromID: senderID, when: Double(time(nil)), paths: placed, files: located)
         } catch is Interrupted {
             // Kept for the next attempt at the same files, for `handoff.keep-partial` at most.
-            DaemonLog.line("the transfer from \(device.name) broke off; what arrived is kept to be resumed")
+            DaemonLog.line("the transfer from \(senderName) broke off; what arrived is kept to be resumed")
             return nil
         } catch {
             receiving.remove(partialName)
-            let message = error is Cancelled ? "cancelled by \(device.name)" : (error as? HandoffError)?.description ?? "the transfer broke off"
-            DaemonLog.line("files from \(device.name) not kept: \(message)")
+            let message = error is Cancelled ? "cancelled by \(senderName)" : (error as? HandoffError)?.description ?? "the transfer broke off"
+            DaemonLog.line("files from \(senderName) not kept: \(message)")
             try? await outbound.write(try Wire.encode(PeerMessage(.error, message: message)))
             return nil
         }
@@ -160,7 +163,7 @@ struct TransferReceiver {
 
     /// Before a new one is made: removes the device's least recently used partial folders
     /// beyond ``partialsPerDevice`` - 1.
-    private static func keepFewPartials(of deviceID: String, in receiving: FolderDescriptor) {
+    static func keepFewPartials(of deviceID: String, in receiving: FolderDescriptor) {
         let prefix = partialPrefix + deviceID + "-"
         var folders: [(name: String, used: Int)] = []
         for name in receiving.names() where name.hasPrefix(prefix) {
@@ -190,7 +193,7 @@ struct TransferReceiver {
     static func folderMode(_ sent: UInt32) -> mode_t { mode_t(sent & 0o755 | 0o700) }
 
     /// The folder of a relative path ("" for a top-level name).
-    private static func parent(of relative: String) -> String {
+    static func parent(of relative: String) -> String {
         guard let slash = relative.lastIndex(of: "/") else { return "" }
         return String(relative[..<slash])
     }
@@ -198,7 +201,7 @@ struct TransferReceiver {
     /// The receive directory, opened: it must be a folder of this user's, not a link, and
     /// writable by no one else. What is wrong is said in the log; the sender is told that
     /// the folder cannot be used (no path of this machine goes to it).
-    private func usableReceiveFolder() throws -> FolderDescriptor {
+    func usableReceiveFolder() throws -> FolderDescriptor {
         let problem: String
         switch FolderDescriptor.open(directory) {
         case .success(let folder):
@@ -214,12 +217,12 @@ struct TransferReceiver {
         case .failure(let error):
             problem = error.code == ELOOP ? "it is a link (give the folder it points to)" : error.words
         }
-        DaemonLog.line("refused files from \(device.name): the receive folder \(FileSystem.abbreviatingHome(directory)) cannot be used: \(problem)")
+        DaemonLog.line("refused files from \(senderName): the receive folder \(FileSystem.abbreviatingHome(directory)) cannot be used: \(problem)")
         throw HandoffError.receiveFolderUnusable(receiver: ownName)
     }
 
     /// A failure of the receiving side, with the system's reason.
-    private func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffError {
+    func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffError {
         .receiverCannot(receiver: ownName, what: what, reason: error.words)
     }
 
@@ -239,7 +242,7 @@ struct TransferReceiver {
 
     /// Each entry's safe path inside the partial folder: every component sanitised and
     /// unique in its folder, parents before children. Refuses what cannot be made safe.
-    private static func plan(_ entries: [TransferEntry]) throws -> [Planned] {
+    static func plan(_ entries: [TransferEntry]) throws -> [Planned] {
         guard !entries.isEmpty else { throw HandoffError.emptyOffer }
         guard entries.count <= LocalTree.maximumEntries else {
             throw HandoffError.tooManyOffered(limit: LocalTree.maximumEntries)
@@ -276,7 +279,7 @@ struct TransferReceiver {
     }
 
     /// Refuses a transfer the disk cannot hold, in words the sender can act on.
-    private func checkSpace(for planned: [Planned]) throws {
+    func checkSpace(for planned: [Planned]) throws {
         var total: UInt64 = 0
         for item in planned {
             let (sum, overflow) = total.addingReportingOverflow(item.entry.size)
@@ -310,10 +313,10 @@ struct TransferReceiver {
             guard chunk.readInteger(as: UInt8.self) == TransferSender.dataTag else {
                 chunk.moveReaderIndex(to: 0)
                 if (try? Wire.decode(PeerMessage.self, from: chunk))?.type == .transferCancel { throw Cancelled() }
-                throw HandoffError.fewerBytesThanOffered(sender: device.name, path: item.entry.path)
+                throw HandoffError.fewerBytesThanOffered(sender: senderName, path: item.entry.path)
             }
             guard UInt64(chunk.readableBytes) <= left else {
-                throw HandoffError.moreBytesThanOffered(sender: device.name, path: item.entry.path)
+                throw HandoffError.moreBytesThanOffered(sender: senderName, path: item.entry.path)
             }
             try chunk.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)
@@ -335,7 +338,7 @@ struct TransferReceiver {
 
     /// Moves each top-level item out of the partial folder under a name not taken; returns
     /// their paths.
-    private func place(_ planned: [Planned], from partial: FolderDescriptor, into receiving: FolderDescriptor) throws -> [String] {
+    func place(_ planned: [Planned], from partial: FolderDescriptor, into receiving: FolderDescriptor) throws -> [String] {
         var placed: [String] = []
         for item in planned where !item.relative.contains("/") {
             var moved: String?

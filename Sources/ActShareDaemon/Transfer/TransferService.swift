@@ -216,10 +216,15 @@ struct TransferService: Sendable {
     func receiveFiles(_ offer: PeerMessage, from entry: PairedDevices.Entry,
                       frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
                       outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
-        let receiver = TransferReceiver(directory: receiveDirectory, device: entry, ownName: device.name)
+        let receiver = TransferReceiver(directory: receiveDirectory, senderName: entry.name, senderID: entry.device.id, ownName: device.name)
         guard let received = try? await receiver.receive(offer, frames: &frames, outbound: outbound) else { return }
+        record(received)
+    }
+
+    /// What arrived, said in the log and a notice, and kept for `handoff received`.
+    func record(_ received: ReceivedTransfer) {
         let count = received.files.count
-        DaemonLog.line("received \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(received.bytes))) from \(entry.name): "
+        DaemonLog.line("received \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(received.bytes))) from \(received.from): "
             + received.paths.map(FileSystem.abbreviatingHome).joined(separator: ", "))
         ReceivedNotice.show(received, in: receiveDirectory)
         do {

@@ -100,7 +100,7 @@ public struct ConfigDecoder: Sendable {
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
             try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
-                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port"], in: "'handoff'")
+                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port", "localsend-pin"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -132,6 +132,12 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.localsend' must be on, off or receive-only, not '\(word)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(mode, at: value.location)
+                } else if key == "localsend-pin" {
+                    let pin = try value.string(kind: kind)
+                    guard (1...64).contains(pin.utf8.count), pin.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                        throw value.error("'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711", kind: kind)
+                    }
+                    config.handoff[key] = ConfigValue(pin, at: value.location)
                 } else if key == "clipboard" {
                     let word = try value.string(kind: kind)
                     guard ["off", "manual", "auto"].contains(word) else {

@@ -53,6 +53,8 @@ struct DaemonCommand: ParsableCommand {
         if let directory = handoff["receive-dir"]?.value {
             arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
         }
+        // In the environment, which only this user can read; a command line anyone can (ps).
+        if let pin = handoff["localsend-pin"]?.value { setenv("ACTSHARE_LOCALSEND_PIN", pin, 1) }
         let daemon = invocation.paths.daemon
         let argv = ([daemon] + arguments).map { strdup($0) } + [nil]
         execv(daemon, argv)

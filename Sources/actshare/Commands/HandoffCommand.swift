@@ -16,7 +16,7 @@ struct HandoffCommand: ParsableCommand {
         commandName: "handoff",
         abstract: "Pair with your other devices, send them files, and continue their activities here.",
         subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self, Discover.self,
-                      HandoffClipboardCommand.self])
+                      Requests.self, Accept.self, Decline.self, HandoffClipboardCommand.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -125,7 +125,8 @@ struct HandoffCommand: ParsableCommand {
     }
 
     struct Unpair: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a paired device (by id or name).")
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a paired device (by id or name), or the certificate pinned for a LocalSend device (by its name).")
         @Argument(help: "Its id (or the start of it, 4 digits or more) or its name.", completion: .custom(CompletionCandidates.deviceNames))
         var device: String
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// `prepare-upload`'s answer: the session, and a token for each file the receiver wants
 /// (a file it already has is left out).
-public struct LocalSendSession: Codable, Sendable, Equatable {
+public struct LocalSendUploadTokens: Codable, Sendable, Equatable {
     public var sessionId: String
     public var files: [String: String]
 
@@ -16,10 +16,10 @@ public struct LocalSendSession: Codable, Sendable, Equatable {
     }
 
     /// The session in `bytes`, its id and tokens checked: they go into a URL's query.
-    public static func decode(_ bytes: [UInt8]) throws(LocalSendError) -> LocalSendSession {
-        let session: LocalSendSession
+    public static func decode(_ bytes: [UInt8]) throws(LocalSendError) -> LocalSendUploadTokens {
+        let session: LocalSendUploadTokens
         do {
-            session = try JSONDecoder().decode(LocalSendSession.self, from: Data(bytes))
+            session = try JSONDecoder().decode(LocalSendUploadTokens.self, from: Data(bytes))
         } catch {
             throw .malformed
         }

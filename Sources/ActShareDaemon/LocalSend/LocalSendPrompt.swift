@@ -1,0 +1,71 @@
+import ActShareCore
+import ActShareHandoff
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The notification that asks the user about a LocalSend transfer, with Accept, Always
+/// and Decline (`org.freedesktop.Notifications` through `notify-send --wait`), when this
+/// user has a session bus; `actshare handoff requests` answers the same question on a
+/// terminal.
+///
+/// As the notice of files received: a thread of its own runs `actshare-daemon --ask`,
+/// which reads the words on its standard input (the sender's name and file names are the
+/// peer's: never on a command line of ours) and prints the action chosen.
+public enum LocalSendPrompt {
+    /// The actions, as `--ask` prints them.
+    enum Action: String {
+        case accept, always, decline
+    }
+
+    static func show(_ request: LocalSendRequest, requests: LocalSendRequests) {
+        let bus = Environment.value("DBUS_SESSION_BUS_ADDRESS") ?? ""
+        let runtime = Environment.value("XDG_RUNTIME_DIR") ?? ""
+        guard !bus.isEmpty || (!runtime.isEmpty && FileSystem.exists(FileSystem.join(runtime, "bus"))),
+              let executable = FileSystem.executablePath else { return }
+        let (summary, body) = words(request)
+        DetachedThread.start {
+            let outcome = try? ChildProcess.run(executable, ["--ask"], name: SearchPaths.daemonName, input: Array("\(summary)\u{0}\(body)".utf8),
+                                                timeLimit: .seconds(Int64(LocalSendRequests.answerSeconds) + 5))
+            let chosen = outcome.flatMap { String(decoding: $0.output, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.flatMap { Action(rawValue: String($0)) } }
+            guard let chosen else { return }
+            Task { await requests.answer(request.id, chosen == .decline ? .declined : .accepted(always: chosen == .always)) }
+        }
+    }
+
+    /// "Pixel wants to send 3 files (2.1 MB)"; the first names, and who it is.
+    static func words(_ request: LocalSendRequest) -> (summary: String, body: String) {
+        let summary = Localized.plural("%s wants to send %d file (%s)", "%s wants to send %d files (%s)", count: request.files.count,
+                                       request.device, request.files.count, ByteCount.describe(request.bytes))
+        var names = request.files.prefix(ReceivedNotice.namesShown).map(\.name).joined(separator: Localized.text(", "))
+        if request.files.count > ReceivedNotice.namesShown {
+            names = Localized.plural("%s and %d more", "%s and %d more", count: request.files.count - ReceivedNotice.namesShown,
+                                     names, request.files.count - ReceivedNotice.namesShown)
+        }
+        let who = request.pinned
+            ? Localized.text("LocalSend, from %s; its certificate is the one pinned.", request.address)
+            : Localized.text("LocalSend, from %s; not a device met before (certificate %s…).", request.address, String(request.fingerprint.prefix(16)))
+        return (summary, names + "\n" + who)
+    }
+
+    /// The `--ask` helper: reads the summary and body (NUL between them), shows the
+    /// notification until it is answered or a minute passes, and prints the action chosen.
+    public static func run() -> Int32 {
+        let input = (try? FileSystem.readToEnd(0, limit: 64 << 10)) ?? []
+        let parts = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let summary = PathName.decode(parts.first ?? [])
+        var body = PathName.decode(parts.count > 1 ? parts[1] : [])
+        guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
+        if ReceivedNotice.serverReadsMarkup() { body = MarkupText.escaped(body) }
+        let outcome = try? ChildProcess.run(
+            notifySend, ["--app-name=actshare", "--icon=document-send", "--urgency=critical",
+                         "--expire-time=\(Int(LocalSendRequests.answerSeconds * 1000))",
+                         "--action=\(Action.accept.rawValue)=" + Localized.text("Accept"),
+                         "--action=\(Action.always.rawValue)=" + Localized.text("Always Accept"),
+                         "--action=\(Action.decline.rawValue)=" + Localized.text("Decline"), "--", summary, body],
+            timeLimit: .seconds(Int64(LocalSendRequests.answerSeconds)))
+        guard let outcome else { return 1 }
+        _ = FileSystem.writeAll(outcome.output, to: 1)
+        return 0
+    }
+}

@@ -1,0 +1,38 @@
+/// A LocalSend device asking to send files here, waiting for the user's answer
+/// (`actshare handoff requests`, the notification's Accept and Decline).
+public struct LocalSendRequest: Codable, Sendable, Equatable {
+    public struct File: Codable, Sendable, Equatable {
+        public var name: String
+        public var size: UInt64
+
+        public init(name: String, size: UInt64) {
+            self.name = name
+            self.size = size
+        }
+    }
+
+    /// What `accept ID` and `decline ID` name.
+    public var id: String
+    /// The name it gives itself, and where it asks from.
+    public var device: String
+    public var address: String
+    /// The certificate fingerprint it claims, and whether that certificate is pinned here
+    /// and was proved by the device (a connection to it presented it).
+    public var fingerprint: String
+    public var pinned: Bool
+    public var files: [File]
+    public var bytes: UInt64
+    /// Seconds left to answer.
+    public var expires: Double
+
+    public init(id: String, device: String, address: String, fingerprint: String, pinned: Bool, files: [File], bytes: UInt64, expires: Double) {
+        self.id = id
+        self.device = device
+        self.address = address
+        self.fingerprint = fingerprint
+        self.pinned = pinned
+        self.files = files
+        self.bytes = bytes
+        self.expires = expires
+    }
+}

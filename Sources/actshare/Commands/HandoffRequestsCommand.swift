@@ -1,0 +1,52 @@
+import ActShareCore
+import ActShareHandoff
+import ArgumentParser
+
+extension HandoffCommand {
+    /// `actshare handoff requests`: LocalSend devices waiting to send files here.
+    struct Requests: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the LocalSend devices waiting for an answer to send files here.",
+            discussion: """
+                A LocalSend device's transfer is never accepted without asking: answer with `actshare handoff accept ID` or \
+                `actshare handoff decline ID` (or the notification's buttons) within a minute; unanswered, it is declined. \
+                "pinned" means the device proved it holds the certificate pinned for it here.
+                """)
+        @Flag(help: "Print machine-readable JSON on standard output.") var json = false
+
+        func run() throws {
+            let requests = try DaemonConnection().call(ControlRequest(.requests)).requests ?? []
+            if json { return StandardStreams.out(try HandoffOutput.json(requests) + "\n") }
+            if requests.isEmpty { return StandardStreams.err("No LocalSend device is waiting for an answer.\n") }
+            for request in requests {
+                let count = request.files.count
+                let names = request.files.prefix(3).map { TerminalText.visible($0.name) }.joined(separator: ", ") + (count > 3 ? ", …" : "")
+                StandardStreams.out("\(request.id)  \"\(TerminalText.visible(request.device))\" at \(request.address)\(request.pinned ? " (pinned)" : "")  "
+                    + "\(count) file\(count == 1 ? "" : "s"), \(ByteCount.describe(request.bytes)): \(names)  \(Int(request.expires)) s left\n")
+            }
+        }
+    }
+
+    /// `actshare handoff accept ID`.
+    struct Accept: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept a LocalSend device's files (an ID from `actshare handoff requests`).")
+        @Argument(help: "The request's id.") var id: String
+        @Flag(help: "Accept this device's files from now on without asking (only once it proved its pinned certificate).") var always = false
+
+        func run() throws {
+            _ = try DaemonConnection().call(ControlRequest(.accept, id: id, always: always ? true : nil))
+            StandardStreams.out("Accepted \(TerminalText.visible(id)): the files go to the receive folder.\n")
+        }
+    }
+
+    /// `actshare handoff decline ID`.
+    struct Decline: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decline a LocalSend device's files (an ID from `actshare handoff requests`).")
+        @Argument(help: "The request's id.") var id: String
+
+        func run() throws {
+            _ = try DaemonConnection().call(ControlRequest(.decline, id: id))
+            StandardStreams.out("Declined \(TerminalText.visible(id)).\n")
+        }
+    }
+}
