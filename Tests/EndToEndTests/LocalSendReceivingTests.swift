@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+/// A LocalSend device sending to actshare: localsendd (``LocalSendPeer``), and hostile
+/// clients (Tests/Fixtures/localsend-client.py), each in a network namespace of its own.
+@Suite(.serialized) struct LocalSendReceivingTests {
+    typealias Machine = HandoffTests.Machine
+    static let client = "\(Sandbox.repository)/Tests/Fixtures/localsend-client.py"
+
+    static func requests(_ machine: Machine) throws -> [[String: Any]] {
+        let run = try machine.run("handoff", "requests", "--json")
+        try #require(run.status == 0, "\(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+    }
+
+    /// Polls `handoff requests` until one waits (20 s at most).
+    static func waitForRequest(_ machine: Machine) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let first = try requests(machine).first { return first }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("no LocalSend request came")
+        throw CancellationError()
+    }
+
+    /// Polls until `path` exists (60 s at most).
+    static func waitFor(_ path: String, seconds: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return FileManager.default.fileExists(atPath: path)
+    }
+
+    /// localsendd's last result (`received`, `declined`…), once it has one for the send
+    /// started after `previous` (30 s at most).
+    static func result(_ peer: LocalSendPeer, after previous: String?) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let result = try peer.status()["result"] as? [String: Any], result["id"] as? String != previous { return result }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return [:]
+    }
+
+    static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
+        (try peer.status()["result"] as? [String: Any])?["id"] as? String
+    }
+
+    /// localsendd asks; nothing lands until accepted; then 200 MiB and a note arrive byte
+    /// for byte; a decline keeps everything out; a name already there is not replaced.
+    @Test func filesFromALocalSendDeviceArriveOnlyWhenAccepted() throws {
+        let (link, alpha, peer) = try LocalSendTests.setUp("r")
+        defer { withExtendedLifetime(link) {} }
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !(try peer.devices()).contains(where: { $0["alias"] as? String == "alpha" }) { Thread.sleep(forTimeInterval: 0.2) }
+
+        let big = "\(peer.root)/big.bin", note = "\(peer.root)/note.txt"
+        try LocalSendTests.makeRandomFile(big, bytes: 200 << 20)
+        try "from the phone\n".write(toFile: note, atomically: true, encoding: .utf8)
+        let started = try peer.control(["send", "--to", "alpha", big, note])
+        try #require(started.status == 0, "\(started.stderr)")
+
+        let request = try Self.waitForRequest(alpha)
+        #expect(request["device"] as? String == "Pixel Test")
+        #expect(request["address"] as? String == link.address(1))
+        #expect(request["pinned"] as? Bool == false)
+        #expect(request["bytes"] as? Int == (200 << 20) + 15)
+        #expect((request["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["big.bin", "note.txt"])
+        let id = try #require(request["id"] as? String)
+        let listed = try alpha.run("handoff", "requests")
+        #expect(listed.stdout.contains("\(id)  \"Pixel Test\" at \(link.address(1))  2 files, 209.7 MB: big.bin, note.txt"), "\(listed.stdout)")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/big.bin"), "nothing lands before the user accepts")
+
+        let accepted = try alpha.run("handoff", "accept", id)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        try #require(Self.waitFor("\(received)/note.txt") && Self.waitFor("\(received)/big.bin"))
+        #expect(try HandoffTransferTests.sha256("\(received)/big.bin") == HandoffTransferTests.sha256(big))
+        #expect(try String(contentsOfFile: "\(received)/note.txt", encoding: .utf8) == "from the phone\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note.txt"], "no partial folder left")
+        #expect(try FileManager.default.attributesOfItem(atPath: "\(received)/note.txt")[.posixPermissions] as? Int == 0o644)
+        let history = try alpha.run("handoff", "received", "--json")
+        #expect(history.stdout.contains("\"from\":\"Pixel Test\""), "\(history.stdout)")
+        #expect(try alpha.run("handoff", "requests").stderr.contains("No LocalSend device is waiting"))
+
+        // Declined: localsendd is told so, and nothing arrives.
+        var previous = try Self.lastResultID(peer)
+        _ = try peer.control(["send", "--to", "alpha", note])
+        let second = try #require(try Self.waitForRequest(alpha)["id"] as? String)
+        #expect(try alpha.run("handoff", "decline", second).status == 0)
+        #expect(try Self.result(peer, after: previous)["kind"] as? String == "declined")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note.txt"])
+        let unknown = try alpha.run("handoff", "accept", second)
+        #expect(unknown.status == 3 && unknown.stderr.contains("no LocalSend device waits for an answer under \(second)"), "\(unknown.stderr)")
+
+        // Accepted again: the note already there stays; the new one is "note (1).txt".
+        previous = try Self.lastResultID(peer)
+        _ = try peer.control(["send", "--to", "alpha", note])
+        let third = try #require(try Self.waitForRequest(alpha)["id"] as? String)
+        #expect(try alpha.run("handoff", "accept", third).status == 0)
+        #expect(try Self.result(peer, after: previous)["kind"] as? String == "sent")
+        #expect(Self.waitFor("\(received)/note (1).txt"))
+
+        // Cancelled by the sender partway: nothing of it stays, not even hidden.
+        previous = try Self.lastResultID(peer)
+        _ = try peer.control(["send", "--to", "alpha", big])
+        let fourth = try #require(try Self.waitForRequest(alpha)["id"] as? String)
+        #expect(try alpha.run("handoff", "accept", fourth).status == 0)
+        let partialDeadline = Date().addingTimeInterval(30)
+        while Date() < partialDeadline, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try peer.control(["cancel"]).status == 0)
+        let gone = Date().addingTimeInterval(10)
+        while Date() < gone, (try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"])
+    }
+
+    /// With a PIN configured, none and a wrong one are refused, and an address that keeps
+    /// guessing is locked out; hostile offers (names that climb out, 10⁵ files, 2⁶² bytes,
+    /// a wrong token or length, a request trickled in) are refused or made harmless.
+    @Test func aPinIsAskedAndHostileClientsAreRefusedWithoutHarm() throws {
+        let link = try NetworkLink(hosts: 3, tag: "h")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend-pin: \"4711\"\n")
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        let host = link.address(0)
+        func client(_ from: Int, _ arguments: [String]) throws -> [String] {
+            let run = try link.run(from, ["/usr/bin/python3", Self.client] + arguments, timeout: 120)
+            try #require(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        func body(_ files: [[String: Any]]) throws -> String {
+            let path = "\(alpha.sandbox.root)/body-\(UUID().uuidString.prefix(6)).json"
+            let info: [String: Any] = ["alias": "Hostile", "version": "2.1", "fingerprint": String(repeating: "C", count: 64), "port": 53317, "protocol": "https"]
+            var map: [String: Any] = [:]
+            for file in files { map[file["id"] as! String] = file }
+            try JSONSerialization.data(withJSONObject: ["info": info, "files": map]).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let one = try body([["id": "a", "fileName": "note.txt", "size": 4, "fileType": "text/plain"]])
+
+        #expect(try client(1, ["prepare", host, "53317", one]).first == "401", "no PIN")
+        #expect(try client(1, ["prepare", host, "53317", one, "1234"]).first == "401", "a wrong PIN")
+        // Another address guessing: three wrong, then even the right one waits a minute.
+        for _ in 0..<3 { _ = try client(2, ["prepare", host, "53317", one, "0000"]) }
+        #expect(try client(2, ["prepare", host, "53317", one, "4711"]).first == "429")
+
+        // 10⁵ files: more than a body may hold, refused before anyone is asked.
+        let many = try body((0..<100_000).map { ["id": "f\($0)", "fileName": "f\($0).txt", "size": 1, "fileType": "text/plain"] })
+        #expect(try client(1, ["prepare", host, "53317", many, "4711"]).first == "413")
+        // 2⁶² bytes: more than any file, refused before anyone is asked; 2⁴⁰ fits no disk here.
+        let huge = try body([["id": "h", "fileName": "huge.img", "size": 1 << 62, "fileType": "application/octet-stream"]])
+        #expect(try client(1, ["prepare", host, "53317", huge, "4711"]).first == "400")
+        let large = try body([["id": "l", "fileName": "large.img", "size": 1 << 40, "fileType": "application/octet-stream"]])
+        #expect(try client(1, ["prepare", host, "53317", large, "4711"]).first == "507")
+        #expect(try Self.requests(alpha).isEmpty, "nobody was asked")
+
+        // Names that climb out: asked, accepted, and kept inside the receive folder.
+        let climbing = try body([
+            ["id": "up", "fileName": "../../outside.txt", "size": 5, "fileType": "text/plain"],
+            ["id": "abs", "fileName": "/etc/cron.d/evil", "size": 5, "fileType": "text/plain"],
+        ])
+        // The client waits for the answer while the user is asked.
+        let asking = Process()
+        asking.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        asking.arguments = ["netns", "exec", link.hosts[1], "/usr/bin/python3", Self.client, "prepare", host, "53317", climbing, "4711"]
+        let output = Pipe()
+        asking.standardOutput = output
+        try asking.run()
+        let id = try #require(try Self.waitForRequest(alpha)["id"] as? String)
+        #expect(try alpha.run("handoff", "accept", id).status == 0)
+        let answered = output.fileHandleForReading.readDataToEndOfFile()
+        asking.waitUntilExit()
+        let lines = String(decoding: answered, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.first == "200", "\(lines)")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let session = try #require(tokens["sessionId"] as? String)
+        let files = try #require(tokens["files"] as? [String: String])
+        let data = "\(alpha.sandbox.root)/five.txt"
+        try "evil\n".write(toFile: data, atomically: true, encoding: .utf8)
+        #expect(try client(1, ["upload", host, "53317", session, "up", "wrong-token", data]).first == "403")
+        let long = "\(alpha.sandbox.root)/six.txt"
+        try "evil!\n".write(toFile: long, atomically: true, encoding: .utf8)
+        #expect(try client(1, ["upload", host, "53317", session, "up", try #require(files["up"]), long]).first == "400", "not the length promised")
+        #expect(try client(1, ["upload", host, "53317", session, "up", try #require(files["up"]), data]).first == "200")
+        #expect(try client(1, ["upload", host, "53317", session, "abs", try #require(files["abs"]), data]).first == "200")
+        #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/outside.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/home/outside.txt"))
+        let arrived = try FileManager.default.subpathsOfDirectory(atPath: received).sorted()
+        #expect(arrived == ["__", "__/__", "__/__/outside.txt", "etc", "etc/cron.d", "etc/cron.d/evil"], "\(arrived)")
+
+        // Half a request head, then nothing: closed within the 10 s a request has.
+        let waited = try client(1, ["trickle", host, "53317", "30"]).first
+        let seconds = try #require(Double(waited ?? ""), "still open after 30 s: \(waited ?? "")")
+        #expect(seconds < 12, "closed after \(seconds) s")
+    }
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""A LocalSend client that does what the tests tell it, hostile or not.
+
+    localsend-client.py prepare HOST PORT JSON-FILE [PIN]
+        POST prepare-upload with that body; prints the status, then the answer's body.
+    localsend-client.py upload HOST PORT SESSION FILE-ID TOKEN DATA-FILE [SECONDS-PER-64KIB]
+        POST upload with DATA-FILE's bytes (slowly, when told); prints the status.
+    localsend-client.py trickle HOST PORT SECONDS
+        Opens TLS, sends half a request head, and waits: prints how many seconds passed
+        before the server closed the connection (or "open" after SECONDS).
+"""
+import http.client
+import json
+import socket
+import ssl
+import sys
+import time
+
+CONTEXT = ssl._create_unverified_context()
+
+
+def connection(host, port, timeout=90):
+    return http.client.HTTPSConnection(host, int(port), timeout=timeout, context=CONTEXT)
+
+
+def prepare(host, port, body_file, pin=None):
+    body = open(body_file, "rb").read()
+    path = "/api/localsend/v2/prepare-upload" + (f"?pin={pin}" if pin else "")
+    conn = connection(host, port)
+    try:
+        conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        print(response.status)
+        print(response.read().decode("utf-8", "replace"))
+    except (ConnectionError, ssl.SSLError, OSError) as error:
+        print(f"closed {type(error).__name__}")
+
+
+def upload(host, port, session, file_id, token, data_file, slow=None):
+    data = open(data_file, "rb").read()
+
+    def pieces():
+        for start in range(0, len(data), 65536):
+            if slow:
+                time.sleep(float(slow))
+            yield data[start:start + 65536]
+
+    conn = connection(host, port)
+    try:
+        conn.request("POST", f"/api/localsend/v2/upload?sessionId={session}&fileId={file_id}&token={token}",
+                     body=pieces(), headers={"Content-Length": str(len(data))})
+        print(conn.getresponse().status)
+    except (ConnectionError, ssl.SSLError, OSError) as error:
+        print(f"closed {type(error).__name__}")
+
+
+def trickle(host, port, seconds):
+    raw = socket.create_connection((host, int(port)), timeout=5)
+    tls = CONTEXT.wrap_socket(raw)
+    tls.sendall(b"POST /api/localsend/v2/prepare-upload HTTP/1.1\r\nHost: x\r\n")
+    started = time.monotonic()
+    tls.settimeout(float(seconds))
+    try:
+        while tls.recv(1024):
+            pass
+        print(f"{time.monotonic() - started:.1f}")
+    except socket.timeout:
+        print("open")
+    except (ConnectionError, ssl.SSLError, OSError):
+        print(f"{time.monotonic() - started:.1f}")
+
+
+if __name__ == "__main__":
+    command, arguments = sys.argv[1], sys.argv[2:]
+    {"prepare": prepare, "upload": upload, "trickle": trickle}[command](*arguments)
