@@ -198,4 +198,64 @@ import Testing
         let seconds = try #require(Double(waited ?? ""), "still open after 30 s: \(waited ?? "")")
         #expect(seconds < 12, "closed after \(seconds) s")
     }
+
+    /// The question as the desktop shows it: a notification (dunst, a real server, on a
+    /// bus and an X server of the test's own) naming the device and its files, whose
+    /// Accept button lets the files in and whose Decline keeps them out.
+    @Test func theNotificationAsksAndItsButtonsAnswer() throws {
+        let display = try ClipboardTests.Display()
+        let (link, alpha, peer) = try LocalSendTests.setUp("n")
+        defer { withExtendedLifetime(link) {} }
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        let bus = "\(alpha.sandbox.root)/bus"
+        let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
+        let up = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: bus) && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+        // The context menu's choice, made by a script where a user would pick from dmenu.
+        let choice = "\(alpha.sandbox.root)/choice"
+        let menu = try alpha.sandbox.file("menu", "#!/bin/sh\ntee \(alpha.sandbox.root)/menu-lines | grep -m1 \"^#$(cat \(choice)) \"\n")
+        chmod(menu, 0o755)
+        let dunstrc = try alpha.sandbox.file("dunstrc", "[global]\n    dmenu = \(menu)\n")
+        let desktop = ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"]
+        let dunst = try ClipboardTests.Server(
+            ["/usr/bin/dunst", "-config", dunstrc], environment: (alpha.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
+        alpha.sandbox.extraEnvironment.merge(desktop) { $1 }
+        alpha.stop()
+        try alpha.start()
+        let dunstctl = { (arguments: [String]) throws -> Run in
+            try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: alpha.sandbox.environment, stdin: nil)
+        }
+        let heard = Date().addingTimeInterval(10)
+        while Date() < heard, !(try peer.devices()).contains(where: { $0["alias"] as? String == "alpha" }) { Thread.sleep(forTimeInterval: 0.2) }
+
+        func ask(_ answer: String) throws {
+            try answer.write(toFile: choice, atomically: true, encoding: .utf8)
+            _ = try peer.control(["send", "--to", "alpha", "\(peer.root)/photo.jpg"])
+            let shown = Date().addingTimeInterval(20)
+            while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < shown {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(try dunstctl(["context"]).status == 0)
+        }
+        try LocalSendTests.makeRandomFile("\(peer.root)/photo.jpg", bytes: 100_000)
+        try ask("Decline")
+        // The menu runs, and the notification closes, on dunst's own time.
+        let declined = Date().addingTimeInterval(10)
+        while Date() < declined, !(try Self.requests(alpha)).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try Self.requests(alpha).isEmpty, "the button answered")
+        let lines = (try? String(contentsOfFile: "\(alpha.sandbox.root)/menu-lines", encoding: .utf8)) ?? ""
+        #expect(lines.contains("#Accept ") && lines.contains("#Always Accept ") && lines.contains("#Decline "), "\(lines)")
+        var history = ""
+        let closed = Date().addingTimeInterval(10)
+        while Date() < closed, !history.contains("Pixel Test wants") {
+            history = try dunstctl(["history"]).stdout
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(history.contains("Pixel Test wants to send 1 file (100.0 kB)") && history.contains("photo.jpg"), "\(history)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: received)) ?? []).isEmpty)
+
+        try ask("Accept")
+        #expect(Self.waitFor("\(received)/photo.jpg", seconds: 20), "accepted from the notification")
+        _ = (dbus, dunst)
+    }
 }
