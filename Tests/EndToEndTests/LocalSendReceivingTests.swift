@@ -20,7 +20,7 @@ import Testing
             if let first = try requests(machine).first { return first }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        Issue.record("no LocalSend request came")
+        Issue.record("no LocalSend request came: \(machine.log)")
         throw CancellationError()
     }
 
@@ -42,6 +42,13 @@ import Testing
         return [:]
     }
 
+    /// Waits until localsendd lists `name` (10 s at most): only then does it send there.
+    static func waitUntilHeard(_ peer: LocalSendPeer, _ name: String) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !(try peer.devices()).contains(where: { $0["alias"] as? String == name }) { Thread.sleep(forTimeInterval: 0.2) }
+        try #require(try peer.devices().contains { $0["alias"] as? String == name }, "localsendd does not list \(name)")
+    }
+
     static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
         (try peer.status()["result"] as? [String: Any])?["id"] as? String
     }
@@ -52,8 +59,7 @@ import Testing
         let (link, alpha, peer) = try LocalSendTests.setUp("r")
         defer { withExtendedLifetime(link) {} }
         let received = "\(alpha.sandbox.root)/home/Downloads"
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !(try peer.devices()).contains(where: { $0["alias"] as? String == "alpha" }) { Thread.sleep(forTimeInterval: 0.2) }
+        try Self.waitUntilHeard(peer, "alpha")
 
         let big = "\(peer.root)/big.bin", note = "\(peer.root)/note.txt"
         try LocalSendTests.makeRandomFile(big, bytes: 200 << 20)
@@ -225,8 +231,7 @@ import Testing
         let dunstctl = { (arguments: [String]) throws -> Run in
             try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: alpha.sandbox.environment, stdin: nil)
         }
-        let heard = Date().addingTimeInterval(10)
-        while Date() < heard, !(try peer.devices()).contains(where: { $0["alias"] as? String == "alpha" }) { Thread.sleep(forTimeInterval: 0.2) }
+        try Self.waitUntilHeard(peer, "alpha")
 
         func ask(_ answer: String) throws {
             try answer.write(toFile: choice, atomically: true, encoding: .utf8)
@@ -257,5 +262,58 @@ import Testing
         try ask("Accept")
         #expect(Self.waitFor("\(received)/photo.jpg", seconds: 20), "accepted from the notification")
         _ = (dbus, dunst)
+    }
+
+    /// "Always" holds only for a device whose certificate is pinned here and which proves
+    /// it holds it (it serves it at its own address): a reinstalled one, or another device
+    /// claiming its fingerprint, is asked about again.
+    @Test func alwaysAcceptsOnlyAPinnedDeviceThatProvesItsCertificate() throws {
+        let (link, alpha, peer) = try LocalSendTests.setUp("a", hosts: 3)
+        defer { withExtendedLifetime(link) {} }
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        _ = try LocalSendTests.localSendDevices(alpha)
+        let mine = try alpha.sandbox.file("hello.txt", "hello\n")
+        #expect(try alpha.run("handoff", "send", "--device", "Pixel Test", mine).status == 0, "sent once: its certificate is pinned")
+        try Self.waitUntilHeard(peer, "alpha")
+
+        let photo = "\(peer.root)/photo.jpg"
+        try LocalSendTests.makeRandomFile(photo, bytes: 50_000)
+        _ = try peer.control(["send", "--to", "alpha", photo])
+        let first = try Self.waitForRequest(alpha)
+        #expect(first["pinned"] as? Bool == true, "it proved the certificate pinned for it: \(first)")
+        #expect(try alpha.run("handoff", "accept", "--always", try #require(first["id"] as? String)).status == 0)
+        #expect(Self.waitFor("\(received)/photo.jpg"))
+
+        // Next time nobody is asked.
+        _ = try peer.control(["send", "--to", "alpha", photo])
+        #expect(Self.waitFor("\(received)/photo (1).jpg"), "accepted without asking")
+        #expect(alpha.log.contains("accepted 1 files from LocalSend device Pixel Test without asking"), "\(alpha.log)")
+
+        // Another host claiming Pixel's name and fingerprint cannot present its certificate.
+        let fingerprint = try peer.fingerprint()
+        let impostorBody = "\(alpha.sandbox.root)/impostor.json"
+        let claim: [String: Any] = [
+            "info": ["alias": "Pixel Test", "version": "2.1", "fingerprint": fingerprint, "port": 53317, "protocol": "https"],
+            "files": ["x": ["id": "x", "fileName": "invoice.pdf", "size": 5, "fileType": "application/pdf"]],
+        ]
+        try JSONSerialization.data(withJSONObject: claim).write(to: URL(fileURLWithPath: impostorBody))
+        let asking = Process()
+        asking.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        asking.arguments = ["netns", "exec", link.hosts[2], "/usr/bin/python3", Self.client, "prepare", link.address(0), "53317", impostorBody]
+        asking.standardOutput = FileHandle.nullDevice
+        try asking.run()
+        let impostor = try Self.waitForRequest(alpha)
+        #expect(impostor["pinned"] as? Bool == false && impostor["address"] as? String == link.address(2), "asked, and not shown as pinned: \(impostor)")
+        #expect(try alpha.run("handoff", "decline", try #require(impostor["id"] as? String)).status == 0)
+        asking.waitUntilExit()
+
+        // Reinstalled: another certificate, asked about again.
+        try peer.newCertificate()
+        try Self.waitUntilHeard(peer, "alpha")
+        _ = try peer.control(["send", "--to", "alpha", photo])
+        let again = try Self.waitForRequest(alpha)
+        #expect(again["pinned"] as? Bool == false, "\(again)")
+        #expect(try alpha.run("handoff", "decline", try #require(again["id"] as? String)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/photo (2).jpg"))
     }
 }
