@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Send with KDE Connect, against Debian's kdeconnect: two kdeconnectd (one "laptop", where
+/// actshare runs, one "Phone"), each on a private session bus in a network namespace of
+/// its own, paired with each other as their users would.
+@Suite(.serialized) struct KDEConnectTests {
+    /// One kdeconnectd with its session bus, home and log.
+    final class Daemon {
+        let root: String
+        let namespace: String
+        private var bus: ClipboardTests.Server?
+        private var daemon: ClipboardTests.Server?
+
+        var busAddress: String { "unix:path=\(root)/run/bus" }
+        var log: String { (try? String(contentsOfFile: "\(root)/kdeconnectd.log", encoding: .utf8)) ?? "" }
+        var environment: [String: String] {
+            ["HOME": "\(root)/home", "XDG_RUNTIME_DIR": "\(root)/run", "DBUS_SESSION_BUS_ADDRESS": busAddress, "QT_QPA_PLATFORM": "offscreen",
+             "PATH": "/usr/bin:/bin"]
+        }
+
+        static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
+                                          "/usr/libexec/kdeconnectd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+        init(name: String, namespace: String) throws {
+            let executable = try #require(Self.executable, "kdeconnectd is not installed: run scripts/install-deps")
+            self.namespace = namespace
+            root = NSTemporaryDirectory() + "actshare-kdeconnect-\(UUID().uuidString.prefix(8))"
+            for folder in ["run", "home"] { try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true) }
+            chmod("\(root)/run", 0o700)
+            bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
+            let up = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: "\(root)/run/bus") && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+            let log = open("\(root)/kdeconnectd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            defer { close(log) }
+            daemon = try ClipboardTests.Server(["/usr/sbin/ip", "netns", "exec", namespace, executable],
+                                               environment: environment.map { "\($0)=\($1)" }, stderr: log)
+            let named = Date().addingTimeInterval(20)
+            while Date() < named, (try call("/modules/kdeconnect", "org.kde.kdeconnect.daemon.setAnnouncedName", [name])).status != 0 {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+
+        deinit {
+            daemon = nil
+            bus = nil
+            try? FileManager.default.removeItem(atPath: root)
+        }
+
+        func stop() { daemon = nil }
+
+        /// A method call on its bus (gdbus).
+        @discardableResult
+        func call(_ path: String, _ method: String, _ arguments: [String] = []) throws -> Run {
+            try Sandbox.execute("/usr/bin/gdbus", ["call", "--session", "--dest", "org.kde.kdeconnect", "--object-path", path, "--method", method] + arguments,
+                                environment: environment, stdin: nil)
+        }
+
+        /// `kdeconnect-cli ARGUMENTS` against it.
+        func cli(_ arguments: [String]) throws -> Run {
+            try Sandbox.execute("/usr/bin/kdeconnect-cli", arguments, environment: environment, stdin: nil)
+        }
+
+        /// The id of the device it sees called `name`, waiting for it (30 s at most).
+        func deviceID(named name: String, paired: Bool = false) throws -> String {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let listed = try call("/modules/kdeconnect", "org.kde.kdeconnect.daemon.deviceNames", ["true", paired ? "true" : "false"]).stdout
+                if let range = listed.range(of: "': '\(name)'"), let start = listed[..<range.lowerBound].lastIndex(of: "'") {
+                    return String(listed[listed.index(after: start)..<range.lowerBound])
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            Issue.record("kdeconnectd does not see \(name): \(log)")
+            throw CancellationError()
+        }
+    }
+
+    /// laptop and Phone, paired: laptop asked, Phone's user accepted.
+    static func pairedDaemons(_ link: NetworkLink) throws -> (laptop: Daemon, phone: Daemon) {
+        // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
+        for host in link.hosts { try NetworkLink.ipCommand(["-n", host, "route", "add", "default", "dev", "eth0"]) }
+        let laptop = try Daemon(name: "laptop", namespace: link.hosts[0])
+        let phone = try Daemon(name: "Phone", namespace: link.hosts[1])
+        let phoneID = try laptop.deviceID(named: "Phone")
+        let laptopID = try phone.deviceID(named: "laptop")
+        try #require(try laptop.cli(["-d", phoneID, "--pair"]).status == 0)
+        let asked = Date().addingTimeInterval(20)
+        while Date() < asked, !(try phone.call("/modules/kdeconnect/devices/\(laptopID)", "org.kde.kdeconnect.device.hasPairingRequests").stdout.contains("true")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        try #require(try phone.call("/modules/kdeconnect/devices/\(laptopID)", "org.kde.kdeconnect.device.acceptPairing").status == 0)
+        _ = try laptop.deviceID(named: "Phone", paired: true)
+        return (laptop, phone)
+    }
+
+    /// Offered while a paired device is reachable; a file and a URL shared through it
+    /// arrive at the other kdeconnectd; with kdeconnectd stopped, not offered, and why.
+    @Test func filesAndURLsGoThroughKDEConnectToThePairedDevice() throws {
+        let link = try NetworkLink(hosts: 2, tag: "k")
+        let (laptop, phone) = try Self.pairedDaemons(link)
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = laptop.busAddress
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let file = try sandbox.data("Trip photo.jpg", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+
+        let listed = try sandbox.run("list", "--json", file)
+        #expect(listed.stdout.contains("\"type\":\"org.actshare.kdeconnect\""), "\(listed.stdout) \(listed.stderr)")
+        let sent = try sandbox.run("perform", "org.actshare.kdeconnect", file)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("sent 1 item to Phone with KDE Connect"), "\(sent.stdout)")
+        let arrived = "\(phone.root)/home/Downloads/Trip photo.jpg"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? Data(contentsOf: URL(fileURLWithPath: arrived)))?.count != 300_000 { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: arrived)) == Data(contentsOf: URL(fileURLWithPath: file)))
+
+        // A URL: Phone opens it (here, without a desktop, it says it cannot).
+        let url = "https://example.org/from-actshare?x=1"
+        #expect(try sandbox.run("perform", "org.actshare.kdeconnect", url).status == 0)
+        let opened = Date().addingTimeInterval(20)
+        while Date() < opened, !phone.log.contains(url) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(phone.log.contains(url), "\(phone.log)")
+
+        // A device by a name no device has: refused, naming those there are.
+        let wrong = try sandbox.run("perform", "org.actshare.kdeconnect", "--option", "device=Tablet", file)
+        #expect(wrong.status == 2 && wrong.stderr.contains("is called Tablet (reachable: Phone)"), "\(wrong.stderr)")
+        // A folder: not something KDE Connect sends.
+        let folder = "\(sandbox.root)/files"
+        #expect(!(try sandbox.run("list", "--json", folder)).stdout.contains("org.actshare.kdeconnect"))
+
+        laptop.stop()
+        let explained = try sandbox.run("list", "--explain", file)
+        #expect(explained.stderr.contains("KDE Connect is not running (kdeconnectd)"), "\(explained.stderr)")
+        #expect(!explained.stdout.contains("KDE Connect"))
+    }
+}
