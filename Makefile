@@ -28,6 +28,7 @@ bench:
 	Benchmarks/handoff-latency
 	Benchmarks/handoff-flood
 	Benchmarks/handoff-vs-scp
+	Benchmarks/localsend-transfer
 	Benchmarks/handoff-discovery
 	Benchmarks/sheet-vs-zenity
 	Benchmarks/clipboard-between-devices

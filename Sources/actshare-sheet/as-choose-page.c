@@ -54,7 +54,7 @@ static void on_child_activated(GtkFlowBox *grid, GtkFlowBoxChild *child, AsChoos
 }
 
 static void on_device_chosen(AsDeviceTile *tile, gboolean clipboard, AsChoosePage *self) {
-    g_signal_emit(self, signals[SIGNAL_DEVICE_CHOSEN], 0, as_device_tile_get_device_id(tile), clipboard);
+    g_signal_emit(self, signals[SIGNAL_DEVICE_CHOSEN], 0, as_device_tile_get_device_id(tile), (gint)as_device_tile_get_kind(tile), clipboard);
 }
 
 static gboolean filter(GtkFlowBoxChild *child, gpointer data) {
@@ -267,7 +267,7 @@ static void as_choose_page_class_init(AsChoosePageClass *klass) {
     signals[SIGNAL_ACTIVITY_CHOSEN] = g_signal_new("activity-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                                    NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
     signals[SIGNAL_DEVICE_CHOSEN] = g_signal_new("device-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
+                                                 NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_BOOLEAN);
     gtk_widget_class_set_template_from_resource(widget_class, "/org/actshare/Sheet/as-choose-page.ui");
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, icon);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, thumbnail);

@@ -25,7 +25,23 @@ G_DEFINE_TYPE(AsConversation, as_conversation, G_TYPE_OBJECT)
 enum { SIGNAL_DEVICES, SIGNAL_ASK, SIGNAL_PROGRESS, SIGNAL_RESULT, SIGNAL_ENDED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-static void device_free(gpointer data) {
+const char *as_device_kind_name(AsDeviceKind kind) {
+    switch (kind) {
+    case AS_DEVICE_LOCALSEND: return "localsend";
+    case AS_DEVICE_KDECONNECT: return "kdeconnect";
+    default: return "actshare";
+    }
+}
+
+AsDevice *as_device_copy(const AsDevice *device) {
+    AsDevice *copy = g_new0(AsDevice, 1);
+    *copy = *device;
+    copy->id = g_strdup(device->id);
+    copy->name = g_strdup(device->name);
+    return copy;
+}
+
+void as_device_free(gpointer data) {
     AsDevice *device = data;
     g_free(device->id);
     g_free(device->name);
@@ -90,9 +106,10 @@ static void send(AsConversation *self, const char *key, json_object *value) {
 
 void as_conversation_send_shown(AsConversation *self) { send(self, "shown", json_object_new_boolean(1)); }
 void as_conversation_send_activity(AsConversation *self, const char *type) { send(self, "activity", json_object_new_string(type)); }
-void as_conversation_send_device(AsConversation *self, const char *id, gboolean clipboard) {
+void as_conversation_send_device(AsConversation *self, const char *id, AsDeviceKind kind, gboolean clipboard) {
     json_object *message = json_object_new_object();
     json_object_object_add(message, "device", json_object_new_string(id));
+    json_object_object_add(message, "kind", json_object_new_string(as_device_kind_name(kind)));
     if (clipboard) json_object_object_add(message, "clipboard", json_object_new_boolean(1));
     write_line(self, message);
 }
@@ -105,7 +122,7 @@ void as_conversation_send_cancel(AsConversation *self) { send(self, "cancel", js
 
 static void emit_devices(AsConversation *self, json_object *list) {
     if (!json_object_is_type(list, json_type_array)) return;
-    g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(device_free);
+    g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(as_device_free);
     /* Reachable devices first, each group in actshare's order. */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < json_object_array_length(list) && devices->len < AS_CONVERSATION_MAX_DEVICES; i++) {
@@ -118,6 +135,9 @@ static void emit_devices(AsConversation *self, json_object *list) {
             device->id = g_strdup(id);
             device->name = g_strdup(name);
             device->reachable = is_reachable;
+            const char *kind = as_json_string(entry, "kind"), *type = as_json_string(entry, "device_type");
+            device->kind = g_strcmp0(kind, "localsend") == 0 ? AS_DEVICE_LOCALSEND : AS_DEVICE_ACTSHARE;
+            device->phone = g_strcmp0(type, "mobile") == 0;
             g_ptr_array_add(devices, device);
         }
     }

@@ -49,6 +49,8 @@ GtkWidget *as_device_tile_new(const AsDevice *device) {
     self->hand_off = as_device_button_new(device);
     g_signal_connect(self->hand_off, "clicked", G_CALLBACK(on_hand_off), self);
     gtk_box_prepend(GTK_BOX(self), self->hand_off);
+    /* Only a paired actshare device has a clipboard to put things on. */
+    gtk_widget_set_visible(GTK_WIDGET(self->copy), device->kind == AS_DEVICE_ACTSHARE);
     /* Named for a screen reader by what it does, as the hand-off button is. */
     g_autofree char *label = g_strdup_printf(_("Copy to %s’s Clipboard"), device->name);
     gtk_widget_set_tooltip_text(GTK_WIDGET(self->copy), label);
@@ -58,4 +60,8 @@ GtkWidget *as_device_tile_new(const AsDevice *device) {
 
 const char *as_device_tile_get_device_id(AsDeviceTile *self) {
     return as_device_button_get_device_id(AS_DEVICE_BUTTON(self->hand_off));
+}
+
+AsDeviceKind as_device_tile_get_kind(AsDeviceTile *self) {
+    return as_device_button_get_kind(AS_DEVICE_BUTTON(self->hand_off));
 }

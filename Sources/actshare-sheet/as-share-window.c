@@ -1,5 +1,7 @@
 #include "as-share-window.h"
 
+#include "as-kdeconnect.h"
+
 #include "as-ask-page.h"
 #include "as-choose-page.h"
 #include "as-progress-page.h"
@@ -39,6 +41,9 @@ struct _AsShareWindow {
     char *running_title, *result_file, *parent;
     guint progress_timer;
     gboolean chosen, done;
+    /* The row's devices: actshare's, and those KDE Connect has (as-kdeconnect). */
+    GPtrArray *devices, *kdeconnect_devices;
+    GCancellable *kdeconnect_lookup;
 };
 
 G_DEFINE_TYPE(AsShareWindow, as_share_window, GTK_TYPE_WINDOW)
@@ -51,6 +56,10 @@ static void stop_timer(AsShareWindow *self) {
 static void as_share_window_dispose(GObject *object) {
     AsShareWindow *self = AS_SHARE_WINDOW(object);
     stop_timer(self);
+    if (self->kdeconnect_lookup) g_cancellable_cancel(self->kdeconnect_lookup);
+    g_clear_object(&self->kdeconnect_lookup);
+    g_clear_pointer(&self->devices, g_ptr_array_unref);
+    g_clear_pointer(&self->kdeconnect_devices, g_ptr_array_unref);
     if (self->conversation) g_signal_handlers_disconnect_by_data(self->conversation, self);
     g_clear_object(&self->conversation);
     /* No gtk_widget_dispose_template: a window disposes of its child itself. */
@@ -93,11 +102,11 @@ static void on_activity_chosen(AsChoosePage *page, const char *type, AsShareWind
     wait_for_actshare(self);
 }
 
-static void on_device_chosen(AsChoosePage *page, const char *id, gboolean clipboard, AsShareWindow *self) {
+static void on_device_chosen(AsChoosePage *page, const char *id, gint kind, gboolean clipboard, AsShareWindow *self) {
     (void)page;
     if (self->phase != PHASE_CHOOSING) return;
     self->chosen = TRUE;
-    as_conversation_send_device(self->conversation, id, clipboard);
+    as_conversation_send_device(self->conversation, id, (AsDeviceKind)kind, clipboard);
     wait_for_actshare(self);
 }
 
@@ -211,9 +220,32 @@ static gboolean on_space(GtkWidget *widget, GVariant *arguments, gpointer data) 
 
 /* ---- What actshare says ------------------------------------------------------------- */
 
+/* The row: actshare's devices (paired, then LocalSend), then KDE Connect's. */
+static void show_devices(AsShareWindow *self) {
+    g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(as_device_free);
+    GPtrArray *parts[] = {self->devices, self->kdeconnect_devices};
+    for (size_t part = 0; part < G_N_ELEMENTS(parts); part++) {
+        for (guint i = 0; parts[part] && i < parts[part]->len; i++) g_ptr_array_add(all, as_device_copy(g_ptr_array_index(parts[part], i)));
+    }
+    as_choose_page_show_devices(self->choose_page, all);
+}
+
 static void on_devices(AsConversation *conversation, GPtrArray *devices, AsShareWindow *self) {
     (void)conversation;
-    as_choose_page_show_devices(self->choose_page, devices);
+    g_clear_pointer(&self->devices, g_ptr_array_unref);
+    self->devices = g_ptr_array_ref(devices);
+    show_devices(self);
+}
+
+static void on_kdeconnect_devices(GPtrArray *devices, gpointer data) {
+    AsShareWindow *self = data;
+    /* NULL: the window went first. */
+    if (devices) {
+        g_clear_pointer(&self->kdeconnect_devices, g_ptr_array_unref);
+        self->kdeconnect_devices = g_ptr_array_ref(devices);
+        show_devices(self);
+    }
+    g_object_unref(self);
 }
 
 static void on_ask(AsConversation *conversation, const char *title, const char *question, const char *note,
@@ -385,6 +417,14 @@ AsShareWindow *as_share_window_new(AsConversation *conversation, const AsRequest
         show_page(self, GTK_WIDGET(self->progress_page), self->running_title);
     } else {
         show_page(self, GTK_WIDGET(self->choose_page), _("Share"));
+        /* Send with KDE Connect offered: its devices join the row. */
+        for (guint i = 0; i < request->activities->len; i++) {
+            const AsActivity *activity = g_ptr_array_index(request->activities, i);
+            if (g_strcmp0(activity->type, AS_KDECONNECT_ACTIVITY) != 0) continue;
+            self->kdeconnect_lookup = g_cancellable_new();
+            as_kdeconnect_find_devices(self->kdeconnect_lookup, on_kdeconnect_devices, g_object_ref(self));
+            break;
+        }
     }
     return self;
 }

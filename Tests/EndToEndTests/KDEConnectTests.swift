@@ -12,7 +12,7 @@ import Testing
         private var bus: ClipboardTests.Server?
         private var daemon: ClipboardTests.Server?
 
-        var busAddress: String { "unix:path=\(root)/run/bus" }
+        let busAddress: String
         var log: String { (try? String(contentsOfFile: "\(root)/kdeconnectd.log", encoding: .utf8)) ?? "" }
         var environment: [String: String] {
             ["HOME": "\(root)/home", "XDG_RUNTIME_DIR": "\(root)/run", "DBUS_SESSION_BUS_ADDRESS": busAddress, "QT_QPA_PLATFORM": "offscreen",
@@ -22,15 +22,19 @@ import Testing
         static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
                                           "/usr/libexec/kdeconnectd"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-        init(name: String, namespace: String) throws {
+        /// On a session bus of its own, or on `sessionBus` (a desktop's).
+        init(name: String, namespace: String, sessionBus: String? = nil) throws {
             let executable = try #require(Self.executable, "kdeconnectd is not installed: run scripts/install-deps")
             self.namespace = namespace
             root = NSTemporaryDirectory() + "actshare-kdeconnect-\(UUID().uuidString.prefix(8))"
+            busAddress = sessionBus ?? "unix:path=\(root)/run/bus"
             for folder in ["run", "home"] { try FileManager.default.createDirectory(atPath: "\(root)/\(folder)", withIntermediateDirectories: true) }
             chmod("\(root)/run", 0o700)
-            bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
-            let up = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: "\(root)/run/bus") && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+            if sessionBus == nil {
+                bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
+                let up = Date().addingTimeInterval(10)
+                while !FileManager.default.fileExists(atPath: "\(root)/run/bus") && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+            }
             let log = open("\(root)/kdeconnectd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(log) }
             daemon = try ClipboardTests.Server(["/usr/sbin/ip", "netns", "exec", namespace, executable],
@@ -76,12 +80,14 @@ import Testing
         }
     }
 
-    /// laptop and Phone, paired: laptop asked, Phone's user accepted.
-    static func pairedDaemons(_ link: NetworkLink) throws -> (laptop: Daemon, phone: Daemon) {
+    /// laptop (on host `laptopHost`, on `laptopBus` if given) and Phone (on `phoneHost`),
+    /// paired: laptop asked, Phone's user accepted.
+    static func pairedDaemons(_ link: NetworkLink, laptopHost: Int = 0, phoneHost: Int = 1,
+                              laptopBus: String? = nil) throws -> (laptop: Daemon, phone: Daemon) {
         // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
-        for host in link.hosts { try NetworkLink.ipCommand(["-n", host, "route", "add", "default", "dev", "eth0"]) }
-        let laptop = try Daemon(name: "laptop", namespace: link.hosts[0])
-        let phone = try Daemon(name: "Phone", namespace: link.hosts[1])
+        for host in [laptopHost, phoneHost] { try NetworkLink.ipCommand(["-n", link.hosts[host], "route", "add", "default", "dev", "eth0"]) }
+        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus)
+        let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost])
         let phoneID = try laptop.deviceID(named: "Phone")
         let laptopID = try phone.deviceID(named: "laptop")
         try #require(try laptop.cli(["-d", phoneID, "--pair"]).status == 0)

@@ -31,7 +31,7 @@ struct LocalSendConnection {
     }
 
     static let idleSeconds: Int64 = 150
-    static let pieceSize = 256 << 10
+    static let pieceSize = 1 << 20
 
     let host: String
     let port: Int

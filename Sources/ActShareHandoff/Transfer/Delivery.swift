@@ -1,7 +1,8 @@
 /// What one device got of a `handoff send`, or why not: `handoff send --json` prints one
 /// for each device.
 public struct Delivery: Codable, Sendable, Equatable {
-    /// A file as it arrived: its path inside the transfer, its bytes and their SHA-256.
+    /// A file as it arrived: its path inside the transfer, its bytes and their SHA-256 (empty
+    /// for a LocalSend device, which checks none: docs/PROTOCOL.md, "LocalSend").
     public struct File: Codable, Sendable, Equatable {
         public var name: String
         public var bytes: UInt64

@@ -29,7 +29,7 @@ struct SheetPicker {
     func open(offers: [Offer], items: [Item], parentWindow: String?) throws -> SheetSession {
         let session = try SheetSession(
             executable: executable, request: Self.request(offers: offers, items: items, parentWindow: parentWindow))
-        if offers.contains(where: { $0.type == HandOffActivity.type }) { session.showPairedDevices() }
+        if offers.contains(where: { $0.type == HandOffActivity.type }) { session.showHandOffDevices() }
         return session
     }
 

@@ -27,7 +27,8 @@ final class SheetSession: @unchecked Sendable {
     /// to, or to put on its clipboard).
     enum Choice {
         case activity(String)
-        case device(id: String, clipboard: Bool)
+        /// `kind`: how the device is reached (`actshare`, `localsend`, `kdeconnect`).
+        case device(id: String, kind: String, clipboard: Bool)
     }
 
     private let pid: pid_t
@@ -71,7 +72,11 @@ final class SheetSession: @unchecked Sendable {
     func choice() throws -> Choice? {
         while let message = readMessage() {
             if case .string(let type)? = message["activity"] { return .activity(type) }
-            if case .string(let id)? = message["device"] { return .device(id: id, clipboard: message["clipboard"] == .bool(true)) }
+            if case .string(let id)? = message["device"] {
+                var kind = "actshare"
+                if case .string(let said)? = message["kind"] { kind = said }
+                return .device(id: id, kind: kind, clipboard: message["clipboard"] == .bool(true))
+            }
         }
         switch waitForExit() {
         case 0, 1, 128 + SIGTERM, 128 + SIGINT:
@@ -93,19 +98,33 @@ final class SheetSession: @unchecked Sendable {
 
     /// Fills the row of devices with the paired ones, reachable first, once the handoff
     /// daemon has said which are (it asks each: that may take seconds, so the window
-    /// does not wait for it). Without a daemon, the row stays empty.
-    func showPairedDevices() {
+    /// does not wait for it), then the LocalSend devices it has heard (by name: Hand Off
+    /// reaches them by it). Without a daemon, the row stays empty.
+    func showHandOffDevices() {
         BackgroundWork<Void>.detached { [self] in
-            guard let devices = try? DaemonConnection().call(ControlRequest(.devices)).devices, !devices.isEmpty else { return }
+            guard let connection = try? DaemonConnection() else { return }
+            let paired = (try? connection.call(ControlRequest(.devices)).devices) ?? []
+            let localSend = ((try? connection.call(ControlRequest(.discover, timeout: 0)).nearby) ?? []).filter { $0.protocolName == .localSend }
+            guard !paired.isEmpty || !localSend.isEmpty else { return }
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("devices")
             writer.beginArray()
-            for device in devices {
+            for device in paired {
                 writer.beginObject()
                 writer.member("id", .string(device.id))
                 writer.member("name", .string(device.name))
+                writer.member("kind", .string("actshare"))
                 writer.member("reachable", .bool(device.reachable == true))
+                writer.endObject()
+            }
+            for device in localSend {
+                writer.beginObject()
+                writer.member("id", .string(device.name))
+                writer.member("name", .string(device.name))
+                writer.member("kind", .string("localsend"))
+                if let kind = device.kind { writer.member("device_type", .string(kind)) }
+                writer.member("reachable", .bool(true))
                 writer.endObject()
             }
             writer.endArray()

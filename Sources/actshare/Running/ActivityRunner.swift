@@ -211,8 +211,10 @@ struct ActivityRunner {
             guard let offer = offers.first(where: { $0.type == type }) else { return nil }
             sheet = session
             return Pick(offer: offer)
-        case .device(let id, let clipboard)?:
-            guard let offer = offers.first(where: { $0.type == HandOffActivity.type }) else { return nil }
+        case .device(let id, let kind, let clipboard)?:
+            // A KDE Connect device is sent to by its provider; the others by Hand Off.
+            let type = kind == "kdeconnect" ? "org.actshare.kdeconnect" : HandOffActivity.type
+            guard let offer = offers.first(where: { $0.type == type }) else { return nil }
             sheet = session
             return Pick(offer: offer, device: id, clipboard: clipboard)
         case nil:
