@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 ACTSHARE_EXPORT int32_t handoff_can_perform(const actshare_request *request);
@@ -59,17 +60,20 @@ static int device_paired(void) {
     return i < count && head[i] != ']';
 }
 
-int32_t handoff_can_perform(const actshare_request *request) {
-    if (device_paired()) return 1;
-    actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
-    return 0;
-}
-
 /* A connection to the daemon's control socket, with the lines it answers. */
 typedef struct control {
     int fd;
     buffer pending;
+    /* When an answer is given up on (CLOCK_MONOTONIC, ms); 0: waited for as long as it
+     * takes (a transfer's answer comes when it is done). */
+    int64_t deadline;
 } control;
+
+static int64_t now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
 
 static int control_open(control *c, char *error, size_t size) {
     memset(c, 0, sizeof *c);
@@ -145,6 +149,7 @@ static json_object *control_receive(control *c, actshare_session *session, int *
             *cancelled = 1;
             return NULL;
         }
+        if (c->deadline && now_ms() > c->deadline) return NULL;
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) continue;
         char chunk[65536];
@@ -168,6 +173,38 @@ static int64_t number_field(json_object *object, const char *key) {
 static int answer_ok(json_object *answer) {
     json_object *ok;
     return answer && json_object_object_get_ex(answer, "ok", &ok) && json_object_get_boolean(ok);
+}
+
+/* Whether the daemon has heard a LocalSend device (op `discover`, not waiting for the
+ * network; at most a second): Hand Off sends to them by name too. Not asked when
+ * sandboxed: the connection granted then is the perform's, and may not discover. */
+static int localsend_device_nearby(void) {
+    if (getenv("ACTSHARE_HANDOFF_FD")) return 0;
+    char error[512];
+    control c;
+    if (control_open(&c, error, sizeof error) != 0) return 0;
+    c.deadline = now_ms() + 1000;
+    json_object *request = json_object_new_object();
+    json_object_object_add(request, "op", json_object_new_string("discover"));
+    json_object_object_add(request, "timeout", json_object_new_double(0));
+    int cancelled = 0, found = 0;
+    json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL, *nearby;
+    if (answer_ok(answer) && json_object_object_get_ex(answer, "nearby", &nearby) && json_object_is_type(nearby, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(nearby) && !found; i++) {
+            const char *protocol = string_field(json_object_array_get_idx(nearby, i), "protocol");
+            found = protocol && strcmp(protocol, "localsend") == 0;
+        }
+    }
+    json_object_put(request);
+    json_object_put(answer);
+    control_close(&c);
+    return found;
+}
+
+int32_t handoff_can_perform(const actshare_request *request) {
+    if (device_paired() || localsend_device_nearby()) return 1;
+    actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
+    return 0;
 }
 
 /* Says the daemon's failure on the session; the status it means. */

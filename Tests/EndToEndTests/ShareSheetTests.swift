@@ -184,44 +184,6 @@ import Testing
         #expect(FileManager.default.contents(atPath: arrived) == Data("for beta's clipboard\n".utf8))
     }
 
-    /// The row beside paired devices: a LocalSend device heard (localsendd) and a phone
-    /// paired with KDE Connect (Debian's kdeconnectd on the desktop's bus), each named with
-    /// its kind for a screen reader, without a clipboard button; pressing each sends there.
-    @Test func theRowShowsLocalSendAndKDEConnectDevicesAndEachSends() throws {
-        let link = try NetworkLink(hosts: 3, tag: "r")
-        try NetworkLink.ipCommand(["-n", link.hosts[1], "route", "add", "224.0.0.0/4", "dev", "eth0"])
-        let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
-        let alpha = try HandoffTests.Machine("alpha", port: 53840, namespace: link.hosts[0])
-        let desktop = try AccessibleDesktop.showing(alpha.sandbox)
-        let (_, phone) = try KDEConnectTests.pairedDaemons(link, laptopHost: 0, phoneHost: 2, laptopBus: desktop.busAddress)
-        alpha.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
-        _ = try LocalSendTests.localSendDevices(alpha)
-        let notes = try alpha.sandbox.file("notes.txt", "for the phones\n")
-
-        let first = try DesktopSession(["share", "--json", notes], environment: alpha.sandbox.environment, display: desktop.display)
-        _ = try first.window("Share")
-        let buttons = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|Send to ") }
-        #expect(Set(buttons.map { $0.split(separator: "|")[1] }) == ["Send to Pixel Test with LocalSend", "Send to Phone with KDE Connect"], "\(buttons)")
-        #expect(!(try desktop.tree()).contains { $0.contains("Copy to Pixel Test") || $0.contains("Copy to Phone") }, "no clipboard button for them")
-        #expect(try desktop.atspi(["press", "Send to Pixel Test with LocalSend"]).status == 0)
-        let (status, output) = first.finish()
-        #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
-        #expect(FileManager.default.contents(atPath: "\(peer.downloads)/notes.txt") == Data("for the phones\n".utf8))
-
-        let second = try DesktopSession(["share", "--json", notes], environment: alpha.sandbox.environment, display: desktop.display)
-        _ = try second.window("Share")
-        _ = try Self.rowButtons(on: desktop, count: 1) { $0.hasPrefix("push button|Send to Phone with KDE Connect") }
-        #expect(try desktop.atspi(["press", "Send to Phone with KDE Connect"]).status == 0)
-        let (sent, said) = second.finish()
-        #expect(sent == 0)
-        #expect(String(decoding: said, as: UTF8.self).contains("sent 1 item to Phone with KDE Connect"), "\(String(decoding: said, as: UTF8.self))")
-        let arrived = "\(phone.root)/home/Downloads/notes.txt"
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !FileManager.default.fileExists(atPath: arrived) { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(FileManager.default.contents(atPath: arrived) == Data("for the phones\n".utf8))
-        _ = link
-    }
-
     /// The file managers' entries open the window when run as the file manager runs them,
     /// without a terminal: Nautilus's script (the selection in its variable) and Thunar's
     /// action (its command with %F expanded as Thunar does: each path shell-quoted by GLib,
