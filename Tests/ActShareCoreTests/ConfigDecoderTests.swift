@@ -48,11 +48,14 @@ import Testing
         ("handoff: {clipboard-max: 2GiB}\n", "c.yaml:1:26: error: 'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '2GiB'"),
         ("handoff: {clipboard-expires: 1s}\n", "c.yaml:1:30: error: 'handoff.clipboard-expires' must be a duration from 5s to 1h such as 2m, not '1s'"),
         ("handoff: {clipboard-primary: sometimes}\n", "c.yaml:1:30: error: 'handoff.clipboard-primary' must be true or false, not 'sometimes'"),
-        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, clipboard, clipboard-expires, clipboard-max, clipboard-primary, device-name, discovery, keep-partial, listen, peers, port, receive-dir)"),
+        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, clipboard, clipboard-expires, clipboard-max, clipboard-primary, device-name, discovery, keep-partial, listen, localsend, localsend-pin, localsend-port, peers, port, receive-dir)"),
         ("sandbox: maybe\n", "c.yaml:1:10: error: 'sandbox' must be auto (run providers unsandboxed on a kernel without Landlock, with a warning) or required (do not run them), not 'maybe'"),
         ("limits: {memory: 1KiB}\n", "c.yaml:1:18: error: 'limits.memory' must be a size of at least 64MiB such as 4GiB, not '1KiB'"),
         ("limits: {open-files: 3}\n", "c.yaml:1:22: error: 'limits.open-files' must be at least 16, not 3"),
         ("limits: {threads: 3}\n", "c.yaml:1:10: error: unknown key 'threads' in 'limits' (allowed: file-size, memory, open-files, processes, temporary-files)"),
+        ("handoff: {localsend: maybe}\n", "c.yaml:1:22: error: 'handoff.localsend' must be on, off or receive-only, not 'maybe'"),
+        ("handoff: {localsend-pin: \"47 11\"}\n", "c.yaml:1:26: error: 'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711"),
+        ("handoff: {localsend-port: 0}\n", "c.yaml:1:27: error: 'handoff.localsend-port' must be from 1 to 65535, not 0"),
         ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
     ])
     func rejectsBrokenConfig(_ text: String, _ expected: String) throws {

@@ -6,18 +6,21 @@ import Testing
 @Suite(.serialized) struct HandoffDiscoveryTests {
     typealias Machine = HandoffTests.Machine
 
-    static func nearby(_ machine: Machine, timeout: String = "1") throws -> [[String: Any]] {
+    /// The devices `discover --json` lists that speak `wire` (the actshare daemons unless told).
+    static func nearby(_ machine: Machine, timeout: String = "1", wire: String = "actshare") throws -> [[String: Any]] {
         let run = try machine.run("handoff", "discover", "--json", "--timeout", timeout)
         try #require(run.status == 0, "\(run.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+            .filter { $0["protocol"] as? String == wire }
     }
 
     /// Polls `discover` until `condition` holds, for at most `seconds`.
-    static func waitFor(_ machine: Machine, seconds: Double = 10, _ condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
+    static func waitFor(_ machine: Machine, seconds: Double = 10, wire: String = "actshare",
+                        _ condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [[String: Any]] = []
         while Date() < deadline {
-            last = try nearby(machine, timeout: "0.5")
+            last = try nearby(machine, timeout: "0.5", wire: wire)
             if condition(last) { return last }
         }
         return last

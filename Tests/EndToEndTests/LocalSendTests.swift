@@ -18,8 +18,7 @@ import Testing
 
     /// The LocalSend devices alpha's `discover --json` lists, polled until `condition` holds (10 s at most).
     static func localSendDevices(_ machine: Machine, until condition: ([[String: Any]]) -> Bool = { !$0.isEmpty }) throws -> [[String: Any]] {
-        try HandoffDiscoveryTests.waitFor(machine) { condition($0.filter { $0["protocol"] as? String == "localsend" }) }
-            .filter { $0["protocol"] as? String == "localsend" }
+        try HandoffDiscoveryTests.waitFor(machine, wire: "localsend", condition)
     }
 
     static func deliveries(_ run: Run) throws -> [[String: Any]] {
@@ -191,7 +190,7 @@ import Testing
         var moved: [[String: Any]] = []
         for _ in 0..<100 where !moved.contains(where: { $0["name"] as? String == "Pixel Test" && $0["address"] as? String == link.address(2) }) {
             Thread.sleep(forTimeInterval: 0.05)
-            moved = try HandoffDiscoveryTests.nearby(alpha, timeout: "0")
+            moved = try HandoffDiscoveryTests.nearby(alpha, timeout: "0", wire: "localsend")
         }
         try #require(moved.contains { $0["address"] as? String == link.address(2) }, "\(moved)")
         let file = "\(alpha.sandbox.root)/secret.txt"

@@ -154,8 +154,10 @@ struct ControlServer {
                 let actshareNearby = await peers.nearby(waiting: seconds)
                 let localSendFound = await localSendNearby
                 guard actshareNearby != nil || localSendFound != nil else { return .failure(.discoveryOff) }
+                // An actshare daemon answers LocalSend too: listed once, as itself.
+                let actshareAddresses = Set((actshareNearby ?? []).map(\.address))
                 var response = ControlResponse.success()
-                response.nearby = (actshareNearby ?? []) + (localSendFound ?? [])
+                response.nearby = (actshareNearby ?? []) + (localSendFound ?? []).filter { !($0.model == "actshare" && actshareAddresses.contains($0.address)) }
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))
