@@ -20,7 +20,7 @@ public final class ServiceDiscovery: Sendable {
 
     private let socket: MulticastSocket
     /// Written to wake the thread from poll(2).
-    private let wakeRead: Int32, wakeWrite: Int32
+    private let wakePipe: WakePipe
     private let shared = Mutex(Shared())
     private let advertisement: ServiceAdvertisement?
     private let browsed: DNSName
@@ -33,17 +33,12 @@ public final class ServiceDiscovery: Sendable {
     public init(advertising advertisement: ServiceAdvertisement?, browsing browsed: DNSName, advertisedAddress: String? = nil, port: UInt16 = MulticastDNS.port,
                 onChange: @escaping @Sendable ([DiscoveredService]) -> Void = { _ in }) throws(DiscoveryError) {
         socket = try MulticastSocket(group: MulticastDNS.group, port: port, maximumDatagram: MulticastDNS.maximumMessageSize)
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else {
+        do {
+            wakePipe = try WakePipe()
+        } catch {
             socket.close()
-            throw DiscoveryError("cannot make a pipe", errno: errno)
+            throw error
         }
-        for end in pipe {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakeRead = pipe[0]
-        wakeWrite = pipe[1]
         self.advertisement = advertisement
         self.browsed = browsed
         self.advertisedAddress = advertisedAddress.flatMap(NetworkInterface.address).flatMap { $0 == 0 ? nil : $0 }
@@ -85,15 +80,9 @@ public final class ServiceDiscovery: Sendable {
         }
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
+    deinit { wakePipe.close() }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
+    private func wake() { wakePipe.wake() }
 
     private static func now() -> Double {
         var time = timespec()
@@ -129,12 +118,9 @@ public final class ServiceDiscovery: Sendable {
             send(due)
             publish(engine)
             let milliseconds = Int32(max(0, min(wakeAt, nextInterfaceCheck) - Self.now()) * 1000) + 1
-            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, milliseconds)
-            if descriptors[1].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-            }
+            if descriptors[1].revents != 0 { wakePipe.drain() }
             // At most 256 datagrams a turn, so that a flood cannot starve the timers.
             var changed = false
             for _ in 0..<256 {

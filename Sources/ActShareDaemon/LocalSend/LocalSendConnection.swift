@@ -105,16 +105,7 @@ struct LocalSendConnection {
             try Task.checkCancellation()
             let wanted = Int(min(UInt64(pieceSize), left))
             var piece = ByteBuffer()
-            let count = piece.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
-                var total = 0
-                while total < wanted {
-                    let got = read(fd, raw.baseAddress! + total, wanted - total)
-                    if got < 0 && errno == EINTR { continue }
-                    if got <= 0 { break }
-                    total += got
-                }
-                return total
-            }
+            let count = piece.writeFromFile(fd, count: wanted)
             guard count == wanted else { throw HandoffError.other("a file became shorter while it was sent") }
             piece.withUnsafeReadableBytes(sent)
             try await outbound.write(.body(.byteBuffer(piece)))

@@ -45,24 +45,20 @@ final class LocalSendDiscovery: Sendable {
     }
 
     private let socket: MulticastSocket
-    private let wakeRead: Int32, wakeWrite: Int32
+    /// Written to wake the thread from poll(2).
+    private let wakePipe: WakePipe
     private let shared = Mutex(Shared())
     private let own: LocalSendDeviceInfo
 
     /// Opens the socket on port 53317; nothing is sent before ``start()``.
     init(announcing own: LocalSendDeviceInfo) throws(DiscoveryError) {
         socket = try MulticastSocket(group: Self.group, port: Self.port, maximumDatagram: LocalSendDeviceInfo.datagramLimit)
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else {
+        do {
+            wakePipe = try WakePipe()
+        } catch {
             socket.close()
-            throw DiscoveryError("cannot make a pipe", errno: errno)
+            throw error
         }
-        for end in pipe {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakeRead = pipe[0]
-        wakeWrite = pipe[1]
         self.own = own
     }
 
@@ -110,10 +106,7 @@ final class LocalSendDiscovery: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
+    private func wake() { wakePipe.wake() }
 
     private func message(announce: Bool) -> [UInt8] {
         var info = own
@@ -146,12 +139,9 @@ final class LocalSendDiscovery: Sendable {
                 let bytes = message(announce: true)
                 for interface in interfaces { socket.send(bytes, on: interface.index) }
             }
-            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 2, Int32(max(0, nextInterfaceCheck - now) * 1000) + 1)
-            if descriptors[1].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-            }
+            if descriptors[1].revents != 0 { wakePipe.drain() }
             now = Self.now()
             // At most 256 datagrams a turn, so that a flood cannot starve the rest.
             for _ in 0..<256 {
@@ -168,8 +158,7 @@ final class LocalSendDiscovery: Sendable {
             }
         }
         socket.close()
-        close(wakeRead)
-        close(wakeWrite)
+        wakePipe.close()
     }
 
     /// Keeps `seen` under its fingerprint: another device claiming the same address and

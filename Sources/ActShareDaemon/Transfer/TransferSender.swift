@@ -101,16 +101,7 @@ struct TransferSender {
             var chunk = ByteBuffer()
             chunk.reserveCapacity(wanted + 1)
             chunk.writeInteger(Self.dataTag)
-            let count = chunk.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
-                var total = 0
-                while total < wanted {
-                    let got = read(fd, raw.baseAddress! + total, wanted - total)
-                    if got < 0 && errno == EINTR { continue }
-                    if got <= 0 { break }
-                    total += got
-                }
-                return total
-            }
+            let count = chunk.writeFromFile(fd, count: wanted)
             guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await outbound.write(chunk)

@@ -151,6 +151,10 @@ struct ActivityRunner {
     // MARK: Choosing
 
     /// What was picked: an activity, and for a device of the sheet's row, that device.
+    /// The activity of the built-in KDE Connect provider (manifests/kdeconnect.yaml), which
+    /// the share sheet's KDE Connect devices perform with their id as `device`.
+    private static let sendWithKDEConnect = "org.actshare.kdeconnect"
+
     private struct Pick {
         var offer: Offer
         var device: String?
@@ -213,7 +217,7 @@ struct ActivityRunner {
             return Pick(offer: offer)
         case .device(let id, let kind, let clipboard)?:
             // A KDE Connect device is sent to by its provider; the others by Hand Off.
-            let type = kind == "kdeconnect" ? "org.actshare.kdeconnect" : HandOffActivity.type
+            let type = kind == "kdeconnect" ? Self.sendWithKDEConnect : HandOffActivity.type
             guard let offer = offers.first(where: { $0.type == type }) else { return nil }
             sheet = session
             return Pick(offer: offer, device: id, clipboard: clipboard)
