@@ -177,6 +177,20 @@ import Testing
         while FileManager.default.fileExists(atPath: arriving) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!FileManager.default.fileExists(atPath: arriving), "the device kept nothing of the cancelled file")
 
+        // Cancelled on the device while it receives: the send stops, saying so, and the
+        // device keeps nothing.
+        let sending = alpha.background(["handoff", "send", "--device", "Pixel Test", big])
+        let started = Date().addingTimeInterval(60)
+        while ((try? FileManager.default.attributesOfItem(atPath: arriving)[.size] as? Int) ?? 0) < 20 << 20 && Date() < started {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(try peer.control(["cancel"]).status == 0)
+        let stopped = sending()
+        #expect(stopped.status == 1 && stopped.stderr.contains("Pixel Test cancelled the transfer"), "\(stopped.stderr)")
+        let cleared = Date().addingTimeInterval(10)
+        while FileManager.default.fileExists(atPath: arriving) && Date() < cleared { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!FileManager.default.fileExists(atPath: arriving))
+
         // Another host announces itself under the device's name and fingerprint (which
         // anyone hears): it cannot present that certificate, and gets nothing.
         let impostor = try LocalSendPeer(alias: "Evil", namespace: link.hosts[2])

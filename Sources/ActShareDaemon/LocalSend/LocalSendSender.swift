@@ -85,7 +85,15 @@ struct LocalSendSender {
             // Told, the device drops what it has; from a task of its own, since this one
             // may be cancelled.
             let cancel = connection
-            await Task { _ = try? await Wire.within(3) { try await cancel.request(.POST, Self.apiPrefix + "cancel?sessionId=\(session.sessionId)") } }.value
+            let stillThere = await Task { () -> Bool in
+                _ = try? await Wire.within(3) { try await cancel.request(.POST, Self.apiPrefix + "cancel?sessionId=\(session.sessionId)") }
+                return (try? await Wire.within(3) { try await cancel.request(.GET, Self.apiPrefix + "info") })?.status == 200
+            }.value
+            // A device that hung up mid-file but answers still stopped the transfer itself
+            // (its user cancelled: it answers and closes while the file is being written).
+            if case .localSendNoAnswer? = error as? HandoffError, stillThere, !Task.isCancelled {
+                throw HandoffError.localSendCancelledThere(device: name)
+            }
             throw error
         }
         return Delivery(device: name, delivered: delivered, received: Self.topLevelNames(tree), transferred: transferred)
