@@ -216,4 +216,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: impostor.downloads).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: "\(peer.downloads)/secret.txt"))
     }
+
+    /// `localsend: receive-only` announces and asks but sends nothing; `off` is not on the
+    /// network for LocalSend at all.
+    @Test func receiveOnlyAndOff() throws {
+        let link = try NetworkLink(hosts: 3, tag: "o")
+        for host in link.hosts.dropFirst() { try NetworkLink.ipCommand(["-n", host, "route", "add", "224.0.0.0/4", "dev", "eth0"]) }
+        let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
+        let receiving = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend: receive-only\n")
+        let quiet = try Machine("quiet", port: 53840, namespace: link.hosts[2], config: "handoff:\n  localsend: off\n")
+        _ = try Self.localSendDevices(receiving)
+        let file = try receiving.sandbox.file("note.txt", "a note\n")
+        let refused = try receiving.run("handoff", "send", "--device", "Pixel Test", file)
+        #expect(refused.status == 1 && refused.stderr.contains("sending to LocalSend devices is off here (config handoff.localsend: receive-only)"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(peer.downloads)/note.txt"))
+        try LocalSendReceivingTests.waitUntilHeard(peer, "alpha")
+
+        #expect(try HandoffDiscoveryTests.nearby(quiet, timeout: "1", wire: "localsend").isEmpty)
+        #expect(!(try peer.devices()).contains { $0["alias"] as? String == "quiet" }, "not announced")
+        let log = quiet.log
+        #expect(!log.contains("LocalSend:"), "no LocalSend server: \(log)")
+        withExtendedLifetime(link) {}
+    }
 }
+
