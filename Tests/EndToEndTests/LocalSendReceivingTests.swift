@@ -124,6 +124,22 @@ import Testing
             Thread.sleep(forTimeInterval: 0.05)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"])
+
+        // Stopped here once accepted (`handoff decline ID` again): localsendd is told, and
+        // nothing stays.
+        previous = try Self.lastResultID(peer)
+        _ = try peer.control(["send", "--to", "alpha", big])
+        let fifth = try #require(try Self.waitForRequest(alpha)["id"] as? String)
+        #expect(try alpha.run("handoff", "accept", fifth).status == 0)
+        let arriving = Date().addingTimeInterval(30)
+        while Date() < arriving, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let stopped = try alpha.run("handoff", "decline", fifth)
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(try Self.result(peer, after: previous)["kind"] as? String == "remote_cancelled")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"], "nothing of it stays")
     }
 
     /// With a PIN configured, none and a wrong one are refused, and an address that keeps

@@ -199,7 +199,7 @@ struct LocalSendServer: Sendable {
         }
         let session: LocalSendSession
         do {
-            session = try LocalSendSession(id: LocalSendSession.randomToken(), files: files, from: sender, senderID: "ls" + String(fingerprint.prefix(14)).lowercased(),
+            session = try LocalSendSession(id: LocalSendSession.randomToken(), requestID: request.id, files: files, from: sender, senderID: "ls" + String(fingerprint.prefix(14)).lowercased(),
                                            address: address, directory: transfers.receiveDirectory, ownName: ownName)
         } catch {
             DaemonLog.line("files from LocalSend device \(sender) not received: \(HandoffError(error))")
@@ -238,6 +238,8 @@ struct LocalSendServer: Sendable {
             receiving: while let part = try await parts.next() {
                 switch part {
                 case .body(let buffer):
+                    // Stopped here (`handoff decline ID`) or by the sender: no more is written.
+                    guard !session.hasEnded else { throw LocalSendSessionError.forbidden }
                     guard written + UInt64(buffer.readableBytes) <= size else { throw LocalSendSessionError.forbidden }
                     try buffer.withUnsafeReadableBytes { bytes in
                         hasher?.update(bufferPointer: bytes)

@@ -30,6 +30,8 @@ final class LocalSendSession: Sendable {
     let sender: String
     let senderID: String
     let address: String
+    /// The request the user accepted (`handoff decline ID` stops it).
+    let requestID: String
     let slots: [String: Slot]
     /// An upload must start within this long of the last activity, or the session ends.
     static let idleSeconds = 60.0
@@ -48,9 +50,10 @@ final class LocalSendSession: Sendable {
     private let state = Mutex(State())
 
     /// Plans `files` and makes the partial folder; throws the reason it cannot receive them.
-    init(id: String, files: [LocalSendFile], from sender: String, senderID: String, address: String,
+    init(id: String, requestID: String, files: [LocalSendFile], from sender: String, senderID: String, address: String,
          directory: String, ownName: String) throws {
         self.id = id
+        self.requestID = requestID
         self.sender = sender
         self.senderID = senderID
         self.address = address
@@ -102,6 +105,9 @@ final class LocalSendSession: Sendable {
     static func randomToken() -> String { Hex.string(RandomBytes.make(16)) }
 
     /// Whether nothing happened for ``idleSeconds``, or it ended.
+    /// Whether it was cancelled, expired or finished: an upload under way stops.
+    var hasEnded: Bool { state.withLock { $0.ended } }
+
     var isStale: Bool { state.withLock { $0.ended || LocalSendDiscovery.now() - $0.lastActivity > Self.idleSeconds } }
 
     /// Opens the file of `fileID` for its upload, if `token` is its own (compared in

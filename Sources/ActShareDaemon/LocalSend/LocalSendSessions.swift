@@ -21,6 +21,16 @@ actor LocalSendSessions {
 
     func remove(_ id: String) { sessions[id] = nil }
 
+    /// Stops the session the user accepted as request `requestID`: nothing of it stays.
+    /// Whether there was one.
+    func cancel(requestID: String) -> Bool {
+        guard let (id, session) = sessions.first(where: { $0.value.requestID == requestID }) else { return false }
+        session.discard()
+        sessions[id] = nil
+        DaemonLog.line("stopped the LocalSend transfer from \(session.sender) (\(requestID)): nothing of it is kept")
+        return true
+    }
+
     private func sweep() {
         for (id, session) in sessions where session.isStale {
             session.discard()

@@ -195,10 +195,10 @@ struct ControlServer {
                 response.requests = await localSend.requests.list
                 return response
             case .answer(let id, let accept, let always):
-                guard await localSend.requests.answer(id, accept ? .accepted(always: always) : .declined) else {
-                    return .failure(.noLocalSendRequest(id: id))
-                }
-                return .success(id: id)
+                if await localSend.requests.answer(id, accept ? .accepted(always: always) : .declined) { return .success(id: id) }
+                // Declined once accepted: the transfer under way stops.
+                if !accept, await localSend.sessions.cancel(requestID: id) { return .success(id: id) }
+                return .failure(.noLocalSendRequest(id: id))
             case .update:
                 return .failure(.updateWithoutWillSave)
             case .pair, .pairWait, .confirm, .sendFiles, .restrict:

@@ -41,7 +41,9 @@ extension HandoffCommand {
 
     /// `actshare handoff decline ID`.
     struct Decline: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Decline a LocalSend device's files (an ID from `actshare handoff requests`).")
+        static let configuration = CommandConfiguration(
+            abstract: "Decline a LocalSend device's files (an ID from `actshare handoff requests`), or stop them once accepted.",
+            discussion: "Stopped while they arrive, nothing of them is kept.")
         @Argument(help: "The request's id.") var id: String
 
         func run() throws {
