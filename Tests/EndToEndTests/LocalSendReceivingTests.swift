@@ -49,6 +49,20 @@ import Testing
         try #require(try peer.devices().contains { $0["alias"] as? String == name }, "localsendd does not list \(name)")
     }
 
+    /// `file` sent by `peer`, accepted, and arriving (its hidden folder there, a moment
+    /// in): the request's id.
+    static func acceptedAndArriving(_ file: String, from peer: LocalSendPeer, to machine: Machine, into received: String) throws -> String {
+        _ = try peer.control(["send", "--to", "alpha", file])
+        let id = try #require(try waitForRequest(machine)["id"] as? String)
+        #expect(try machine.run("handoff", "accept", id).status == 0)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        return id
+    }
+
     static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
         (try peer.status()["result"] as? [String: Any])?["id"] as? String
     }
@@ -109,15 +123,7 @@ import Testing
         #expect(Self.waitFor("\(received)/note (1).txt"))
 
         // Cancelled by the sender partway: nothing of it stays, not even hidden.
-        previous = try Self.lastResultID(peer)
-        _ = try peer.control(["send", "--to", "alpha", big])
-        let fourth = try #require(try Self.waitForRequest(alpha)["id"] as? String)
-        #expect(try alpha.run("handoff", "accept", fourth).status == 0)
-        let partialDeadline = Date().addingTimeInterval(30)
-        while Date() < partialDeadline, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        _ = try Self.acceptedAndArriving(big, from: peer, to: alpha, into: received)
         #expect(try peer.control(["cancel"]).status == 0)
         let gone = Date().addingTimeInterval(10)
         while Date() < gone, (try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
@@ -128,14 +134,7 @@ import Testing
         // Stopped here once accepted (`handoff decline ID` again): localsendd is told, and
         // nothing stays.
         previous = try Self.lastResultID(peer)
-        _ = try peer.control(["send", "--to", "alpha", big])
-        let fifth = try #require(try Self.waitForRequest(alpha)["id"] as? String)
-        #expect(try alpha.run("handoff", "accept", fifth).status == 0)
-        let arriving = Date().addingTimeInterval(30)
-        while Date() < arriving, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        let fifth = try Self.acceptedAndArriving(big, from: peer, to: alpha, into: received)
         let stopped = try alpha.run("handoff", "decline", fifth)
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(try Self.result(peer, after: previous)["kind"] as? String == "remote_cancelled")
