@@ -118,7 +118,7 @@ import Testing
     /// Offered while a paired device is reachable; a file and a URL shared through it
     /// arrive at the other kdeconnectd; with kdeconnectd stopped, not offered, and why.
     @Test func filesAndURLsGoThroughKDEConnectToThePairedDevice() throws {
-        let link = try NetworkLink(hosts: 2, tag: "k")
+        let link = try NetworkLink(hosts: 2, tag: "kck")
         let (laptop, phone) = try Self.pairedDaemons(link)
         let sandbox = try Sandbox(providerPath: [])
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = laptop.busAddress
@@ -160,7 +160,7 @@ import Testing
     /// paired with KDE Connect (Debian's kdeconnectd on the desktop's bus), each named with
     /// its kind for a screen reader, without a clipboard button; pressing each sends there.
     @Test func theRowShowsLocalSendAndKDEConnectDevicesAndEachSends() throws {
-        let link = try NetworkLink(hosts: 3, tag: "r")
+        let link = try NetworkLink(hosts: 3, tag: "kcr")
         try NetworkLink.ipCommand(["-n", link.hosts[1], "route", "add", "224.0.0.0/4", "dev", "eth0"])
         let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
         let alpha = try HandoffTests.Machine("alpha", port: 53840, namespace: link.hosts[0])

@@ -70,7 +70,7 @@ import Testing
     /// localsendd asks; nothing lands until accepted; then 200 MiB and a note arrive byte
     /// for byte; a decline keeps everything out; a name already there is not replaced.
     @Test func filesFromALocalSendDeviceArriveOnlyWhenAccepted() throws {
-        let (link, alpha, peer) = try LocalSendTests.setUp("r")
+        let (link, alpha, peer) = try LocalSendTests.setUp("lsr")
         defer { withExtendedLifetime(link) {} }
         let received = "\(alpha.sandbox.root)/home/Downloads"
         try Self.waitUntilHeard(peer, "alpha")
@@ -145,7 +145,7 @@ import Testing
     /// guessing is locked out; hostile offers (names that climb out, 10⁵ files, 2⁶² bytes,
     /// a wrong token or length, a request trickled in) are refused or made harmless.
     @Test func aPinIsAskedAndHostileClientsAreRefusedWithoutHarm() throws {
-        let link = try NetworkLink(hosts: 3, tag: "h")
+        let link = try NetworkLink(hosts: 3, tag: "lsh")
         let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend-pin: \"4711\"\n")
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let host = link.address(0)
@@ -225,7 +225,7 @@ import Testing
     /// Accept button lets the files in and whose Decline keeps them out.
     @Test func theNotificationAsksAndItsButtonsAnswer() throws {
         let display = try ClipboardTests.Display()
-        let (link, alpha, peer) = try LocalSendTests.setUp("n")
+        let (link, alpha, peer) = try LocalSendTests.setUp("lsn")
         defer { withExtendedLifetime(link) {} }
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let bus = "\(alpha.sandbox.root)/bus"
@@ -283,7 +283,7 @@ import Testing
     /// it holds it (it serves it at its own address): a reinstalled one, or another device
     /// claiming its fingerprint, is asked about again.
     @Test func alwaysAcceptsOnlyAPinnedDeviceThatProvesItsCertificate() throws {
-        let (link, alpha, peer) = try LocalSendTests.setUp("a", hosts: 3)
+        let (link, alpha, peer) = try LocalSendTests.setUp("lsa", hosts: 3)
         defer { withExtendedLifetime(link) {} }
         let received = "\(alpha.sandbox.root)/home/Downloads"
         _ = try LocalSendTests.localSendDevices(alpha)

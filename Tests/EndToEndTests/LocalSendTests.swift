@@ -48,7 +48,7 @@ import Testing
     /// Both find each other; a 200 MiB file, a folder and a text arrive byte for byte; the
     /// certificate met first is pinned and shown so.
     @Test func devicesFindEachOtherAndFilesFoldersAndTextArriveExactly() throws {
-        let (link, alpha, peer) = try Self.setUp("l")
+        let (link, alpha, peer) = try Self.setUp("lsl")
         defer { withExtendedLifetime(link) {} }
         let fingerprint = try peer.fingerprint()
 
@@ -108,7 +108,7 @@ import Testing
     /// decline is said so; a device announcing another certificate under a pinned name is
     /// refused naming both fingerprints, until the user forgets the old one.
     @Test func pinsDeclinesAndACertificateThatChanged() throws {
-        let (link, alpha, peer) = try Self.setUp("p", peerArguments: ["--unattended", "--pin", "4711"])
+        let (link, alpha, peer) = try Self.setUp("lsp", peerArguments: ["--unattended", "--pin", "4711"])
         defer { withExtendedLifetime(link) {} }
         _ = try Self.localSendDevices(alpha)
         let file = "\(alpha.sandbox.root)/note.txt"
@@ -152,7 +152,7 @@ import Testing
     /// Ctrl-C while sending stops it and the device keeps nothing; a device that serves
     /// another certificate than the one it announced gets nothing at all.
     @Test func cancelledMidwayAndAnImpostorThatAnnouncedAnotherCertificate() throws {
-        let (link, alpha, peer) = try Self.setUp("c", hosts: 3)
+        let (link, alpha, peer) = try Self.setUp("lsc", hosts: 3)
         defer { withExtendedLifetime(link) {} }
         _ = try Self.localSendDevices(alpha)
         let big = "\(alpha.sandbox.root)/big.bin"
@@ -220,7 +220,7 @@ import Testing
     /// `localsend: receive-only` announces and asks but sends nothing; `off` is not on the
     /// network for LocalSend at all.
     @Test func receiveOnlyAndOff() throws {
-        let link = try NetworkLink(hosts: 3, tag: "o")
+        let link = try NetworkLink(hosts: 3, tag: "lso")
         for host in link.hosts.dropFirst() { try NetworkLink.ipCommand(["-n", host, "route", "add", "224.0.0.0/4", "dev", "eth0"]) }
         let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
         let receiving = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend: receive-only\n")

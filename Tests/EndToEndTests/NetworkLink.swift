@@ -9,8 +9,16 @@ final class NetworkLink {
     private let hub: String
     static let ip = "/usr/sbin/ip"
 
+    /// Links made so far by this run: numbered, two tests given one tag never share one.
+    nonisolated(unsafe) private static var made = 0
+    private static let lock = NSLock()
+
     init(hosts count: Int, tag: String) throws {
-        let prefix = "as\(getpid())\(tag)"
+        let number = Self.lock.withLock {
+            Self.made += 1
+            return Self.made
+        }
+        let prefix = "as\(getpid())\(tag)\(number)"
         hub = "\(prefix)-hub"
         hosts = (0..<count).map { "\(prefix)-h\($0)" }
         try Self.ipCommand(["netns", "add", hub])
