@@ -5,7 +5,8 @@
  * `share` plugin with `shareUrl` and `shareText`). It is not a KDE Connect
  * implementation: kdeconnectd pairs, connects and sends; actshare never speaks on port
  * 1716 itself. Offered only while kdeconnectd runs and a paired device is reachable; its
- * can-perform says why not otherwise.
+ * can-perform says why not otherwise (without a bus connection when nothing was ever
+ * paired).
  *
  * Every call has a time limit (kdeconnectd may hang); device ids are checked before they
  * become object paths; a device's name (the phone's own) is only shown.
@@ -28,6 +29,23 @@ ACTSHARE_EXPORT int32_t kdeconnect_send(const actshare_request *request, actshar
 #define CALL_MS 3000
 /* The option naming the device, by id or by name. */
 #define DEVICE_OPTION "device"
+
+/* Whether a device was ever paired with KDE Connect here: its list of them
+ * (kdeconnect/trusted_devices in the config folder) is there and not empty. Read first,
+ * so that `actshare list` pays for no bus connection where KDE Connect is not used. */
+static int ever_paired(void) {
+    const char *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    char path[4096];
+    if (config && config[0] == '/') {
+        snprintf(path, sizeof path, "%s/kdeconnect/trusted_devices", config);
+    } else if (home && home[0] == '/') {
+        snprintf(path, sizeof path, "%s/.config/kdeconnect/trusted_devices", home);
+    } else {
+        return 0;
+    }
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
+}
 
 /* The session bus, or NULL with a reason. */
 static GDBusConnection *session_bus(char *why, size_t size) {
@@ -93,6 +111,10 @@ int32_t kdeconnect_can_perform(const actshare_request *request) {
     const char *not_this = unsendable(request);
     if (not_this) {
         actshare_decline(request, not_this);
+        return 0;
+    }
+    if (!ever_paired()) {
+        actshare_decline(request, "No device is paired with KDE Connect: pair a phone in KDE Connect first");
         return 0;
     }
     char why[512];

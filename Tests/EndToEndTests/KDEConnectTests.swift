@@ -90,6 +90,12 @@ import Testing
         }
     }
 
+    /// The same user's KDE Connect, as actshare in `sandbox` reads it: the laptop's config
+    /// folder (its paired devices) where the sandbox's XDG_CONFIG_HOME has it.
+    static func shareConfig(of laptop: Daemon, with sandbox: Sandbox) throws {
+        try FileManager.default.createSymbolicLink(atPath: "\(sandbox.root)/config/kdeconnect", withDestinationPath: "\(laptop.root)/home/.config/kdeconnect")
+    }
+
     /// laptop (on host `laptopHost`, on `laptopBus` if given) and Phone (on `phoneHost`),
     /// paired: laptop asked, Phone's user accepted.
     static func pairedDaemons(_ link: NetworkLink, laptopHost: Int = 0, phoneHost: Int = 1,
@@ -124,6 +130,10 @@ import Testing
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = laptop.busAddress
         sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         let file = try sandbox.data("Trip photo.jpg", Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        // Nothing ever paired with KDE Connect for this user: not offered, the bus not asked.
+        let unpaired = try sandbox.run("list", "--explain", file)
+        #expect(unpaired.stderr.contains("No device is paired with KDE Connect: pair a phone in KDE Connect first"), "\(unpaired.stderr)")
+        try Self.shareConfig(of: laptop, with: sandbox)
 
         let listed = try sandbox.run("list", "--json", file)
         #expect(listed.stdout.contains("\"type\":\"org.actshare.kdeconnect\""), "\(listed.stdout) \(listed.stderr)")
@@ -168,6 +178,7 @@ import Testing
         let (laptop, phone) = try KDEConnectTests.pairedDaemons(link, laptopHost: 0, phoneHost: 2, laptopBus: desktop.busAddress)
         defer { withExtendedLifetime((link, laptop)) {} }
         alpha.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        try Self.shareConfig(of: laptop, with: alpha.sandbox)
         _ = try LocalSendTests.localSendDevices(alpha)
         let notes = try alpha.sandbox.file("notes.txt", "for the phones\n")
 
