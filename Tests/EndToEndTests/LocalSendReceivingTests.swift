@@ -184,6 +184,7 @@ import Testing
         let climbing = try body([
             ["id": "up", "fileName": "../../outside.txt", "size": 5, "fileType": "text/plain"],
             ["id": "abs", "fileName": "/etc/cron.d/evil", "size": 5, "fileType": "text/plain"],
+            ["id": "slow", "fileName": "slow.bin", "size": 1 << 20, "fileType": "application/octet-stream"],
         ])
         // The client waits for the answer while the user is asked.
         let asking = Process()
@@ -211,8 +212,20 @@ import Testing
         #expect(try client(1, ["upload", host, "53317", session, "abs", try #require(files["abs"]), data]).first == "200")
         #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/outside.txt"))
         #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/home/outside.txt"))
+
+        // A trickle of 8 KiB a second, never idle: cut within a window of the pace it
+        // must keep (256 KiB in 15 s); nothing of it under its name; sent again, it arrives.
+        let slow = "\(alpha.sandbox.root)/slow.bin"
+        try Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: slow))
+        let trickled = try client(1, ["upload", host, "53317", session, "slow", try #require(files["slow"]), slow, "1", "8192"])
+        #expect(trickled.first == "closed", "\(trickled)")
+        let cut = try #require(Double(trickled.count > 1 ? trickled[1] : ""), "\(trickled)")
+        #expect(cut >= 14 && cut < 32, "cut after \(cut) s")
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/slow.bin"))
+        #expect(try client(1, ["upload", host, "53317", session, "slow", try #require(files["slow"]), slow]).first == "200")
+        #expect(FileManager.default.contents(atPath: "\(received)/slow.bin") == FileManager.default.contents(atPath: slow))
         let arrived = try FileManager.default.subpathsOfDirectory(atPath: received).sorted()
-        #expect(arrived == ["__", "__/__", "__/__/outside.txt", "etc", "etc/cron.d", "etc/cron.d/evil"], "\(arrived)")
+        #expect(arrived == ["__", "__/__", "__/__/outside.txt", "etc", "etc/cron.d", "etc/cron.d/evil", "slow.bin"], "\(arrived)")
 
         // Half a request head, then nothing: closed within the 10 s a request has.
         let waited = try client(1, ["trickle", host, "53317", "30"]).first

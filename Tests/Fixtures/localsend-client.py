@@ -3,8 +3,9 @@
 
     localsend-client.py prepare HOST PORT JSON-FILE [PIN]
         POST prepare-upload with that body; prints the status, then the answer's body.
-    localsend-client.py upload HOST PORT SESSION FILE-ID TOKEN DATA-FILE [SECONDS-PER-64KIB]
-        POST upload with DATA-FILE's bytes (slowly, when told); prints the status.
+    localsend-client.py upload HOST PORT SESSION FILE-ID TOKEN DATA-FILE [SECONDS-PER-PIECE [PIECE-BYTES]]
+        POST upload with DATA-FILE's bytes in pieces (64 KiB unless told), slowly when
+        told; prints the status, or "closed" and the seconds until the server closed.
     localsend-client.py trickle HOST PORT SECONDS
         Opens TLS, sends half a request head, and waits: prints how many seconds passed
         before the server closed the connection (or "open" after SECONDS).
@@ -36,22 +37,25 @@ def prepare(host, port, body_file, pin=None):
         print(f"closed {type(error).__name__}")
 
 
-def upload(host, port, session, file_id, token, data_file, slow=None):
+def upload(host, port, session, file_id, token, data_file, slow=None, piece=65536):
     data = open(data_file, "rb").read()
+    piece = int(piece)
+    started = time.monotonic()
 
     def pieces():
-        for start in range(0, len(data), 65536):
+        for start in range(0, len(data), piece):
             if slow:
                 time.sleep(float(slow))
-            yield data[start:start + 65536]
+            yield data[start:start + piece]
 
     conn = connection(host, port)
     try:
         conn.request("POST", f"/api/localsend/v2/upload?sessionId={session}&fileId={file_id}&token={token}",
                      body=pieces(), headers={"Content-Length": str(len(data))})
         print(conn.getresponse().status)
-    except (ConnectionError, ssl.SSLError, OSError) as error:
-        print(f"closed {type(error).__name__}")
+    except (ConnectionError, ssl.SSLError, OSError):
+        print("closed")
+        print(f"{time.monotonic() - started:.1f}")
 
 
 def trickle(host, port, seconds):

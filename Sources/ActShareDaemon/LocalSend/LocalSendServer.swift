@@ -23,8 +23,8 @@ import Glibc
 /// Bounded like the peer port: a connection budget per address (``ConnectionBudget``),
 /// the request's head and JSON body whole within ``wholeSeconds``, JSON bodies of at most
 /// 4 MiB (`prepare-upload`) or 4 KiB (`register`), an upload's body exactly its file's
-/// promised size, and nothing read for ``idleSeconds`` closes the connection. One request
-/// per connection (`Connection: close`).
+/// promised size and kept at ``UploadPace``, and nothing read for ``idleSeconds`` closes
+/// the connection. One request per connection (`Connection: close`).
 struct LocalSendServer: Sendable {
     let service: LocalSendService
     let transfers: TransferService
@@ -125,7 +125,7 @@ struct LocalSendServer: Sendable {
                 if let tokens { try await reply.json(status, tokens) } else { try await reply.empty(status) }
             case (.POST, "/api/localsend/v2/upload"):
                 whole.withLockedValue { $0 = true }
-                try await reply.empty(await upload(head, query: query, parts: &parts, from: address))
+                try await reply.empty(await upload(head, query: query, parts: &parts, from: address, on: connection.channel))
             case (.POST, "/api/localsend/v2/cancel"):
                 whole.withLockedValue { $0 = true }
                 if let id = query["sessionId"], let session = await service.sessions.session(id), session.address == address {
@@ -212,7 +212,7 @@ struct LocalSendServer: Sendable {
 
     /// `upload`: one file's bytes, exactly as many as promised; the status.
     private func upload(_ head: HTTPRequestHead, query: [String: String], parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator,
-                        from address: String) async -> Int {
+                        from address: String, on channel: any Channel) async -> Int {
         guard let id = query["sessionId"], let fileID = query["fileId"], let token = query["token"] else { return 400 }
         guard let session = await service.sessions.session(id), session.address == address else { return 403 }
         let upload: LocalSendSession.Upload
@@ -231,8 +231,12 @@ struct LocalSendServer: Sendable {
         var hasher = expected.map { _ in SHA256() }
         var written: UInt64 = 0
         var whole = false
+        let pace = UploadPace(closing: channel)
         do {
-            defer { close(fd) }
+            defer {
+                pace.stop()
+                close(fd)
+            }
             // A length other than the promised size is refused before a byte is written.
             guard head.headers["Content-Length"].first.flatMap(UInt64.init) == size else { throw LocalSendSessionError.forbidden }
             receiving: while let part = try await parts.next() {
@@ -252,6 +256,7 @@ struct LocalSendServer: Sendable {
                         }
                     }
                     written += UInt64(buffer.readableBytes)
+                    pace.add(buffer.readableBytes)
                 case .end:
                     break receiving
                 case .head:
