@@ -25,6 +25,28 @@ import Glibc
         #expect(LocalSendSender.fileType("a.tar.unknown") == "application/octet-stream")
     }
 
+    /// Text from LocalSend (one `text/plain` file with a preview) is asked about as a
+    /// message, shown with its words (escapes visible, marked when shortened); anything
+    /// else as files.
+    @Test func aMessageIsAskedAboutWithItsText() {
+        let text = LocalSendFile(id: "t", fileName: "message.txt", size: 12, fileType: "text/plain; charset=utf-8", preview: "Hi\u{1B}[2J 👋")
+        #expect(LocalSendServer.message([text]) == "Hi\u{1B}[2J 👋")
+        #expect(LocalSendServer.message([text, text]) == nil, "several files are files")
+        let file = LocalSendFile(id: "f", fileName: "a.txt", size: 3, fileType: "text/plain")
+        #expect(LocalSendServer.message([file]) == nil, "no preview: a file")
+        let long = String(repeating: "é", count: 600)
+        let request = LocalSendRequest(id: "r1", device: "Pixel", address: "10.0.0.2", fingerprint: String(repeating: "A", count: 64), pinned: false,
+                                       files: [.init(name: "message.txt", size: 1200)], bytes: 1200, message: long, expires: 60)
+        #expect(request.message?.count == LocalSendRequest.messageShown)
+        let (summary, body) = LocalSendPrompt.words(request)
+        #expect(summary == "Pixel sends a message")
+        #expect(body.hasPrefix(String(repeating: "é", count: LocalSendRequest.messageShown) + "…\n\n"), "\(body.prefix(20))")
+        #expect(body.hasSuffix("not a device met before (certificate AAAAAAAAAAAAAAAA…)."))
+        let escaped = LocalSendRequest(id: "r2", device: "Pixel", address: "10.0.0.2", fingerprint: "", pinned: true,
+                                       files: [.init(name: "message.txt", size: 11)], bytes: 11, message: "Hi\u{1B}[2J 👋", expires: 60)
+        #expect(LocalSendPrompt.words(escaped).body.hasPrefix("Hi\\e[2J 👋\n\n"))
+    }
+
     @Test func pinsAreKeptByNameAndForgotten() async throws {
         let folder = "/tmp/actshare-pins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(folder, 0o700)

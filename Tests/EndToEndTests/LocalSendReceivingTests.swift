@@ -63,6 +63,38 @@ import Testing
         return id
     }
 
+    /// A `prepare-upload` body from the device `alias` offering `files`, written into
+    /// `machine`'s sandbox: its path.
+    static func offer(_ files: [[String: Any]], from alias: String, in machine: Machine) throws -> String {
+        let path = "\(machine.sandbox.root)/body-\(UUID().uuidString.prefix(6)).json"
+        let info: [String: Any] = ["alias": alias, "version": "2.1", "fingerprint": String(repeating: "C", count: 64), "port": 53317, "protocol": "https"]
+        var map: [String: Any] = [:]
+        for file in files { map[file["id"] as! String] = file }
+        try JSONSerialization.data(withJSONObject: ["info": info, "files": map]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// `body` offered by the test client from host `from` of `link` (a `prepare-upload`,
+    /// which waits while the user is asked), and accepted: the request as `handoff
+    /// requests --json` listed it, and the session's tokens.
+    static func offerAccepted(_ body: String, on link: NetworkLink, from: Int, to machine: Machine, pin: String? = nil) throws
+        -> (request: [String: Any], session: String, files: [String: String]) {
+        let asking = Process()
+        asking.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        asking.arguments = ["netns", "exec", link.hosts[from], "/usr/bin/python3", client, "prepare", link.address(0), "53317", body] + (pin.map { [$0] } ?? [])
+        let output = Pipe()
+        asking.standardOutput = output
+        try asking.run()
+        let request = try waitForRequest(machine)
+        #expect(try machine.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        let answered = output.fileHandleForReading.readDataToEndOfFile()
+        asking.waitUntilExit()
+        let lines = String(decoding: answered, as: UTF8.self).split(separator: "\n").map(String.init)
+        try #require(lines.first == "200" && lines.count > 1, "\(lines)")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        return (request, try #require(tokens["sessionId"] as? String), try #require(tokens["files"] as? [String: String]))
+    }
+
     static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
         (try peer.status()["result"] as? [String: Any])?["id"] as? String
     }
@@ -154,14 +186,7 @@ import Testing
             try #require(run.status == 0, "\(run.stderr)")
             return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        func body(_ files: [[String: Any]]) throws -> String {
-            let path = "\(alpha.sandbox.root)/body-\(UUID().uuidString.prefix(6)).json"
-            let info: [String: Any] = ["alias": "Hostile", "version": "2.1", "fingerprint": String(repeating: "C", count: 64), "port": 53317, "protocol": "https"]
-            var map: [String: Any] = [:]
-            for file in files { map[file["id"] as! String] = file }
-            try JSONSerialization.data(withJSONObject: ["info": info, "files": map]).write(to: URL(fileURLWithPath: path))
-            return path
-        }
+        func body(_ files: [[String: Any]]) throws -> String { try Self.offer(files, from: "Hostile", in: alpha) }
         let one = try body([["id": "a", "fileName": "note.txt", "size": 4, "fileType": "text/plain"]])
 
         #expect(try client(1, ["prepare", host, "53317", one]).first == "401", "no PIN")
@@ -186,22 +211,7 @@ import Testing
             ["id": "abs", "fileName": "/etc/cron.d/evil", "size": 5, "fileType": "text/plain"],
             ["id": "slow", "fileName": "slow.bin", "size": 1 << 20, "fileType": "application/octet-stream"],
         ])
-        // The client waits for the answer while the user is asked.
-        let asking = Process()
-        asking.executableURL = URL(fileURLWithPath: NetworkLink.ip)
-        asking.arguments = ["netns", "exec", link.hosts[1], "/usr/bin/python3", Self.client, "prepare", host, "53317", climbing, "4711"]
-        let output = Pipe()
-        asking.standardOutput = output
-        try asking.run()
-        let id = try #require(try Self.waitForRequest(alpha)["id"] as? String)
-        #expect(try alpha.run("handoff", "accept", id).status == 0)
-        let answered = output.fileHandleForReading.readDataToEndOfFile()
-        asking.waitUntilExit()
-        let lines = String(decoding: answered, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(lines.first == "200", "\(lines)")
-        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
-        let session = try #require(tokens["sessionId"] as? String)
-        let files = try #require(tokens["files"] as? [String: String])
+        let (_, session, files) = try Self.offerAccepted(climbing, on: link, from: 1, to: alpha, pin: "4711")
         let data = "\(alpha.sandbox.root)/five.txt"
         try "evil\n".write(toFile: data, atomically: true, encoding: .utf8)
         #expect(try client(1, ["upload", host, "53317", session, "up", "wrong-token", data]).first == "403")
@@ -231,6 +241,58 @@ import Testing
         let waited = try client(1, ["trickle", host, "53317", "30"]).first
         let seconds = try #require(Double(waited ?? ""), "still open after 30 s: \(waited ?? "")")
         #expect(seconds < 12, "closed after \(seconds) s")
+    }
+
+    /// A folder and a text as LocalSend's apps send them (localsendd sends single files
+    /// only, so the test client speaks for the apps): the folder's paths arrive as its
+    /// tree, byte-exact; the text is asked about as a message, shown with its words, and
+    /// kept as message.txt once accepted.
+    @Test func aFolderAndAMessageArriveAsTheAppsSendThem() throws {
+        let link = try NetworkLink(hosts: 2, tag: "lsm")
+        defer { withExtendedLifetime(link) {} }
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        let host = link.address(0)
+        func upload(_ session: String, _ id: String, _ token: String?, _ data: Data) throws -> String? {
+            let path = "\(alpha.sandbox.root)/upload-\(id)"
+            try data.write(to: URL(fileURLWithPath: path))
+            let run = try link.run(1, ["/usr/bin/python3", Self.client, "upload", host, "53317", session, id, try #require(token), path], timeout: 60)
+            return run.stdout.split(separator: "\n").first.map(String.init)
+        }
+
+        let photo = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let notes = Data("Tag 1: Kyōto ⛩\n".utf8)
+        let folder = try Self.offer([
+            ["id": "p", "fileName": "Trip/day 1/photo.jpg", "size": photo.count, "fileType": "image/jpeg"],
+            ["id": "n", "fileName": "Trip/notes.txt", "size": notes.count, "fileType": "text/plain"],
+        ], from: "Pixel", in: alpha)
+        let (asked, session, files) = try Self.offerAccepted(folder, on: link, from: 1, to: alpha)
+        #expect(asked["message"] == nil, "files are not a message")
+        #expect(try upload(session, "p", files["p"], photo) == "200")
+        #expect(try upload(session, "n", files["n"], notes) == "200")
+        #expect(FileManager.default.contents(atPath: "\(received)/Trip/day 1/photo.jpg") == photo)
+        #expect(FileManager.default.contents(atPath: "\(received)/Trip/notes.txt") == notes)
+
+        let text = "Treffen um 7 – Gleis 4 👋\nBis gleich"
+        let message = try Self.offer([["id": "t", "fileName": "message.txt", "size": text.utf8.count, "fileType": "text/plain", "preview": text]],
+                                     from: "Pixel", in: alpha)
+        // Listed with its words on a terminal, before it is answered.
+        let listing = Process()
+        listing.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        listing.arguments = ["netns", "exec", link.hosts[1], "/usr/bin/python3", Self.client, "prepare", host, "53317", message]
+        listing.standardOutput = FileHandle.nullDevice
+        try listing.run()
+        let waiting = try Self.waitForRequest(alpha)
+        #expect(waiting["message"] as? String == text)
+        let shown = try alpha.run("handoff", "requests")
+        #expect(shown.stdout.contains("\"Pixel\" at \(link.address(1))") && shown.stdout.contains("a message, "), "\(shown.stdout)")
+        #expect(shown.stdout.contains("Treffen um 7 – Gleis 4 👋\nBis gleich"), "\(shown.stdout)")
+        #expect(try alpha.run("handoff", "decline", try #require(waiting["id"] as? String)).status == 0)
+        listing.waitUntilExit()
+
+        let (_, textSession, textFiles) = try Self.offerAccepted(message, on: link, from: 1, to: alpha)
+        #expect(try upload(textSession, "t", textFiles["t"], Data(text.utf8)) == "200")
+        #expect(FileManager.default.contents(atPath: "\(received)/message.txt") == Data(text.utf8))
     }
 
     /// The question as the desktop shows it: a notification (dunst, a real server, on a

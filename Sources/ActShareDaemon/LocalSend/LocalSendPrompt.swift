@@ -35,6 +35,14 @@ public enum LocalSendPrompt {
 
     /// "Pixel wants to send 3 files (2.1 MB)"; the first names, and who it is.
     static func words(_ request: LocalSendRequest) -> (summary: String, body: String) {
+        let who = request.pinned
+            ? Localized.text("LocalSend, from %s; its certificate is the one pinned.", request.address)
+            : Localized.text("LocalSend, from %s; not a device met before (certificate %s…).", request.address, String(request.fingerprint.prefix(16)))
+        if let message = request.message {
+            // Shortened (to LocalSendRequest.messageShown, or by the sender): so marked.
+            let text = TerminalText.visible(message) + (UInt64(message.utf8.count) < request.bytes ? "…" : "")
+            return (Localized.text("%s sends a message", request.device), text + "\n\n" + who)
+        }
         let summary = Localized.plural("%s wants to send %d file (%s)", "%s wants to send %d files (%s)", count: request.files.count,
                                        request.device, request.files.count, ByteCount.describe(request.bytes))
         var names = request.files.prefix(ReceivedNotice.namesShown).map(\.name).joined(separator: Localized.text(", "))
@@ -42,9 +50,6 @@ public enum LocalSendPrompt {
             names = Localized.plural("%s and %d more", "%s and %d more", count: request.files.count - ReceivedNotice.namesShown,
                                      names, request.files.count - ReceivedNotice.namesShown)
         }
-        let who = request.pinned
-            ? Localized.text("LocalSend, from %s; its certificate is the one pinned.", request.address)
-            : Localized.text("LocalSend, from %s; not a device met before (certificate %s…).", request.address, String(request.fingerprint.prefix(16)))
         return (summary, names + "\n" + who)
     }
 

@@ -176,7 +176,7 @@ struct LocalSendServer: Sendable {
         let proved = pinned != nil && offer.info.scheme == .https ? await service.proves(offer.info, at: address) : false
         let request = LocalSendRequest(id: String(LocalSendSession.randomToken().prefix(8)), device: sender, address: address, fingerprint: fingerprint,
                                        pinned: proved, files: files.map { LocalSendRequest.File(name: $0.fileName, size: $0.size) },
-                                       bytes: files.reduce(0) { $0 &+ $1.size }, expires: LocalSendRequests.answerSeconds)
+                                       bytes: files.reduce(0) { $0 &+ $1.size }, message: Self.message(files), expires: LocalSendRequests.answerSeconds)
         let answer: LocalSendRequests.Answer
         if proved, pinned?.always == true {
             DaemonLog.line("accepted \(files.count) files from LocalSend device \(sender) without asking (always, its certificate proved)")
@@ -210,6 +210,13 @@ struct LocalSendServer: Sendable {
         }
         await service.sessions.add(session)
         return (200, LocalSendUploadTokens(sessionId: session.id, files: session.slots.mapValues(\.token)))
+    }
+
+    /// The text of a message: LocalSend sends text as one `text/plain` file whose
+    /// `preview` is the text.
+    static func message(_ files: [LocalSendFile]) -> String? {
+        guard files.count == 1, let file = files.first, file.fileType.lowercased().hasPrefix("text/plain") else { return nil }
+        return file.preview
     }
 
     /// `upload`: one file's bytes, exactly as many as promised; the status.

@@ -22,10 +22,17 @@ public struct LocalSendRequest: Codable, Sendable, Equatable {
     public var pinned: Bool
     public var files: [File]
     public var bytes: UInt64
+    /// A message's text (one `text/plain` file with a `preview`, as LocalSend sends text),
+    /// at most ``messageShown`` characters of it; accepted, it lands as its file.
+    public var message: String?
     /// Seconds left to answer.
     public var expires: Double
 
-    public init(id: String, device: String, address: String, fingerprint: String, pinned: Bool, files: [File], bytes: UInt64, expires: Double) {
+    /// The characters of a message shown with its question.
+    public static let messageShown = 500
+
+    public init(id: String, device: String, address: String, fingerprint: String, pinned: Bool, files: [File], bytes: UInt64,
+                message: String? = nil, expires: Double) {
         self.id = id
         self.device = device
         self.address = address
@@ -33,6 +40,7 @@ public struct LocalSendRequest: Codable, Sendable, Equatable {
         self.pinned = pinned
         self.files = files
         self.bytes = bytes
+        self.message = message.map { String($0.prefix(Self.messageShown)) }
         self.expires = expires
     }
 }

@@ -10,7 +10,8 @@ extension HandoffCommand {
             discussion: """
                 A LocalSend device's transfer is never accepted without asking: answer with `actshare handoff accept ID` or \
                 `actshare handoff decline ID` (or the notification's buttons) within a minute; unanswered, it is declined. \
-                "pinned" means the device proved it holds the certificate pinned for it here.
+                "pinned" means the device proved it holds the certificate pinned for it here. A message (text sent from \
+                LocalSend) is shown with its request; accepted, it is kept as its file (message.txt) in the receive folder.
                 """)
         @Flag(help: "Print machine-readable JSON on standard output.") var json = false
 
@@ -19,6 +20,11 @@ extension HandoffCommand {
             if json { return StandardStreams.out(try HandoffOutput.json(requests) + "\n") }
             if requests.isEmpty { return StandardStreams.err("No LocalSend device is waiting for an answer.\n") }
             for request in requests {
+                if let message = request.message {
+                    StandardStreams.out("\(request.id)  \"\(TerminalText.visible(request.device))\" at \(request.address)\(request.pinned ? " (pinned)" : "")  "
+                        + "a message, \(ByteCount.describe(request.bytes)): \(TerminalText.visible(message))  \(Int(request.expires)) s left\n")
+                    continue
+                }
                 let count = request.files.count
                 let names = request.files.prefix(3).map { TerminalText.visible($0.name) }.joined(separator: ", ") + (count > 3 ? ", …" : "")
                 StandardStreams.out("\(request.id)  \"\(TerminalText.visible(request.device))\" at \(request.address)\(request.pinned ? " (pinned)" : "")  "
