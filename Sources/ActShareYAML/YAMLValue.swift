@@ -49,8 +49,8 @@ public struct YAMLValue: Sendable {
     /// How this node is named in messages.
     public var name: String { path.isEmpty ? "the document" : "'\(path)'" }
 
-    public func error(_ message: String, kind: ActShareError.Code) -> ActShareError {
-        ActShareError(kind, message, at: location)
+    public func error(_ message: String, kind: ActShareError.Code, cause: (any Error & Sendable)? = nil) -> ActShareError {
+        ActShareError(kind, message, at: location, cause: cause)
     }
 
     // MARK: Shapes

@@ -13,7 +13,7 @@ import Testing
         #expect {
             try ManifestDecoder(builtinDirectories: [Fixtures.path("manifests/broken")]).decode(file: file)
         } throws: { error in
-            "\(error)" == "\(file):7:12: error: 'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names org.example.good"
+            "\(error)" == "\(file):7:12: error: 'isolation: in-process' is only for built-in providers: remove the line. Only the user decides to run a third-party provider in actshare's process, with 'in-process: [org.example.good]' in their config"
         }
     }
 

@@ -210,12 +210,17 @@ extension IsolationTests {
         let text = try sandbox.file("a.txt", "some words\n")
         let run = try sandbox.run("list", "--json", text)
         #expect(run.status == 0)
-        let error = "\(file):7:12: error: 'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names org.test.inproc"
+        let error = "\(file):7:12: error: 'isolation: in-process' is only for built-in providers: remove the line. Only the user decides to run a third-party provider in actshare's process, with 'in-process: [org.test.inproc]' in their config"
         #expect(run.stderr == error + "\n")
         #expect(try run.listedTypes() == Self.goodTypes)
         let check = try sandbox.run("providers", "check", file)
         #expect(check.status != 0)
         #expect(check.stdout.contains(error) || check.stderr.contains(error), "\(check.stdout)\(check.stderr)")
+        // Also when the config trusts it: the manifest's line is still refused, and the
+        // message says the same — the config alone decides, the line must go.
+        try sandbox.writeConfig("in-process: [org.test.inproc]\n")
+        let trusted = try sandbox.run("list", "--json", text)
+        #expect(trusted.stderr == error + "\n")
     }
 
     /// A provider the user trusts in config `in-process` runs in actshare's process: its
@@ -234,6 +239,13 @@ extension IsolationTests {
         let trusted = try String(contentsOfFile: canary, encoding: .utf8)
         #expect(isolated == "loaded in actshare-provider-host\n")
         #expect(trusted == "loaded in actshare\n")
+        // `providers --json` says where it runs, as the text listing does: the effective
+        // isolation, not the manifest's.
+        let providers = try #require(try sandbox.run("providers", "--json").json()["providers"] as? [[String: Any]])
+        let canaryRow = try #require(providers.first { $0["id"] as? String == "org.actshare.test.canary" })
+        #expect(canaryRow["isolation"] as? String == "in-process")
+        #expect(canaryRow["sandbox"] as? String == "in actshare's process: not sandboxed")
+        #expect(try sandbox.run("providers").stdout.contains("in actshare's process: not sandboxed"))
     }
 }
 

@@ -242,6 +242,32 @@ extension ProvidersTests {
         #expect(run.stderr == "\(Sandbox.examples)/Hello/provider.yaml:6:10: warning: 'library: libhello.so' is not beside the manifest: it resolved to \(Sandbox.cProviders)/libhello.so, among actshare's own libraries; put the provider's library beside its manifest\n")
     }
 
+    /// A plugin author's manifest names a library not built yet, in the build tree's layout
+    /// (found among actshare's library directories, not beside the manifest): once it is
+    /// built, the next run finds it — the index does not repeat the old error.
+    @Test func aLibraryBuiltAfterItsManifestIsFoundOnTheNextRun() throws {
+        let sandbox = try Sandbox()
+        let extra = "\(sandbox.root)/providers"
+        sandbox.providerPath.insert(extra, at: 0)
+        let name = "liblate-\(UUID().uuidString.prefix(8)).so"
+        let built = "\(Sandbox.cProviders)/\(name)"
+        defer { try? FileManager.default.removeItem(atPath: built) }
+        let file = "\(extra)/late.yaml"
+        try Sandbox.write(ProvidersTests.manifest(id: "org.example.late", type: "org.example.late.go", library: name)
+            .replacingOccurrences(of: "\(Sandbox.cProviders)/\(name)", with: name), to: file)
+        func late() throws -> [String: Any]? {
+            let run = try sandbox.run("providers", "--json")
+            try #require(run.status == 0, "\(run.stderr)")
+            return (try run.json()["providers"] as? [[String: Any]])?.first { $0["file"] as? String == file }
+        }
+        #expect(try late()?["error"] as? String == "\(file):5:10: error: 'library' names \(name), which does not exist beside the manifest")
+        #expect(try late()?["status"] as? String == "error", "said again from the index")
+        try FileManager.default.copyItem(atPath: "\(Sandbox.cProviders)/libhello.so", toPath: built)
+        let found = try #require(try late())
+        #expect(found["status"] as? String == "ok", "\(found)")
+        #expect(found["library"] as? String == built)
+    }
+
     /// As a user who may not read them (root reads everything: the run drops to nobody).
     @Test func unreadableDirectoriesSayPermissionDenied() throws {
         let sandbox = try Sandbox(providerPath: [])

@@ -8,6 +8,9 @@ enum ManifestCodec {
             writer.write(false)
             writer.write(error.message)
             write(error.location, to: &writer)
+            // The files whose absence the error is about, so that a reused error is
+            // still watched for them (ManifestIndex).
+            writer.write((error.cause as? MissingFiles)?.paths ?? [])
         case .success(let manifest):
             writer.write(true)
             writer.write(manifest.id)
@@ -42,7 +45,8 @@ enum ManifestCodec {
         guard try reader.readBool() else {
             let message = try reader.readString()
             let location = try readLocation(file: file, from: &reader)
-            return (.failure(ActShareError(.badManifest, message, at: location)), reader.offset)
+            let missing = try reader.readStrings()
+            return (.failure(ActShareError(.badManifest, message, at: location, cause: missing.isEmpty ? nil : MissingFiles(missing))), reader.offset)
         }
         let id = try reader.readString()
         let count = try reader.readCount()

@@ -8,8 +8,10 @@ import Glibc
 /// An entry is fresh while its file's size, inode, modification and change times are
 /// unchanged; the whole index is dropped when the library search directories or the
 /// format change. Broken manifests are kept with their error, so their message is
-/// repeated without parsing them again. The index is only a speed-up: a missing,
-/// corrupt or unwritable one costs a parse.
+/// repeated without parsing them again — unless the error is a file that is missing (a
+/// `library:` not built yet, in the manifest's folder or a library directory): those
+/// places are watched, and the manifest is read again once one exists. The index is only
+/// a speed-up: a missing, corrupt or unwritable one costs a parse.
 public struct ManifestIndex: Sendable {
     /// One manifest file and what reading it gave.
     ///
@@ -73,7 +75,7 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 11"
+    private static let magic = "actshare-manifest-index 12"
     /// Below this many manifests, statting them costs less than starting a thread.
     private static let statThreadThreshold = 32
 
@@ -175,26 +177,38 @@ public struct ManifestIndex: Sendable {
         var previous: [String: Records.Record] = [:]
         for record in records?.manifests ?? [] { previous[records!.file(of: record)] = record }
 
-        var writer = ByteWriter()
-        writer.write(fingerprint)
-        writer.write(directories)
-        writer.write(watched.count)
-        for (path, status) in watched { Self.writeRecord(file: path, status: status, record: [], to: &writer) }
-        writer.write(files.count)
         var manifests: [Entry] = []
+        var entries = ByteWriter()
+        // A manifest refused for a file not there yet (a library still to be built) is
+        // decoded again once that file appears: its paths are watched, absent.
+        var watched = watched
         for file in files {
             let status = FileSystem.status(file)
             var result: Result<ProviderManifest, ActShareError>?
             if let status, let record = previous[file], record.status.isSameVersion(as: status) {
                 var reader = ByteReader(stored, offset: record.offset)
                 result = try? ManifestCodec.read(file: file, from: &reader)
+                // Its error was a file that now exists: read again.
+                if case .failure(let error)? = result, let missing = error.cause as? MissingFiles, missing.paths.contains(where: FileSystem.exists) {
+                    result = nil
+                }
             }
             let decoded = result ?? decodeManifest(file)
+            if case .failure(let error) = decoded, let missing = error.cause as? MissingFiles {
+                watched += missing.paths.map { ($0, nil) }
+            }
             manifests.append(Entry(file: file, result: decoded))
             var record = ByteWriter()
             ManifestCodec.write(decoded, to: &record)
-            Self.writeRecord(file: file, status: status, record: record.bytes, to: &writer)
+            Self.writeRecord(file: file, status: status, record: record.bytes, to: &entries)
         }
+        var writer = ByteWriter()
+        writer.write(fingerprint)
+        writer.write(directories)
+        writer.write(watched.count)
+        for (path, status) in watched { Self.writeRecord(file: path, status: status, record: [], to: &writer) }
+        writer.write(files.count)
+        writer.append(raw: entries.bytes)
         var config: (file: String, result: Result<Config, ActShareError>)?
         writer.write(configFile != nil)
         if let configFile {

@@ -91,9 +91,9 @@ public struct ManifestDecoder: Sendable {
             if isolation == .inProcess, let value = top["isolation"],
                !builtinDirectories.contains(where: { FileSystem.absolute(file).hasPrefix(FileSystem.absolute($0) + "/") }) {
                 // A crash in-process is a crash of actshare, and a hang ignores `timeout:`:
-                // a provider cannot grant itself that trust.
+                // a provider cannot grant itself that trust, only the user can (config).
                 throw value.error(
-                    "'isolation: in-process' is only for built-in providers; this one runs in its own process (remove the line), unless config 'in-process' names \(id ?? "its id")",
+                    "'isolation: in-process' is only for built-in providers: remove the line. Only the user decides to run a third-party provider in actshare's process, with 'in-process: [\(id ?? "its id")]' in their config",
                     kind: kind)
             }
             return isolation
@@ -456,17 +456,15 @@ public struct ManifestDecoder: Sendable {
     private func resolveLibrary(_ library: String, in directory: String, value: YAMLValue) throws -> String {
         if library.hasPrefix("/") {
             guard FileSystem.exists(library) else {
-                throw value.error("'library' names \(library), which does not exist", kind: Self.kind)
+                throw value.error("'library' names \(library), which does not exist", kind: Self.kind, cause: MissingFiles([library]))
             }
             return library
         }
         // A bare file name may also come from the build tree; a relative path is the manifest's own.
         let directories = library.contains("/") ? [directory] : [directory] + libraryDirectories
-        for candidate in directories {
-            let path = FileSystem.join(candidate, library)
-            if FileSystem.exists(path) { return path }
-        }
-        throw value.error("'library' names \(library), which does not exist beside the manifest", kind: Self.kind)
+        let candidates = directories.map { FileSystem.join($0, library) }
+        for path in candidates where FileSystem.exists(path) { return path }
+        throw value.error("'library' names \(library), which does not exist beside the manifest", kind: Self.kind, cause: MissingFiles(candidates))
     }
 
     private func resolveImage(_ image: String, in directory: String, value: YAMLValue) throws -> String {
@@ -479,7 +477,7 @@ public struct ManifestDecoder: Sendable {
         }
         let path = FileSystem.join(directory, image)
         guard FileSystem.exists(path) else {
-            throw value.error("'\(value.path)' names \(image), which does not exist beside the manifest", kind: Self.kind)
+            throw value.error("'\(value.path)' names \(image), which does not exist beside the manifest", kind: Self.kind, cause: MissingFiles([path]))
         }
         return path
     }

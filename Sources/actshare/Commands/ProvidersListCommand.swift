@@ -28,7 +28,9 @@ struct ProvidersListCommand: ParsableCommand {
         let landlock = ActivityHost.landlockABI
         for provider in invocation.registry.providers {
             var row = Row(file: provider.file, status: "ok", provider: provider)
-            row.sandbox = invocation.host.runsInProcess(provider) ? "in actshare's process: not sandboxed"
+            let inProcess = invocation.host.runsInProcess(provider)
+            row.isolation = inProcess ? .inProcess : .process
+            row.sandbox = inProcess ? "in actshare's process: not sandboxed"
                 : landlock == 0 ? "not sandboxed: this kernel has no Landlock" : "sandboxed: \(provider.permissions.summary)"
             if disabled.contains(provider.id) {
                 row.status = "disabled"
@@ -75,6 +77,8 @@ struct ProvidersListCommand: ParsableCommand {
         var status: String
         var error: String?
         var provider: ProviderManifest?
+        /// Where it runs: the manifest's word, or the config's `in-process:`.
+        var isolation: Isolation?
         /// How it runs and what it may do, in words.
         var sandbox: String?
 
@@ -93,7 +97,7 @@ struct ProvidersListCommand: ParsableCommand {
                 writer.member("name", .string(provider.name))
                 writer.member("version", .string(provider.version))
                 writer.member("library", .string(provider.library))
-                writer.member("isolation", .string(provider.isolation.rawValue))
+                writer.member("isolation", .string((isolation ?? provider.isolation).rawValue))
                 writer.key("permissions")
                 writer.beginObject()
                 for (key, places) in [("read", provider.permissions.read), ("write", provider.permissions.write)] {
