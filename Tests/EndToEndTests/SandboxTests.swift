@@ -344,3 +344,54 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: "\(output)/hello-1.txt"))
     }
 }
+
+/// `write: [beside-items]`: files a sandboxed provider makes in its private `$TMPDIR` and
+/// returns are placed beside the shared file by actshare — new files only, never over one
+/// that is there, never through a link — and without the declaration they are dropped
+/// with a reason that names it (the folder is removed when the helper ends).
+@Suite struct ReturnedFilesTests {
+    static func sandbox(besideItems: Bool) throws -> (Sandbox, item: String) {
+        let permissions = besideItems ? "{write: [beside-items]}" : nil
+        let (sandbox, _) = try IsolationTests.sandbox("make", IsolationTests.hostile("make", perform: "hostile_make_file", timeout: "10s", permissions: permissions))
+        let item = try sandbox.file("photos/a.txt", "the item\n")
+        return (sandbox, item)
+    }
+
+    static func make(_ sandbox: Sandbox, _ item: String, then: String? = nil) throws -> [String: Any] {
+        let run = try sandbox.run(["perform", "org.test.make.go", item, "--json"] + (then.map { ["-o", "then=\($0)"] } ?? []))
+        return try run.json()
+    }
+
+    @Test func aFileMadeInTheTemporaryFolderIsPlacedBesideTheItem() throws {
+        let (sandbox, item) = try Self.sandbox(besideItems: true)
+        let folder = (item as NSString).deletingLastPathComponent
+        for (then, name) in [(nil, "made.txt"), (nil, "made (1).txt"), ("-rf", "_rf")] {
+            let result = try Self.make(sandbox, item, then: then)
+            #expect(result["completed"] as? Bool == true, "\(result)")
+            let returned = try #require((result["returned_items"] as? [[String: Any]])?.first)
+            #expect(returned["path"] as? String == "\(folder)/\(name)")
+            #expect(returned["content_type"] as? String == "text/plain")
+            #expect(FileManager.default.contents(atPath: "\(folder)/\(name)") == Data("made by hostile\n".utf8))
+        }
+        #expect(try String(contentsOfFile: item, encoding: .utf8) == "the item\n", "the item itself untouched")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(names == ["_rf", "a.txt", "made (1).txt", "made.txt"], "nothing partial left: \(names)")
+        #expect(try sandbox.run("providers").stdout.contains("writes to new files beside the shared items (placed there by actshare)"))
+    }
+
+    @Test func aLinkIsNotFollowedAndUndeclaredFilesAreDroppedWithWhy() throws {
+        let (sandbox, item) = try Self.sandbox(besideItems: true)
+        let folder = (item as NSString).deletingLastPathComponent
+        let secret = try sandbox.file("home/secret.txt", "top secret\n")
+        let linked = try Self.make(sandbox, item, then: "link:\(secret)")
+        let dropped = try #require((linked["dropped_items"] as? [[String: Any]])?.first)
+        #expect(dropped["reason"] as? String == "it is not a regular file in the provider's temporary folder (a link is not followed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["a.txt"], "the secret was not copied beside the item")
+
+        let (plain, plainItem) = try Self.sandbox(besideItems: false)
+        let undeclared = try Self.make(plain, plainItem)
+        let why = try #require((undeclared["dropped_items"] as? [[String: Any]])?.first?["reason"] as? String)
+        #expect(why.contains("'write: [beside-items]'"), "\(why)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (plainItem as NSString).deletingLastPathComponent) == ["a.txt"])
+    }
+}

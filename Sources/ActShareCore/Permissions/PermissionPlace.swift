@@ -5,6 +5,10 @@ public enum PermissionPlace: Sendable, Equatable {
     /// Where the activity writes: the folder an `output-option` names (for a file, its
     /// folder).
     case output
+    /// New files beside the shared items, in `write:` only. Not a sandbox grant (Landlock
+    /// cannot allow making a file without allowing to write what is there): the provider
+    /// returns files it made in its `$TMPDIR`, and actshare places them (``ReturnedFiles``).
+    case besideItems
     /// A path as written: absolute, `~`, `~/…`, or starting with an XDG variable
     /// (`$XDG_DATA_HOME/…`) or `$HOME`.
     case path(String)
@@ -17,6 +21,7 @@ public enum PermissionPlace: Sendable, Equatable {
         switch text {
         case "items": self = .items
         case "output": self = .output
+        case "beside-items": self = .besideItems
         default:
             guard Self.isValidPath(text) else { return nil }
             self = .path(text)
@@ -31,8 +36,8 @@ public enum PermissionPlace: Sendable, Equatable {
         return variables.contains(String(name))
     }
 
-    /// The path for this user: `~` and the variables expanded; nil for `items` and
-    /// `output`, or for `$XDG_RUNTIME_DIR` when it is unset.
+    /// The path for this user: `~` and the variables expanded; nil for `items`, `output`
+    /// and `beside-items`, or for `$XDG_RUNTIME_DIR` when it is unset.
     public func expanded(home: String, xdg: XDGDirectories) -> String? {
         guard case .path(let text) = self else { return nil }
         if text == "~" { return home }
@@ -59,6 +64,7 @@ public enum PermissionPlace: Sendable, Equatable {
         switch self {
         case .items: return "the shared items"
         case .output: return "the folder named by option \(outputOptions.joined(separator: " or "))"
+        case .besideItems: return "new files beside the shared items (placed there by actshare)"
         case .path(let text): return text
         }
     }
@@ -68,6 +74,7 @@ public enum PermissionPlace: Sendable, Equatable {
         switch self {
         case .items: return "items"
         case .output: return "output"
+        case .besideItems: return "beside-items"
         case .path(let text): return text
         }
     }

@@ -77,6 +77,11 @@ final class HookRunner: ProviderBackend {
         } catch is HookCancelled {
             outcome.status = .cancelled
         }
+        // Files made in a helper's private folder go when it ends: placed or said.
+        if outcome.status == .done, let temporary = transport.temporaryDirectory {
+            ReturnedFiles.settle(&outcome, temporary: temporary, besideItems: manifest.permissions.write.contains(.besideItems),
+                                 request: request, trace: trace)
+        }
         // What the sandbox refused is the likely reason of a failure: said first, with
         // what the provider said after it; after a success, it is a warning.
         if let refusal = outcome.refusals.first, outcome.status == .failed || outcome.status == .badInput {
@@ -137,7 +142,7 @@ final class HookRunner: ProviderBackend {
             observer?.log(LogLevel(rawValue: level) ?? .info, Self.text(message), provider: manifest.id)
             return true
         case .item(let kind, let value, let contentType):
-            switch ReturnedItem.make(kind: kind, value: value, contentType: contentType) {
+            switch ReturnedItem.make(kind: kind, value: value, contentType: contentType, temporary: transport.temporaryDirectory) {
             case .success(let item):
                 outcome.returnedItems.append(item)
                 return true

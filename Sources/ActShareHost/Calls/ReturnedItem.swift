@@ -4,8 +4,9 @@ import ActShareCore
 enum ReturnedItem {
     /// The item for `kind` and `value`, or why it is refused: an unknown kind, a
     /// malformed content type, a file that does not exist, a URL without a scheme, text
-    /// that is not UTF-8.
-    static func make(kind: Int32, value: [UInt8], contentType: [UInt8]?) -> Result<Item, DroppedItem> {
+    /// that is not UTF-8. A file in the helper's private `temporary` folder is looked for
+    /// where actshare sees that folder (its items are settled by ``ReturnedFiles``).
+    static func make(kind: Int32, value: [UInt8], contentType: [UInt8]?, temporary: TemporaryDirectoryView?) -> Result<Item, DroppedItem> {
         let shown = PathName.display(PathName.decode(value))
         func refuse(_ reason: String) -> Result<Item, DroppedItem> {
             .failure(DroppedItem(kind: ItemKind(cValue: kind)?.rawValue ?? "kind \(kind)", value: shown, reason: reason))
@@ -21,8 +22,12 @@ enum ReturnedItem {
         switch itemKind {
         case .file:
             let path = FileSystem.absolute(PathName.decode(value))
-            guard let status = FileSystem.status(path) else { return refuse("there is no such file") }
-            var file = Item.file(path, status: status)
+            let seen = temporary.flatMap { $0.relative(path) }.map { FileSystem.join(temporary!.view, $0) } ?? path
+            guard let status = FileSystem.status(seen) else { return refuse("there is no such file") }
+            // Typed by its bytes where actshare sees them, named as the provider did.
+            var file = Item.file(seen, status: status)
+            file.path = path
+            file.url = FileURI.make(path)
             if let type { file.contentType = type }
             return .success(file)
         case .url:

@@ -84,6 +84,9 @@ struct SandboxPolicy: Equatable {
                     }
                 case .path:
                     if let path = place.expanded(home: home, xdg: xdg) { add(path, rights) }
+                case .besideItems:
+                    // Nothing in the sandbox: actshare places the files (ReturnedFiles).
+                    break
                 }
             }
         }

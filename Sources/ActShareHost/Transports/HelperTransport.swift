@@ -29,6 +29,10 @@ final class HelperTransport: HookTransport {
     /// What the running helper's sandbox allows, and its private temporary directory.
     private var policy: SandboxPolicy?
     private var privateDirectory: PrivateDirectory?
+    var temporaryDirectory: TemporaryDirectoryView? {
+        guard let privateDirectory, let process else { return nil }
+        return TemporaryDirectoryView(path: privateDirectory.path, helper: process.pid)
+    }
     /// The output files granted alone to the running helper, made for it.
     private var outputFiles: [OutputFile] = []
     /// The Landlock ABI the running helper enforces (0: none; nil: not started).

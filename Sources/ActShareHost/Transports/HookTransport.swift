@@ -27,6 +27,10 @@ protocol HookTransport: AnyObject {
     /// whether the item was accepted. Throws a fault, or ``HookCancelled`` when the user
     /// cancelled and the provider had to be stopped.
     func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue
+
+    /// The provider's private `$TMPDIR`, removed when its helper ends (nil in process,
+    /// where the provider's files are where it put them).
+    var temporaryDirectory: TemporaryDirectoryView? { get }
 }
 
 /// A session callback, as the provider made it.

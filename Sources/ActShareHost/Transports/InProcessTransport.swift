@@ -9,6 +9,7 @@ import Glibc
 /// For trusted providers (`isolation: in-process`, or named in config `in-process`): a
 /// crash of the provider is a crash of the host, and there is no time limit.
 final class InProcessTransport: HookTransport {
+    var temporaryDirectory: TemporaryDirectoryView? { nil }
     private let manifest: ProviderManifest
     private let libraries: LibraryCache
     private let cancelled: UnsafeMutablePointer<Int32>

@@ -152,8 +152,11 @@ public struct ManifestDecoder: Sendable {
             return try listValue.stringList(kind: kind).map { text in
                 guard let place = PermissionPlace(text) else {
                     throw listValue.error(
-                        "'\(listValue.path)' lists '\(text)'; write items, output, or a path that is absolute or starts with ~ or $HOME, $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME, $XDG_CACHE_HOME or $XDG_RUNTIME_DIR (no '..')",
+                        "'\(listValue.path)' lists '\(text)'; write items, output, \(key == "write" ? "beside-items, " : "")or a path that is absolute or starts with ~ or $HOME, $XDG_CONFIG_HOME, $XDG_DATA_HOME, $XDG_STATE_HOME, $XDG_CACHE_HOME or $XDG_RUNTIME_DIR (no '..')",
                         kind: kind)
+                }
+                guard place != .besideItems || key == "write" else {
+                    throw listValue.error("'\(listValue.path)' lists 'beside-items', which is for 'write' only: a provider reads the items themselves with 'items'", kind: kind)
                 }
                 return place
             }

@@ -260,3 +260,26 @@ int32_t hostile_slow_silence(const actshare_request *request, actshare_session *
     usleep(2500000);
     return ACTSHARE_STATUS_DONE;
 }
+
+/* Makes a file in its private $TMPDIR and returns it: the name is option `then` (default
+ * made.txt), and with `then` starting "link:" the file is instead a symbolic link to the
+ * rest of the option (a file of the user's the sandbox does not let it read), which
+ * actshare must not follow when it places returned files. */
+int32_t hostile_make_file(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *tmp = getenv("TMPDIR");
+    const char *then = session->option(session, "then");
+    if (tmp == NULL) return ACTSHARE_STATUS_FAILED;
+    char path[4096];
+    if (then != NULL && strncmp(then, "link:", 5) == 0) {
+        snprintf(path, sizeof path, "%s/made.txt", tmp);
+        if (symlink(then + 5, path) != 0) return ACTSHARE_STATUS_FAILED;
+    } else {
+        snprintf(path, sizeof path, "%s/%s", tmp, then != NULL && then[0] != '\0' ? then : "made.txt");
+        FILE *file = fopen(path, "w");
+        if (file == NULL) return ACTSHARE_STATUS_FAILED;
+        fputs("made by hostile\n", file);
+        fclose(file);
+    }
+    return session->return_item(session, ACTSHARE_ITEM_FILE, path, NULL) == 0 ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
+}

@@ -1,19 +1,18 @@
-import ActShareCore
-import ActShareHandoff
 import CActShareSystem
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A folder held open by descriptor, through which the receiving side makes, writes,
-/// moves and removes everything (openat, mkdirat, renameat2, fchmod, unlinkat), each name
-/// opened with `O_NOFOLLOW`: a link swapped in for a folder or a file while a transfer
-/// runs is refused (ELOOP, ENOTDIR), never followed, so nothing is written or chmod-ed
-/// through it outside the receive directory.
-final class FolderDescriptor: Sendable {
-    let fd: Int32
+/// A folder held open by descriptor, through which everything in it is made, written,
+/// moved and removed (openat, mkdirat, renameat2, fchmod, unlinkat), each name opened with
+/// `O_NOFOLLOW`: a link swapped in for a folder or a file meanwhile is refused (ELOOP,
+/// ENOTDIR), never followed, so nothing is read, written or chmod-ed through it outside
+/// the folder. Hand Off's receiver works through it, and so does the placing of files a
+/// sandboxed provider made (`write: [beside-items]`).
+public final class FolderDescriptor: Sendable {
+    public let fd: Int32
     /// Its path, for messages only: never used to reach it again.
-    let path: String
+    public let path: String
 
     private init(fd: Int32, path: String) {
         self.fd = fd
@@ -24,14 +23,14 @@ final class FolderDescriptor: Sendable {
 
     /// Opens the folder at `path`, which must not be a link (its last component; the
     /// errno otherwise).
-    static func open(_ path: String) -> Result<FolderDescriptor, Errno> {
+    public static func open(_ path: String) -> Result<FolderDescriptor, Errno> {
         let fd = PathName.withCString(path) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         return fd >= 0 ? .success(FolderDescriptor(fd: fd, path: path)) : .failure(Errno(errno))
     }
 
     /// The folder `relative` (names separated by `/`) beneath this one, each step opened
     /// without following a link; with `creating`, missing ones are made with that mode.
-    func folder(_ relative: String, creating mode: mode_t? = nil) -> Result<FolderDescriptor, Errno> {
+    public func folder(_ relative: String, creating mode: mode_t? = nil) -> Result<FolderDescriptor, Errno> {
         var current = self
         for name in relative.split(separator: "/").map(String.init) {
             var child = PathName.withCString(name) { openat(current.fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -46,42 +45,42 @@ final class FolderDescriptor: Sendable {
     }
 
     /// Opens the file `name` here (`O_NOFOLLOW` added to `flags`): a descriptor, or -1.
-    func openFile(_ name: String, flags: Int32, mode: mode_t = 0o600) -> Int32 {
+    public func openFile(_ name: String, flags: Int32, mode: mode_t = 0o600) -> Int32 {
         PathName.withCString(name) { openat(fd, $0, flags | O_NOFOLLOW | O_CLOEXEC, mode) }
     }
 
     /// Makes the folder `name` here.
-    func makeFolder(_ name: String, mode: mode_t) -> Errno? {
+    public func makeFolder(_ name: String, mode: mode_t) -> Errno? {
         PathName.withCString(name) { mkdirat(fd, $0, mode) } == 0 ? nil : Errno(errno)
     }
 
     /// What is at `name` here, a link itself and not what it points to; nil if nothing.
-    func status(_ name: String) -> stat? {
+    public func status(_ name: String) -> stat? {
         var info = stat()
         return PathName.withCString(name, { fstatat(fd, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 ? info : nil
     }
 
     /// Moves `name` here to `target` in `folder`, only if nothing is there.
-    func move(_ name: String, to target: String, in folder: FolderDescriptor) -> Errno? {
+    public func move(_ name: String, to target: String, in folder: FolderDescriptor) -> Errno? {
         let moved = PathName.withCString(name) { from in PathName.withCString(target) { cactshare_renameat_noreplace(fd, from, folder.fd, $0) } }
         return moved == 0 ? nil : Errno(errno)
     }
 
     /// Removes `name` here: a file or link itself, a folder with all it holds.
-    func remove(_ name: String) {
+    public func remove(_ name: String) {
         _ = PathName.withCString(name) { cactshare_remove_tree_at(fd, $0) }
     }
 
     /// Sets this folder's mode.
-    func setMode(_ mode: mode_t) { fchmod(fd, mode) }
+    public func setMode(_ mode: mode_t) { fchmod(fd, mode) }
 
     /// Sets the modification time of `name` here to now (a link's own).
-    func touch(_ name: String) {
+    public func touch(_ name: String) {
         _ = PathName.withCString(name) { utimensat(fd, $0, nil, AT_SYMLINK_NOFOLLOW) }
     }
 
     /// The names in this folder (a second descriptor, so this one's offset is kept).
-    func names() -> [String] {
+    public func names() -> [String] {
         let copy = PathName.withCString(".") { openat(fd, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
@@ -99,9 +98,9 @@ final class FolderDescriptor: Sendable {
     }
 
     /// A system call's error number, with its words.
-    struct Errno: Error {
-        var code: Int32
-        init(_ code: Int32) { self.code = code }
-        var words: String { code == ELOOP || code == ENOTDIR ? "it is a link now, which is not followed" : String(cString: strerror(code)) }
+    public struct Errno: Error {
+        public var code: Int32
+        public init(_ code: Int32) { self.code = code }
+        public var words: String { code == ELOOP || code == ENOTDIR ? "it is a link now, which is not followed" : String(cString: strerror(code)) }
     }
 }
