@@ -1,3 +1,4 @@
+import ActShareCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL

@@ -1,3 +1,4 @@
+import ActShareCore
 import ActShareDNSSD
 import ActShareHandoff
 

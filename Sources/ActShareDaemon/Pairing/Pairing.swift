@@ -1,3 +1,4 @@
+import ActShareCore
 
 /// The short authentication string both sides show when pairing.
 ///

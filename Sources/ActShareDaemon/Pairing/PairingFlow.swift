@@ -1,3 +1,4 @@
+import ActShareCore
 import ActShareHandoff
 import NIOCore
 import NIOPosix

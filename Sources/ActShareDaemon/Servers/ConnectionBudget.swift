@@ -1,3 +1,4 @@
+import ActShareCore
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc

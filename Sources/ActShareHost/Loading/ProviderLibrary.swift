@@ -5,14 +5,16 @@ import Glibc
 
 /// A provider's shared library, opened once and never closed.
 ///
-/// Libraries are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | RTLD_DEEPBIND`: every
-/// symbol resolves at load time (a missing dependency fails now, not mid-call), one
-/// provider's symbols never replace another's, code that may have registered runtime
-/// metadata (Swift, C++) is never unmapped, and a provider binds to its own libraries
-/// before actshare's: a release actshare exports its Swift runtime to the daemon's library
-/// (scripts/link-release), and a Swift provider on the toolchain's shared runtime would
-/// otherwise take half its runtime from actshare and crash. No allocator ownership crosses
-/// the C interface, so a provider's malloc being its own libc's is safe.
+/// Libraries are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`: every symbol resolves at
+/// load time (a missing dependency fails now, not mid-call), one provider's symbols never
+/// replace another's, and code that may have registered runtime metadata (Swift, C++) is
+/// never unmapped. In the release link, which exports its Swift runtime to the daemon's
+/// library (ReleaseLink), also `RTLD_DEEPBIND`: a provider binds to its own libraries
+/// first, as a Swift provider on the toolchain's shared runtime would otherwise take half
+/// its runtime from actshare and crash. Nowhere else: the flag breaks the sanitizers' own
+/// interposition (a provider built with ASan loads in process only without it) and hides
+/// `LD_PRELOAD` interposers. No allocator ownership crosses the C interface, so a
+/// provider's malloc being its own libc's is safe.
 final class ProviderLibrary {
     let path: String
     private let handle: UnsafeMutableRawPointer
@@ -20,7 +22,7 @@ final class ProviderLibrary {
     /// Opens the library of `manifest`, or throws an error pointing at its `library:` key.
     init(manifest: ProviderManifest) throws {
         path = manifest.library
-        guard let handle = dlopen(manifest.library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | RTLD_DEEPBIND) else {
+        guard let handle = dlopen(manifest.library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | (ReleaseLink.exportsRuntime ? RTLD_DEEPBIND : 0)) else {
             let reason = LibraryFile.problem(manifest.library) ?? dlerror().map { String(cString: $0) } ?? "unknown error"
             throw ActShareError(
                 .providerFailed, "provider \(manifest.id): cannot load library \(manifest.library): \(Self.shorten(reason, path: manifest.library))",

@@ -7,6 +7,10 @@
 #include <spawn.h>
 #include <stdint.h>
 
+/// The GNU build id (hex) of the libactshare-daemon.so that scripts/link-release linked
+/// this actshare with, or NULL in any other build.
+const char *cactshare_daemon_library_build_id(void);
+
 /// The process environment, for posix_spawn.
 char **cactshare_environ(void);
 

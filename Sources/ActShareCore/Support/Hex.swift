@@ -1,8 +1,8 @@
-/// Lowercase hex, for pins, nonces and commitments.
-enum Hex {
+/// Lowercase hex, for pins, nonces, commitments and build ids.
+public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func string<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+    public static func string<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         var text: [UInt8] = []
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
@@ -11,7 +11,7 @@ enum Hex {
         return String(decoding: text, as: UTF8.self)
     }
 
-    static func bytes(_ text: String) -> [UInt8]? {
+    public static func bytes(_ text: String) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
