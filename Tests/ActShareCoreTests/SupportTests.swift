@@ -1,11 +1,31 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 @testable import ActShareCore
 @testable import ActShareManifests
 
 @Suite struct SupportTests {
+    /// The build id read from an ELF file's note is the one readelf shows; a file that is
+    /// not ELF has none; a build from source is not the release link.
+    @Test func aBuildIDIsReadFromTheFile() throws {
+        let program = "/usr/bin/readelf"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["-n", program]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let shown = try #require(text.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last.map(String.init))
+        #expect(ReleaseLink.buildID(ofFile: program) == shown)
+        #expect(ReleaseLink.buildID(ofFile: "/etc/hostname") == nil)
+        #expect(ReleaseLink.buildID(ofFile: "/nonexistent") == nil)
+        #expect(ReleaseLink.daemonLibraryBuildID == nil && !ReleaseLink.exportsRuntime)
+    }
+
     @Test func sizes() {
         #expect(Units.bytes("4096") == 4096)
         #expect(Units.bytes("512B") == 512)

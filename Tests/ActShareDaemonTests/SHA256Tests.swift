@@ -1,3 +1,4 @@
+import ActShareCore
 import Testing
 
 @testable import ActShareDaemon
