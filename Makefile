@@ -1,5 +1,5 @@
 # Shortcuts; the scripts are what CI and the README use.
-.PHONY: setup build plugins test bench fuzz install uninstall deb deb-test
+.PHONY: setup build plugins test bench fuzz install uninstall deb deb-test sanitize
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -53,3 +53,7 @@ deb:
 
 deb-test:
 	scripts/deb-test
+
+# The C parts built with AddressSanitizer and UBSan, and the tests that drive them.
+sanitize:
+	scripts/sanitize

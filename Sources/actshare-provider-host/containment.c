@@ -215,7 +215,8 @@ void containment_start(int protocol_in, int protocol_out, int grant, int keep_se
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     struct rlimit memory = {CONTAINMENT_MEMORY_LIMIT, CONTAINMENT_MEMORY_LIMIT};
     struct rlimit current;
-    if (getrlimit(RLIMIT_AS, &current) == 0 && (current.rlim_max == RLIM_INFINITY || current.rlim_max > memory.rlim_max)) {
+    if (CONTAINMENT_LIMITS_ADDRESS_SPACE && getrlimit(RLIMIT_AS, &current) == 0
+        && (current.rlim_max == RLIM_INFINITY || current.rlim_max > memory.rlim_max)) {
         setrlimit(RLIMIT_AS, &memory);
     }
     containment_limit_processes(CONTAINMENT_EXTRA_PROCESSES);

@@ -15,6 +15,14 @@
 
 /* The address space a helper may map (the provider's heap, libraries and stacks). */
 #define CONTAINMENT_MEMORY_LIMIT (4ull << 30)
+
+/* Whether the address space is limited at all: not under AddressSanitizer (scripts/sanitize),
+ * whose shadow memory alone maps terabytes of it. Every other limit holds there too. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CONTAINMENT_LIMITS_ADDRESS_SPACE 0
+#else
+#define CONTAINMENT_LIMITS_ADDRESS_SPACE 1
+#endif
 /* Processes the user may start beyond those already running when the helper starts. */
 #define CONTAINMENT_EXTRA_PROCESSES 64
 

@@ -494,7 +494,7 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *er
     }
     /* Before Landlock: its rule for TMPDIR must name the new file system. */
     *capped = cap_temporary(temporary_files) ? ASP_SANDBOX_CAPPED_TEMPORARY : 0;
-    lower(RLIMIT_AS, memory);
+    if (CONTAINMENT_LIMITS_ADDRESS_SPACE) lower(RLIMIT_AS, memory);
     lower(RLIMIT_FSIZE, file_size);
     lower(RLIMIT_NOFILE, open_files);
     if (processes) containment_limit_processes(processes);

@@ -249,6 +249,36 @@ extension IsolationTests {
     }
 }
 
+extension IsolationTests {
+    /// A provider built with AddressSanitizer, trusted in process, loads into an actshare
+    /// run with the ASan runtime preloaded (as a plugin author debugs one): a build from
+    /// source opens providers without RTLD_DEEPBIND, which the sanitizer would refuse
+    /// (only the packaged actshare, which exports its runtime, uses it).
+    @Test func aProviderBuiltWithASanLoadsInProcess() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        let directory = "\(sandbox.root)/hello-asan"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let build = try Sandbox.execute("/usr/bin/cc", [
+            "-fsanitize=address", "-fno-omit-frame-pointer", "-fPIC", "-shared", "-g", "-std=c11", "-D_DEFAULT_SOURCE",
+            "-I\(Sandbox.repository)/Sources/CActShare/include", "-I\(Sandbox.examples)/Hello/include",
+            "\(Sandbox.examples)/Hello/hello.c", "-o", "\(directory)/libhello.so",
+        ], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        try #require(build.status == 0, "\(build.stderr)")
+        #expect(try Sandbox.execute("/usr/bin/readelf", ["-d", "\(directory)/libhello.so"], environment: [:], stdin: nil).stdout.contains("libasan"))
+        try FileManager.default.copyItem(atPath: "\(Sandbox.examples)/Hello/provider.yaml", toPath: "\(directory)/provider.yaml")
+        sandbox.providerPath = [directory]
+        try sandbox.writeConfig("in-process: [org.example.hello]\n")
+        let runtime = try Sandbox.execute("/usr/bin/cc", ["-print-file-name=libasan.so"], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        sandbox.extraEnvironment["LD_PRELOAD"] = runtime
+        sandbox.extraEnvironment["ASAN_OPTIONS"] = "detect_leaks=0"
+        let run = try sandbox.run("perform", "org.example.hello.greet", "--text", "world", "--json", "--explain")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("in actshare's process") || run.stderr.contains("in this process"), "\(run.stderr)")
+        #expect(try run.json()["completed"] as? Bool == true, "\(run.stdout)")
+    }
+}
+
 /// What a provider starts ends with its call; what it writes is bounded and shown, not obeyed.
 extension IsolationTests {
     /// Processes running `sleep MARKER`, from the process table.

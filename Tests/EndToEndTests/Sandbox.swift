@@ -92,8 +92,15 @@ final class Sandbox {
             "LANG": "C.UTF-8",
         ]
         environment.merge(extraEnvironment) { $1 }
+        environment.merge(Self.sanitizerEnvironment) { old, _ in old }
         return environment
     }
+
+    /// Under scripts/sanitize (its C parts built with AddressSanitizer and UBSan), the
+    /// sanitizers' options, passed on to actshare and what it starts; empty otherwise.
+    static let sanitizerEnvironment: [String: String] = {
+        ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "UBSAN_OPTIONS" }
+    }()
 
     /// Writes a file under the sandbox's `files` folder and returns its path.
     @discardableResult

@@ -115,6 +115,14 @@ public enum FileSystem {
         return PathName.decode(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
     }
 
+    /// The name of a directory entry `readdir` returned, its bytes up to the NUL. Read in
+    /// place: an entry is only as long as its name (`d_reclen`), so a copy of the whole
+    /// `d_name` array would read past the end of the last entry of readdir's buffer.
+    public static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> UnsafeRawBufferPointer {
+        let start = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
+    }
+
     /// The names in a directory in byte order, without `.` and `..`, each after `prefix`
     /// (say the directory and a slash, for full paths); nil if it cannot be read.
     public static func contents(ofDirectory path: String, prefixedWith prefix: String = "") -> [String]? {
@@ -125,15 +133,12 @@ public enum FileSystem {
         var buffer: [UInt8] = []
         var names: [(start: Int, count: Int)] = []
         while let entry = readdir(dir) {
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let count = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-                let name = UnsafeRawBufferPointer(rebasing: raw[..<count])
-                if (count == 1 && name[0] == UInt8(ascii: ".")) || (count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".")) {
-                    return
-                }
-                names.append((buffer.count, count))
-                buffer.append(contentsOf: name)
+            let name = entryName(entry)
+            if (name.count == 1 && name[0] == UInt8(ascii: ".")) || (name.count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".")) {
+                continue
             }
+            names.append((buffer.count, name.count))
+            buffer.append(contentsOf: name)
         }
         return buffer.withUnsafeBytes { bytes in
             names.sort { left, right in

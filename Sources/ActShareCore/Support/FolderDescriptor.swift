@@ -89,9 +89,7 @@ public final class FolderDescriptor: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathName.decode(raw.prefix { $0 != 0 })
-            }
+            let name = PathName.decode(FileSystem.entryName(entry))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -283,3 +283,15 @@ int32_t hostile_make_file(const actshare_request *request, actshare_session *ses
     }
     return session->return_item(session, ACTSHARE_ITEM_FILE, path, NULL) == 0 ? ACTSHARE_STATUS_DONE : ACTSHARE_STATUS_FAILED;
 }
+
+/* Writes one byte past a heap block: harmless-looking in a plain build, and what
+ * scripts/sanitize checks AddressSanitizer catches in the provider host. */
+int32_t hostile_heap_overflow(const actshare_request *request) {
+    (void)request;
+    char *block = malloc(16);
+    if (block == NULL) return ACTSHARE_STATUS_FAILED;
+    volatile size_t past = 16;
+    block[past] = 'x';
+    free(block);
+    return ACTSHARE_STATUS_DONE;
+}
