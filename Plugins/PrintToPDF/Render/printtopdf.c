@@ -19,8 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-ACTSHARE_EXPORT int32_t print_to_pdf(const actshare_request *request, actshare_session *session);
-ACTSHARE_EXPORT int32_t print_to_pdf_can_perform(const actshare_request *request);
+/* Called by the provider's front library (Plugins/PrintToPDF/front.c), which loads this
+ * one only when there is something to render or an image type to check. */
+ACTSHARE_EXPORT int32_t print_to_pdf_render(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t print_to_pdf_render_can_perform(const actshare_request *request);
 
 static const paper papers[] = {
     {"a4", 595.276, 841.89}, {"letter", 612, 792}, {"legal", 612, 1008}, {"a5", 419.528, 595.276}};
@@ -121,7 +123,7 @@ static item_kind kind_of(const actshare_item *item) {
 
 /* Offered when every image among the items has a loader here: the manifest's image types
  * also match formats nothing installed can read (WebP without webp-pixbuf-loader). */
-int32_t print_to_pdf_can_perform(const actshare_request *request) {
+int32_t print_to_pdf_render_can_perform(const actshare_request *request) {
     for (size_t i = 0; i < request->item_count; i++) {
         const actshare_item *item = &request->items[i];
         if (item->kind == ACTSHARE_ITEM_FILE && kind_of(item) == ITEM_IMAGE && !image_type_readable(item->content_type)) return 0;
@@ -178,7 +180,7 @@ static int32_t fail(actshare_session *session, int32_t status, const char *messa
     return status;
 }
 
-int32_t print_to_pdf(const actshare_request *request, actshare_session *session) {
+int32_t print_to_pdf_render(const actshare_request *request, actshare_session *session) {
     char error[5000] = "";
     /* Paper and margins. */
     const char *paper_name = session->option(session, "paper");
