@@ -21,6 +21,21 @@ import Testing
         #expect(ReceivedName.sanitised(name) == safe)
     }
 
+    /// Inside a sent folder leading dots and dashes are kept (`.git`, `.gitignore`); `.`
+    /// and `..` never are.
+    @Test(arguments: [
+        (".git", ".git"),
+        (".gitignore", ".gitignore"),
+        ("-notes.txt", "-notes.txt"),
+        ("..", "__"),
+        (".", "_"),
+        ("a/b", "a_b"),
+        ("...", "..."),
+    ])
+    func aNameInsideAFolderKeepsItsLeadingDots(_ name: String, _ safe: String) {
+        #expect(ReceivedName.sanitised(name, topLevel: false) == safe)
+    }
+
     @Test func anEmptyNameIsRefused() {
         #expect(ReceivedName.sanitised("") == nil)
     }

@@ -40,6 +40,14 @@ import Testing
         let text = try a.run("handoff", "discover")
         #expect(text.stdout.contains("\(ids[1])  \"beta\" (as it calls itself; not paired)  \(link.address(1)):53840"), "\(text.stdout)")
 
+        // Sending to it before pairing says how to pair it, with the command to type.
+        let note = try a.sandbox.file("note.txt", "hi\n")
+        let unpaired = try a.run("handoff", "send", "--device", "beta", note)
+        #expect(unpaired.status == 2, "\(unpaired.stderr)")
+        #expect(unpaired.stderr.contains("beta is nearby but not paired: pair it first, with `actshare handoff pair 'beta'` here and `actshare handoff pair --wait` on beta"),
+                "\(unpaired.stderr)")
+        #expect(try a.run("handoff", "send", "--device", "nowhere", note).stderr.contains("no paired device is called nowhere"))
+
         // Pairing by the name discovery found: no address typed anywhere.
         let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", ids[0]])
         Thread.sleep(forTimeInterval: 0.5)

@@ -33,13 +33,18 @@ import Testing
         let script = "\(tree)/run.sh"
         try Sandbox.write("#!/bin/sh\n", to: script)
         chmod(script, 0o750)
+        // A repository's names, kept as they are inside the folder (as scp and rsync keep them).
+        try FileManager.default.createDirectory(atPath: "\(tree)/.git", withIntermediateDirectories: true)
+        try Sandbox.write("ref: refs/heads/main\n", to: "\(tree)/.git/HEAD")
+        try Sandbox.write("*.o\n", to: "\(tree)/.gitignore")
+        try Sandbox.write("notes\n", to: "\(tree)/-notes.txt")
 
         let sent = try a.run("handoff", "send", "--json", empty, one, big, tree)
         #expect(sent.status == 0, "\(sent.stderr)")
         let deliveries = try #require(try JSONSerialization.jsonObject(with: Data(sent.stdout.utf8)) as? [[String: Any]])
         #expect(deliveries.count == 1 && deliveries[0]["device"] as? String == "beta")
         let delivered = try #require(deliveries[0]["delivered"] as? [[String: Any]])
-        #expect(delivered.count == 3 + names.count + 1)
+        #expect(delivered.count == 3 + names.count + 1 + 3)
         for (file, local) in [(empty, "empty.bin"), (one, "one.bin"), (big, "big.bin")] {
             #expect(try Self.sha256("\(received)/\(local)") == Self.sha256(file), "\(local) arrived byte for byte")
             #expect(delivered.contains { $0["name"] as? String == local && $0["sha256"] as? String == (try? Self.sha256(file)) })
@@ -47,6 +52,9 @@ import Testing
         for name in names {
             #expect(try String(contentsOfFile: "\(received)/Photos/2024/\(name)", encoding: .utf8) == "\(name)\n")
         }
+        #expect(try String(contentsOfFile: "\(received)/Photos/.git/HEAD", encoding: .utf8) == "ref: refs/heads/main\n")
+        #expect(try String(contentsOfFile: "\(received)/Photos/.gitignore", encoding: .utf8) == "*.o\n")
+        #expect(try String(contentsOfFile: "\(received)/Photos/-notes.txt", encoding: .utf8) == "notes\n")
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: "\(received)/Photos/2024/empty", isDirectory: &isFolder) && isFolder.boolValue)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: "\(received)/Photos/run.sh")[.posixPermissions] as? Int)
@@ -66,8 +74,8 @@ import Testing
         #expect(transfers.count == 2 && transfers.allSatisfy { $0["from"] as? String == "alpha" })
         let files = try #require(transfers.first?["files"] as? [[String: Any]])
         #expect(files.contains { $0["name"] as? String == "\(received)/big.bin" && $0["bytes"] as? Int == 5 << 20 })
-        #expect(try b.run("handoff", "received").stdout.contains("alpha  8 files"))
-        #expect(b.log.contains("received 8 files"), "\(b.log)")
+        #expect(try b.run("handoff", "received").stdout.contains("alpha  11 files"))
+        #expect(b.log.contains("received 11 files"), "\(b.log)")
     }
 }
 
@@ -97,7 +105,8 @@ extension HandoffTransferTests {
              "files": [{"index": 2, "data": "evil\\n"}, {"index": 3, "data": "x\\n"}, {"index": 4, "data": "y\\n"}]}
             """)
         #expect(climbing.last?["type"] as? String == "transfer-done", "\(climbing)")
-        #expect(try String(contentsOfFile: "\(received)/__/__/_bashrc", encoding: .utf8) == "evil\n")
+        // Inside a folder a leading dot is kept (it cannot leave the folder); ".." is not.
+        #expect(try String(contentsOfFile: "\(received)/__/__/.bashrc", encoding: .utf8) == "evil\n")
         #expect(FileManager.default.fileExists(atPath: "\(received)/_rf") && FileManager.default.fileExists(atPath: "\(received)/new_line"))
         #expect(!FileManager.default.fileExists(atPath: "\(b.sandbox.root)/home/.bashrc") && !FileManager.default.fileExists(atPath: "\(b.sandbox.root)/.bashrc"))
 
@@ -108,7 +117,7 @@ extension HandoffTransferTests {
             let replies = try transfer(plan)
             #expect(replies.first?["type"] as? String != "transfer-accept", "\(plan): \(replies)")
         }
-        #expect(b.log.contains("the disk of beta is full"), "\(b.log)")
+        #expect(b.log.contains("the disk of beta is too full"), "\(b.log)")
 
         // 15,000 files of one name are numbered in one pass: the answer comes at once.
         let same = Array(repeating: file("same.txt", 1), count: 15_000).joined(separator: ", ")
@@ -538,6 +547,28 @@ extension HandoffTransferTests {
         let found = try Sandbox.execute("/bin/grep", ["-r", "-l", "OPENSSH", received], environment: [:], stdin: nil)
         #expect(found.stdout.isEmpty, "the secret did not arrive: \(found.stdout)")
         _ = b  // its daemon runs as long as it is kept
+    }
+
+    /// On a nearly full disk (a 16 MiB tmpfs with 3 MiB left), a small file still arrives:
+    /// a transfer keeps as much free as it brings, up to 64 MB, not 64 MB whatever its size.
+    /// One that would leave less than its own size is refused, in words that say so.
+    @Test func aNearlyFullDiskTakesASmallFileAndSaysWhyItRefusesALargerOne() throws {
+        let (a, b, received) = try Self.pairedPair(27_321, 27_322)
+        defer { withExtendedLifetime(b) {} }
+        try FileManager.default.createDirectory(atPath: received, withIntermediateDirectories: true)
+        let mounted = try Sandbox.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=16m,mode=0700", "actshare-test", received], environment: [:], stdin: nil)
+        try #require(mounted.status == 0, "\(mounted.stderr)")
+        defer { _ = try? Sandbox.execute("/bin/umount", ["-l", received], environment: [:], stdin: nil) }
+        try Data(count: 13 << 20).write(to: URL(fileURLWithPath: "\(received)/filler.bin"))
+        let note = try a.sandbox.data("note.txt", Data(repeating: 0x41, count: 1000))
+        let small = try a.run("handoff", "send", note)
+        #expect(small.status == 0, "\(small.stderr)")
+        #expect(FileManager.default.contents(atPath: "\(received)/note.txt") == Data(repeating: 0x41, count: 1000))
+        let large = try a.sandbox.data("large.bin", Data(count: 2 << 20))
+        let refused = try a.run("handoff", "send", large)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("the disk of beta would be too full:") && refused.stderr.contains("less than the 2.0 MB it keeps free"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/large.bin"))
     }
 
     /// The receive folder must be this user's own folder, not a link, at each transfer.

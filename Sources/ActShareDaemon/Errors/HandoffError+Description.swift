@@ -1,3 +1,4 @@
+import ActShareCore
 import ActShareHandoff
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,9 @@ extension HandoffError: CustomStringConvertible {
             return "several devices are paired: \(howToChoose)"
         case .noDeviceNamed(let name):
             return "no paired device is called \(name)"
+        case .deviceNotPaired(let name):
+            return "\(name) is nearby but not paired: pair it first, with `actshare handoff pair \(ShellWord.quoted(name))` here "
+                + "and `actshare handoff pair --wait` on \(name)"
         case .noDeviceWithID(let id):
             return "no paired device has the id \(id)"
 
@@ -187,8 +191,11 @@ extension HandoffError: CustomStringConvertible {
             return "too many files of one name are offered"
         case .sizesOverflow:
             return "the sizes offered add up to more than a disk holds"
-        case .diskFull(let receiver, let needed, let free):
-            return "the disk of \(receiver) is full: \(ByteCount.describe(needed)) needed, \(ByteCount.describe(free)) free"
+        case .diskFull(let receiver, let needed, let free, let reserve):
+            return needed > free
+                ? "the disk of \(receiver) is too full: \(ByteCount.describe(needed)) needed, \(ByteCount.describe(free)) free"
+                : "the disk of \(receiver) would be too full: \(ByteCount.describe(free)) free, and after the \(ByteCount.describe(needed)) "
+                    + "less than the \(ByteCount.describe(reserve)) it keeps free"
         case .receiveFolderUnusable(let receiver):
             return "\(receiver) cannot receive files: its receive folder cannot be used"
         case .receiverCannot(let receiver, let what, let reason):

@@ -5,7 +5,7 @@ import ActShareHandoff
 extension HandoffError {
     var exitCode: HandoffFailureCode {
         switch self {
-        case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .noDeviceWithID, .ambiguousNearbyName,
+        case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .deviceNotPaired, .noDeviceWithID, .ambiguousNearbyName,
              .alreadyRunning, .notAControlRequest, .badControlRequest, .restrictedAlready, .notAllowedWhenRestricted,
              .notExpectedHere, .updateWithoutWillSave, .continuedNeedsDevice, .discoveryOff,
              .activityRefused, .noCurrentActivity, .cannotHandOff,

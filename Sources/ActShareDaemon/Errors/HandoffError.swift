@@ -39,6 +39,8 @@ enum HandoffError: Error, Sendable {
     /// Several are paired and none was named; `howToChoose` is the option to use.
     case severalDevicesPaired(howToChoose: String)
     case noDeviceNamed(String)
+    /// No paired device has this name, but a device nearby does: it can be paired.
+    case deviceNotPaired(String)
     case noDeviceWithID(String)
 
     // MARK: Pairing (PairingFlow)
@@ -128,7 +130,8 @@ enum HandoffError: Error, Sendable {
     case emptyName
     case tooManyOfOneName
     case sizesOverflow
-    case diskFull(receiver: String, needed: UInt64, free: UInt64)
+    /// The files and the room kept free (``TransferReceiver/reserve(for:)``) do not fit.
+    case diskFull(receiver: String, needed: UInt64, free: UInt64, reserve: UInt64)
     case receiveFolderUnusable(receiver: String)
     /// A step on the receiving side failed: `what` ("cannot make its folder"), the reason.
     case receiverCannot(receiver: String, what: String, reason: String)

@@ -34,6 +34,8 @@ struct LocalSendServer: Sendable {
     /// Longer than a request waits for its user's answer.
     static let idleSeconds: Int64 = 75
     static let registerLimit = 4096
+    /// What is read and dropped of a body too large, so that its sender hears the 413.
+    static let drainLimit = 16 << 20
     /// PIN failures from one address before it is refused for a minute.
     static let pinAttempts = 3
 
@@ -115,13 +117,13 @@ struct LocalSendServer: Sendable {
                 whole.withLockedValue { $0 = true }
                 try await reply.json(200, service.own)
             case (.POST, "/api/localsend/v2/register"):
-                guard let body = try await Self.body(&parts, limit: Self.registerLimit) else { return try await reply.empty(413) }
+                guard let body = try await Self.body(&parts, limit: Self.registerLimit) else { return try await reply.tooLarge(&parts) }
                 whole.withLockedValue { $0 = true }
                 guard let info = try? LocalSendDeviceInfo.decode(body) else { return try await reply.empty(400) }
                 service.discovery?.heard(info, at: address)
                 try await reply.json(200, service.own)
             case (.POST, "/api/localsend/v2/prepare-upload"):
-                guard let body = try await Self.body(&parts, limit: LocalSendPrepareUpload.maximumBytes) else { return try await reply.empty(413) }
+                guard let body = try await Self.body(&parts, limit: LocalSendPrepareUpload.maximumBytes) else { return try await reply.tooLarge(&parts) }
                 whole.withLockedValue { $0 = true }
                 let (status, tokens) = await prepare(body, pin: query["pin"], from: address, closed: closed)
                 if let tokens { try await reply.json(status, tokens) } else { try await reply.empty(status) }
@@ -333,6 +335,15 @@ struct LocalSendServer: Sendable {
         let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
 
         func empty(_ status: Int) async throws { try await send(status, body: [], type: nil) }
+
+        /// 413, then the rest of the body read and dropped (at most ``drainLimit`` more
+        /// bytes, within the request's ``wholeSeconds``): closed at once, the client that is
+        /// still sending would be reset and lose the answer with it.
+        func tooLarge(_ parts: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator) async throws {
+            try await empty(413)
+            var dropped = 0
+            while dropped < LocalSendServer.drainLimit, case .body(let buffer)? = try await parts.next() { dropped += buffer.readableBytes }
+        }
 
         func json(_ status: Int, _ value: some Encodable) async throws {
             try await send(status, body: Array(try JSONEncoder().encode(value)), type: "application/json")

@@ -34,6 +34,13 @@ struct PeerDirectory: Sendable {
         }.sorted { ($0.paired ? 0 : 1, $0.pairedName ?? $0.name, $0.id) < ($1.paired ? 0 : 1, $1.pairedName ?? $1.name, $1.id) }
     }
 
+    /// Whether an actshare device nearby is called `name` and none paired is (discovery's
+    /// list as it is, not waited for): it is to be paired, not sent to another way.
+    func isUnpairedNearby(_ name: String) async -> Bool {
+        guard await paired.list.entry(named: name) == nil else { return false }
+        return await discovery.nearby(waiting: 0)?.contains { $0.name == name } ?? false
+    }
+
     /// A paired device answered, its pin checked, at `host`:`port`: if it moved, its new
     /// address is kept (paired-devices.json) for next time.
     func reached(_ entry: PairedDevices.Entry, at host: String, port: Int) async {
@@ -74,7 +81,9 @@ struct PeerDirectory: Sendable {
         let paired = await paired.list
         var chosen: [Target] = []
         for name in names {
-            guard let entry = paired.entry(named: name) else { throw HandoffError.noDeviceNamed(name) }
+            guard let entry = paired.entry(named: name) else {
+                throw await isUnpairedNearby(name) ? HandoffError.deviceNotPaired(name) : HandoffError.noDeviceNamed(name)
+            }
             if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += every.filter { $0.entry.pin == entry.pin } }
         }
         return chosen

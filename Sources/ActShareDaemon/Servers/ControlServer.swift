@@ -166,7 +166,8 @@ struct ControlServer {
                 // a message.
                 var text = activity.webpageURL
                 if case .string(let said)? = activity.userInfo["text"] { text = said }
-                if let device, let text, await peers.paired.list.entry(named: device) == nil, let seen = await localSend.device(named: device) {
+                if let device, let text, await peers.paired.list.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)),
+                   let seen = await localSend.device(named: device) {
                     return await localSend.sendMessage(text, to: seen, pin: pin)
                 }
                 return await relay.send(activity, to: device)

@@ -28,8 +28,13 @@ struct TransferReceiver {
     /// This device's name, for the messages the sender shows.
     let ownName: String
 
-    /// Room kept free on the disk beyond what a transfer needs.
+    /// The most room kept free on the disk beyond what a transfer needs. A transfer keeps
+    /// as much again as it brings, up to this: a note may fill a nearly full disk to its
+    /// last 2 KB, a film must leave 64 MB (f_bavail already leaves out root's reserve).
     static let spareBytes: UInt64 = 64 << 20
+
+    /// The room a transfer of `total` bytes must leave free.
+    static func reserve(for total: UInt64) -> UInt64 { min(total, spareBytes) }
 
     /// A planned entry: where it goes inside the partial folder.
     struct Planned {
@@ -240,8 +245,9 @@ struct TransferReceiver {
         return (TransferPart(index: index, bytes: total, sha256: Hex.string(hasher.finalize())), hasher)
     }
 
-    /// Each entry's safe path inside the partial folder: every component sanitised and
-    /// unique in its folder, parents before children. Refuses what cannot be made safe.
+    /// Each entry's safe path inside the partial folder: every component sanitised (a
+    /// top-level one also loses leading dots and dashes) and unique in its folder, parents
+    /// before children. Refuses what cannot be made safe.
     static func plan(_ entries: [TransferEntry]) throws -> [Planned] {
         guard !entries.isEmpty else { throw HandoffError.emptyOffer }
         guard entries.count <= LocalTree.maximumEntries else {
@@ -262,7 +268,7 @@ struct TransferReceiver {
             guard let safeParent = folders[parent] else {
                 throw HandoffError.fileBeforeFolder
             }
-            guard let last = components.last, let name = ReceivedName.sanitised(last) else {
+            guard let last = components.last, let name = ReceivedName.sanitised(last, topLevel: components.count == 1) else {
                 throw HandoffError.emptyName
             }
             let key = safeParent + "/" + name
@@ -290,8 +296,8 @@ struct TransferReceiver {
         var probe = directory
         while statvfs(probe, &info) != 0, probe != "/" { probe = FileSystem.directoryName(probe) }
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
-        if total > free || free - total < Self.spareBytes {
-            throw HandoffError.diskFull(receiver: ownName, needed: total, free: free)
+        if total > free || free - total < Self.reserve(for: total) {
+            throw HandoffError.diskFull(receiver: ownName, needed: total, free: free, reserve: Self.reserve(for: total))
         }
     }
 

@@ -111,12 +111,13 @@ struct TransferService: Sendable {
     }
 
     /// The paired devices and the LocalSend devices `names` name: a name no paired device
-    /// has may be a LocalSend device's.
+    /// has may be a LocalSend device's — unless an actshare device nearby has it, which is
+    /// to be paired (and so said), not asked over LocalSend.
     private func targets(named names: [String], all: Bool) async throws -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen]) {
         let paired = await peers.paired.list
         var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = []
         for name in names {
-            if paired.entry(named: name) == nil, let seen = await localSend.device(named: name) {
+            if paired.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)), let seen = await localSend.device(named: name) {
                 if !localSendDevices.contains(where: { $0.info.fingerprint == seen.info.fingerprint }) { localSendDevices.append(seen) }
             } else {
                 pairedNames.append(name)

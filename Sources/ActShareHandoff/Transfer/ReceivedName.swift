@@ -13,10 +13,16 @@ public enum ReceivedName {
     /// The deepest folder nesting taken in a received tree.
     public static let maximumDepth = 64
 
-    /// `name` made safe: `/`, `\`, control characters and bidirectional overrides become
-    /// `_`; leading dots and dashes become `_`; a name over ``maximumBytes`` is cut on a
+    /// `name` made safe: `/`, `\\`, control characters and bidirectional overrides become
+    /// `_`; `.` and `..` become `_` and `__`; a name over ``maximumBytes`` is cut on a
     /// character boundary, keeping its extension. Nil for an empty name.
-    public static func sanitised(_ name: some StringProtocol) -> String? {
+    ///
+    /// A top-level name (`topLevel`, what lands in the receive folder itself) also has its
+    /// leading dots and dashes made `_`: there a `.bashrc` would arrive hidden, and a `-rf`
+    /// be read as an option by the next `rm *` in Downloads. Inside a sent folder they are
+    /// kept, as scp, rsync and LocalSend keep them: a repository's `.git/HEAD` and
+    /// `.gitignore` must arrive as they are, and they cannot leave their folder.
+    public static func sanitised(_ name: some StringProtocol, topLevel: Bool = true) -> String? {
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
             let unsafe = scalar == "/" || scalar == "\\" || TerminalText.isControl(scalar)
@@ -24,8 +30,10 @@ public enum ReceivedName {
         }
         var result = String(scalars)
         guard !result.isEmpty else { return nil }
-        let leading = result.prefix { $0 == "." || $0 == "-" }
-        result = String(repeating: "_", count: leading.count) + result.dropFirst(leading.count)
+        if topLevel || result == "." || result == ".." {
+            let leading = result.prefix { $0 == "." || $0 == "-" }
+            result = String(repeating: "_", count: leading.count) + result.dropFirst(leading.count)
+        }
         return fitted(result)
     }
 

@@ -55,7 +55,7 @@ struct FileManagerIntegration {
             IFS='
             '
             set -f
-            exec \(Self.shellQuoted(actshare)) share --picker auto -- $\(variable)
+            exec \(ShellWord.quoted(actshare)) share --picker auto -- $\(variable)
 
             """
         return try write(script, to: FileSystem.join(directory, "Share"), mode: 0o755)
@@ -178,7 +178,7 @@ struct FileManagerIntegration {
                 \t<name>Share…</name>
                 \t<submenu></submenu>
                 \t<unique-id>\(Self.thunarID)</unique-id>
-                \t<command>\(Self.xmlEscaped(Self.shellQuoted(actshare))) share --picker auto -- %F</command>
+                \t<command>\(Self.xmlEscaped(ShellWord.quoted(actshare))) share --picker auto -- %F</command>
                 \t<description>Share the selected files with an activity (\(Self.marker) thunar)</description>
                 \t<range></range>
                 \t<patterns>*</patterns>
@@ -244,10 +244,6 @@ struct FileManagerIntegration {
             guard rmdir(folder) == 0 else { return }
             folder = FileSystem.directoryName(folder)
         }
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacing("'", with: "'\\''") + "'"
     }
 
     /// A path for a desktop file's Exec key: quoted, with its reserved characters escaped.
