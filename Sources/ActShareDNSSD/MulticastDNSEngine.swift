@@ -86,7 +86,7 @@ struct MulticastDNSEngine {
         send += delayed.filter { $0.due <= now }.map(\.outgoing)
         delayed.removeAll { $0.due <= now }
         cache.removeExpired(now: now)
-        var wakeAt = nextQuery
+        var wakeAt = min(nextQuery, cache.nextSweep)
         if announcementsLeft > 0 { wakeAt = min(wakeAt, nextAnnouncement) }
         if let resolve = nextResolve { wakeAt = min(wakeAt, resolve) }
         if let soonest = delayed.map(\.due).min() { wakeAt = min(wakeAt, soonest) }

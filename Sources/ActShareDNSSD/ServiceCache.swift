@@ -21,7 +21,16 @@ struct ServiceCache {
 
     private var entries: [Key: [Entry]] = [:]
     private var count = 0
+    /// When the first record held runs out.
+    private var nextExpiry = Double.infinity
     private var lastSweep = -Double.infinity
+    /// Sweeps at most this often: records that run out one after another (a flood of
+    /// goodbyes) cost one sweep of the cache for each quarter second, not each record.
+    static let sweepSeconds = 0.25
+
+    /// When the engine is next to sweep: so that a device that said goodbye leaves the
+    /// list one second after (RFC 6762 §10.1), not at the next packet or query.
+    var nextSweep: Double { max(nextExpiry, lastSweep + Self.sweepSeconds) }
 
     /// Takes the records of one response received at `now` (monotonic seconds); whether
     /// a record was added or dropped (not only refreshed).
@@ -44,6 +53,7 @@ struct ServiceCache {
             var held = entries[key] ?? []
             // A goodbye (TTL 0) is kept one second more (RFC 6762 §10.1).
             let expires = now + (record.ttl == 0 ? 1 : min(Double(record.ttl), Self.longestSeconds))
+            nextExpiry = min(nextExpiry, expires)
             if let index = held.firstIndex(where: { $0.record.data == record.data }) {
                 held[index].expires = expires
                 held[index].received = now
@@ -62,13 +72,15 @@ struct ServiceCache {
 
     /// Drops what has expired; a sweep a second at most.
     mutating func removeExpired(now: Double) {
-        guard now - lastSweep >= 1 else { return }
+        guard now >= nextSweep else { return }
         lastSweep = now
+        nextExpiry = .infinity
         for key in Array(entries.keys) {
             let held = entries[key] ?? []
             let kept = held.filter { $0.expires > now }
             count -= held.count - kept.count
             entries[key] = kept.isEmpty ? nil : kept
+            for entry in kept { nextExpiry = min(nextExpiry, entry.expires) }
         }
     }
 

@@ -72,7 +72,10 @@ import Testing
         #expect(engine.cache.services(of: Self.service).count == 1)
         let goodbye = try #require(DNSMessage(isResponse: true, answers: desk.records(address: 0x0A4D_0002, ttl: 0)).encoded())
         _ = engine.receive(goodbye, from: 0x0A4D_0002, fromPort: 5353, interfaceIndex: 7, now: 2)
-        _ = engine.due(now: 3.1)
+        // The engine asks to be woken when the goodbye runs out, not at its next query.
+        #expect(engine.due(now: 2.5).wakeAt == 3)
+        #expect(engine.cache.services(of: Self.service).count == 1, "kept one second more")
+        _ = engine.due(now: 3.0)
         #expect(engine.cache.services(of: Self.service).isEmpty)
     }
 

@@ -15,12 +15,12 @@ import Testing
     }
 
     /// Polls `discover` until `condition` holds, for at most `seconds`.
-    static func waitFor(_ machine: Machine, seconds: Double = 10, wire: String = "actshare",
+    static func waitFor(_ machine: Machine, seconds: Double = 10, wire: String = "actshare", asking: String = "0.5",
                         _ condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [[String: Any]] = []
         while Date() < deadline {
-            last = try nearby(machine, timeout: "0.5", wire: wire)
+            last = try nearby(machine, timeout: asking, wire: wire)
             if condition(last) { return last }
         }
         return last
@@ -75,10 +75,14 @@ import Testing
         let received = try FileManager.default.contentsOfDirectory(atPath: "\(b.sandbox.root)/home/Downloads")
         #expect(received.sorted() == ["note (1).txt", "note.txt"], "\(received)")
 
-        // A daemon that stops says goodbye: it leaves the others' lists at once.
+        // A daemon that stops says goodbye: it leaves the others' lists one second later
+        // (RFC 6762 §10.1), as Avahi's do — not at the next query.
+        let stopped = Date()
         c.terminate()
-        let afterGoodbye = try Self.waitFor(a, seconds: 3) { !$0.contains { $0["id"] as? String == ids[2] } }
+        let afterGoodbye = try Self.waitFor(a, seconds: 3, asking: "0.05") { !$0.contains { $0["id"] as? String == ids[2] } }
+        let gone = Date().timeIntervalSince(stopped)
         #expect(!afterGoodbye.contains { $0["id"] as? String == ids[2] })
+        #expect(gone < 1.6, "gone after \(gone) s")
     }
 
     @Test func staticDiscoveryAdvertisesNothingAndSaysSo() throws {

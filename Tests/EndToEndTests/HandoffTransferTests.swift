@@ -549,6 +549,29 @@ extension HandoffTransferTests {
         _ = b  // its daemon runs as long as it is kept
     }
 
+    /// The sending daemon killed (-9) partway: `handoff send --json` still prints a result —
+    /// the device, that the send broke off, and how much had gone — and exits 1.
+    @Test func aSendWhoseDaemonDiesStillPrintsItsResult() throws {
+        let (a, b, received) = try Self.pairedPair(27_331, 27_332)
+        defer { withExtendedLifetime(b) {} }
+        let big = "\(a.sandbox.root)/big.img"
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: big))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let sending = a.background(["handoff", "send", "--json", big])
+        try Self.waitForPartial(in: received, "big.img", atLeast: 100 << 20)
+        Thread.sleep(forTimeInterval: 0.3)  // a progress report or two at the sender
+        kill(try #require(a.pid), SIGKILL)
+        let result = sending()
+        #expect(result.status == 1, "\(result.stderr)")
+        let deliveries = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "stdout: \(result.stdout)")
+        #expect(deliveries.count == 1 && deliveries[0]["device"] as? String == "beta", "\(deliveries)")
+        let error = try #require(deliveries[0]["error"] as? String)
+        #expect(error.hasPrefix("the send broke off: ") && error.contains("of 1.0 GB had gone"), "\(error)")
+        #expect((deliveries[0]["transferred"] as? Int ?? 0) > 0, "\(deliveries)")
+    }
+
     /// On a nearly full disk (a 16 MiB tmpfs with 3 MiB left), a small file still arrives:
     /// a transfer keeps as much free as it brings, up to 64 MB, not 64 MB whatever its size.
     /// One that would leave less than its own size is refused, in words that say so.

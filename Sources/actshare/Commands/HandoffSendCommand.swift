@@ -53,11 +53,14 @@ extension HandoffCommand {
                     failure = error.failure
                 }
             }
-            let connection = try DaemonConnection()
-            let targets: [String?] = all ? try connection.call(ControlRequest(.devices)).devices?.map(\.id) ?? [] : devices.isEmpty ? [nil] : devices
-            for activity in urls.map(Self.urlActivity) + (text.map { [Self.textActivity($0)] } ?? []) {
-                for device in targets {
-                    deliveries += try connection.call(ControlRequest(.send, activity: activity, device: device, pin: pin)).deliveries ?? []
+            let activities = urls.map(Self.urlActivity) + (text.map { [Self.textActivity($0)] } ?? [])
+            if !activities.isEmpty {
+                let connection = try DaemonConnection()
+                let targets: [String?] = all ? try connection.call(ControlRequest(.devices)).devices?.map(\.id) ?? [] : devices.isEmpty ? [nil] : devices
+                for activity in activities {
+                    for device in targets {
+                        deliveries += try connection.call(ControlRequest(.send, activity: activity, device: device, pin: pin)).deliveries ?? []
+                    }
                 }
             }
             if json {
@@ -100,6 +103,9 @@ extension HandoffCommand {
             let bar = isatty(2) == 1 ? ProgressLine() : nil
             try connection.client.send(ControlRequest(
                 .sendFiles, paths: paths, devices: devices.isEmpty ? nil : devices, all: all ? true : nil, copy: copy ? true : nil, pin: pin))
+            // Each device's part as last reported: what is known of a send the daemon did
+            // not live to answer.
+            var reported: [TransferProgress] = []
             while true {
                 if cancelled.pointee != 0 {
                     connection.client.shutdown()
@@ -112,10 +118,11 @@ extension HandoffCommand {
                 } catch let error as ActShareError {
                     bar?.finish()
                     if cancelled.pointee != 0 { throw CommandFailure(.cancelled, "cancelled") }
-                    throw CommandFailure(.failed, error.message)
+                    throw Self.brokenOff(error.message, reported: reported, devices: devices)
                 }
                 if response.event == "progress" {
                     bar?.show(response.bytes ?? 0, of: response.total ?? 0, devices: response.progress ?? [])
+                    if let progress = response.progress { reported = progress }
                     continue
                 }
                 bar?.finish()
@@ -127,6 +134,20 @@ extension HandoffCommand {
                 }
                 return response.deliveries ?? []
             }
+        }
+
+        /// The daemon went away before it answered (`why`): each device with the bytes last
+        /// reported for it — the send broke off there, and the receiver keeps them to resume
+        /// from — so that `--json` still prints a result for each.
+        static func brokenOff(_ why: String, reported: [TransferProgress], devices: [String]) -> PartialFailure {
+            let message = "the send broke off: \(why)"
+            let parts = reported.isEmpty ? (devices.isEmpty ? [""] : devices).map { TransferProgress(device: $0, bytes: 0, total: 0) } : reported
+            let deliveries = parts.map { part in
+                Delivery(device: part.device, transferred: part.bytes,
+                         error: part.total > 0 ? "\(message) (\(ByteCount.describe(part.bytes)) of \(ByteCount.describe(part.total)) had gone)" : message)
+            }
+            let said = deliveries.count == 1 ? deliveries[0].error ?? message : message
+            return PartialFailure(failure: CommandFailure(.failed, said), deliveries: deliveries)
         }
 
         static func urlActivity(_ url: String) -> UserActivity {
