@@ -119,6 +119,7 @@ public final class Daemon: Sendable {
         localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
         peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
+        ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)
         transfers = TransferService(device: device, peers: peers, queue: queue, group: group, clientContext: clientContext,
                                     receiveDirectory: settings.receiveDirectory, localSend: localSend)
         pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)

@@ -13,7 +13,9 @@ public struct HandoffPaths: Sendable {
     /// The paired devices: a JSON array.
     public var pairedDevices: String { FileSystem.join(stateDirectory, ACTSHARE_HANDOFF_PAIRED_DEVICES) }
     /// What arrived here (`handoff received`).
-    public var receivedLog: String { FileSystem.join(stateDirectory, "received.json") }
+    public var receivedLog: String { FileSystem.join(stateDirectory, "received.jsonl") }
+    /// Where earlier versions kept it (one JSON array, read whole): taken over once (ReceivedLog).
+    public var earlierReceivedLog: String { FileSystem.join(stateDirectory, "received.json") }
     /// The LocalSend devices reached, each pinned to its certificate.
     public var localSendDevices: String { FileSystem.join(stateDirectory, "localsend-devices.json") }
 
