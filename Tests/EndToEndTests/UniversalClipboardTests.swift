@@ -369,6 +369,9 @@ import Testing
         try paired.replacingOccurrences(of: "\"name\" :", with: "\"clipboard\" : false,\n    \"name\" :").write(toFile: file, atomically: true, encoding: .utf8)
         desktops.a.stop()
         try desktops.a.start()
+        // Copied once the restarted daemon watches the display (on a busy machine its agent
+        // takes a while, and a copy made before it watches is not one it saw happen).
+        try Self.waitFor(desktops.a, seconds: 15) { $0["display"] != nil }
         let copy = try desktops.xclip(0, Data("not for beta".utf8))
         Thread.sleep(forTimeInterval: 1.5)
         #expect(Self.received(try Self.status(desktops.b)) == nil)

@@ -24,6 +24,9 @@ extension HandoffError: CustomStringConvertible {
             return "\(address) refused to pair: it is not waiting for a pairing (run `actshare handoff pair --wait` there first)"
         case .closedConnection(let address):
             return "\(address) closed the connection"
+        case .brokeOff(let device, let sent, let total, let why):
+            return "the send to \(device) broke off after \(ByteCount.describe(sent)) of \(ByteCount.describe(total)) (\(why)); "
+                + "the rest goes by itself when \(device) is back"
         case .peerFailure(let address, let what):
             return "\(address): \(what)"
         case .unreachable(let device):

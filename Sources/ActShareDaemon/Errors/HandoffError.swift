@@ -26,6 +26,9 @@ enum HandoffError: Error, Sendable {
     /// TLS refused while pairing: nobody waits for a pairing there.
     case notWaitingToPair(PeerAddress)
     case closedConnection(PeerAddress)
+    /// The connection broke while files went to `device`: `sent` of `total` bytes had gone
+    /// (the receiver keeps them), `why` in words. The send waits in the queue.
+    case brokeOff(device: String, sent: UInt64, total: UInt64, why: String)
     /// Anything else a library said while reaching `PeerAddress`.
     case peerFailure(PeerAddress, String)
     /// None of a device's addresses answered, for no more particular reason.
@@ -185,4 +188,15 @@ enum HandoffError: Error, Sendable {
 
     /// Another component's error in its own words (ActShareError, a system call's).
     case other(String)
+}
+
+extension HandoffError {
+    /// Whether the connection itself failed (it went, it broke, it was cut, nothing more
+    /// came), rather than the other side refusing: a send that fails so is worth resuming.
+    var isBrokenLink: Bool {
+        switch self {
+        case .noAnswer, .connectionFailed, .timedOut, .closedConnection, .peerFailure, .receiverClosed: return true
+        default: return false
+        }
+    }
 }

@@ -47,13 +47,15 @@ struct TransferService: Sendable {
                         let sender = TransferSender(tree: tree, deviceName: entry.name) { bytes in
                             sent.withLockedValue { $0[entry.pin] = bytes }
                         }
-                        let (delivery, unreachable) = await self.deliver(sender, to: entry, addresses: addresses)
-                        guard unreachable, !Task.isCancelled else { return delivery }
-                        // Off or away: the files wait, and go when it is back.
+                        let (delivery, retry) = await self.deliver(sender, to: entry, addresses: addresses)
+                        guard retry != nil, !Task.isCancelled else { return delivery }
+                        // Off or away, or gone mid-way: the files wait, and go when it is back
+                        // (resuming from what it kept). A send that broke off says so and how
+                        // much went; one that never started says nothing more.
                         do {
                             let id = try await self.queue.add(paths: paths, to: entry, copy: copy)
-                            DaemonLog.line("\(entry.name) is not reachable: the files wait as \(id)")
-                            var queued = Delivery(device: entry.name)
+                            DaemonLog.line("\(retry == .brokeOff ? delivery.error ?? "" : "\(entry.name) is not reachable"): the files wait as \(id)")
+                            var queued = retry == .brokeOff ? delivery : Delivery(device: entry.name)
                             queued.queued = id
                             return queued
                         } catch let failure as HandoffError {
@@ -103,7 +105,8 @@ struct TransferService: Sendable {
         if work.isCancelled {
             response = .failure(.cancelled)
             response.deliveries = deliveries
-        } else if let failed = deliveries.first(where: { $0.error != nil }) {
+        } else if let failed = deliveries.first(where: { $0.error != nil && $0.queued == nil }) {
+            // A send that broke off and waits in the queue is not a failure: it goes on.
             response = deliveries.count == 1 ? .failure(failed.error!, exitCode: .failed) : .failure(.notEveryDeviceGotFiles)
             response.deliveries = deliveries
         }
@@ -143,10 +146,26 @@ struct TransferService: Sendable {
         }
     }
 
-    /// One device's delivery: the first of its addresses that answers; `unreachable` when
-    /// none did.
+    /// Why a delivery is worth trying again later.
+    enum Retry {
+        /// No address of the device answered.
+        case unreachable
+        /// The connection broke while the files went: what arrived is kept there, and a
+        /// later attempt resumes from it.
+        case brokeOff
+    }
+
+    /// One device's delivery: the first of its addresses that answers; with why it is
+    /// worth trying again, when it is.
     private func deliver(_ sender: TransferSender, to entry: PairedDevices.Entry,
-                         addresses: [(host: String, port: Int)]) async -> (delivery: Delivery, unreachable: Bool) {
+                         addresses: [(host: String, port: Int)]) async -> (delivery: Delivery, retry: Retry?) {
+        var sender = sender
+        let went = NIOLockedValueBox<UInt64>(0)
+        let report = sender.progress
+        sender.progress = { bytes in
+            went.withLockedValue { $0 = bytes }
+            report(bytes)
+        }
         var reason = HandoffError.unreachable(device: entry.name)
         for address in addresses {
             let link: PeerLink
@@ -160,14 +179,17 @@ struct TransferService: Sendable {
             }
             await peers.reached(entry, at: address.host, port: address.port)
             do {
-                return (try await sender.send(over: link), false)
+                return (try await sender.send(over: link), nil)
             } catch {
                 let failure = error is CancellationError || Task.isCancelled
                     ? HandoffError.cancelled : HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
-                return (Delivery(device: entry.name, error: failure.description), false)
+                guard failure.isBrokenLink else { return (Delivery(device: entry.name, error: failure.description), nil) }
+                let bytes = went.withLockedValue { $0 }
+                let brokeOff = HandoffError.brokeOff(device: entry.name, sent: bytes, total: sender.tree.totalBytes, why: failure.description)
+                return (Delivery(device: entry.name, transferred: bytes, error: brokeOff.description), .brokeOff)
             }
         }
-        return (Delivery(device: entry.name, error: reason.description), true)
+        return (Delivery(device: entry.name, error: reason.description), .unreachable)
     }
 
     /// Tries each queued send that is due: delivered, it leaves the queue; its device
@@ -187,13 +209,13 @@ struct TransferService: Sendable {
                 DaemonLog.line("dropped the queued send \(item.id) to \(item.deviceName): \(HandoffError(error))")
                 continue
             }
-            let (delivery, unreachable) = await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses)
+            let (delivery, retry) = await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses)
             if let error = delivery.error {
                 await queue.failed(item.id, reason: error)
-                if !unreachable { DaemonLog.line("the queued send \(item.id) to \(entry.name) failed, to be tried again: \(error)") }
+                if retry != .unreachable { DaemonLog.line("the queued send \(item.id) to \(entry.name) failed, to be tried again: \(error)") }
             } else {
                 await queue.remove(item.id)
-                DaemonLog.line("delivered the queued send \(item.id) to \(entry.name): \(delivery.delivered.count) files")
+                DaemonLog.line("delivered the queued send \(item.id) to \(entry.name): \(delivery.delivered.count) files, \(delivery.transferred) bytes sent")
             }
         }
     }

@@ -68,7 +68,12 @@ extension HandoffCommand {
             } else {
                 for delivery in deliveries {
                     guard let id = delivery.queued else { continue }
-                    StandardStreams.out("\(TerminalText.visible(delivery.device)) is not reachable now: the files wait as \(id) and go when it is back (actshare handoff queue).\n")
+                    if let error = delivery.error {
+                        // It broke off mid-way: said, with how much went; the rest waits.
+                        StandardStreams.out("\(TerminalText.visible(error.prefix(1).uppercased() + error.dropFirst())); the files wait as \(id) (actshare handoff queue).\n")
+                    } else {
+                        StandardStreams.out("\(TerminalText.visible(delivery.device)) is not reachable now: the files wait as \(id) and go when it is back (actshare handoff queue).\n")
+                    }
                 }
                 for delivery in deliveries {
                     guard let fingerprint = delivery.pinned else { continue }
