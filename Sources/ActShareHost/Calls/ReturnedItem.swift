@@ -22,7 +22,7 @@ enum ReturnedItem {
         switch itemKind {
         case .file:
             let path = FileSystem.absolute(PathName.decode(value))
-            let seen = temporary.flatMap { $0.relative(path) }.map { FileSystem.join(temporary!.view, $0) } ?? path
+            let seen = temporary?.reached(path) ?? path
             guard let status = FileSystem.status(seen) else { return refuse("there is no such file") }
             // Typed by its bytes where actshare sees them, named as the provider did.
             var file = Item.file(seen, status: status)

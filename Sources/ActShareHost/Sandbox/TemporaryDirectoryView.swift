@@ -24,6 +24,11 @@ struct TemporaryDirectoryView: Sendable {
         return String(path.dropFirst(prefix.count))
     }
 
+    /// Where actshare reaches `path`, when it is in this folder.
+    func reached(_ path: String) -> String? {
+        relative(path).map { FileSystem.join(view, $0) }
+    }
+
     /// The helper's first child, its worker; the helper itself if it has none (it did
     /// not fork, or the kernel does not list children).
     private static func worker(of helper: Int32) -> Int32 {
