@@ -95,6 +95,14 @@ import Testing
         return (request, try #require(tokens["sessionId"] as? String), try #require(tokens["files"] as? [String: String]))
     }
 
+    /// Waits (10 s at most) until no hidden partial folder is left in `received`.
+    static func waitUntilNothingPartial(in received: String) throws {
+        let gone = Date().addingTimeInterval(10)
+        while Date() < gone, (try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
         (try peer.status()["result"] as? [String: Any])?["id"] as? String
     }
@@ -157,10 +165,7 @@ import Testing
         // Cancelled by the sender partway: nothing of it stays, not even hidden.
         _ = try Self.acceptedAndArriving(big, from: peer, to: alpha, into: received)
         #expect(try peer.control(["cancel"]).status == 0)
-        let gone = Date().addingTimeInterval(10)
-        while Date() < gone, (try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try Self.waitUntilNothingPartial(in: received)
         #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"])
 
         // Stopped here once accepted (`handoff decline ID` again): localsendd is told, and
@@ -170,6 +175,8 @@ import Testing
         let stopped = try alpha.run("handoff", "decline", fifth)
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(try Self.result(peer, after: previous)["kind"] as? String == "remote_cancelled")
+        // localsendd hears of it before the upload in flight has ended here: then it goes.
+        try Self.waitUntilNothingPartial(in: received)
         #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"], "nothing of it stays")
     }
 
