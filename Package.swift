@@ -140,7 +140,10 @@ let package = Package(
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
         .testTarget(
             name: "ActShareDaemonTests",
-            dependencies: ["ActShareDaemon", "ActShareCore", .product(name: "NIOSSL", package: "swift-nio-ssl")]),
+            dependencies: [
+                "ActShareDaemon", "ActShareCore", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),
         .testTarget(name: "ActShareProviderTests", dependencies: ["ActShareProvider"]),
         .testTarget(

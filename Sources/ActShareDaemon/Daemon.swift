@@ -199,9 +199,9 @@ public final class Daemon: Sendable {
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
                         try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
                         try channel.pipeline.syncOperations.addHandler(tls)
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                        return .admitted(try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel), peer, ticket)
+                        try channel.pipeline.syncOperations.addHandler(PeerFrameReader())
+                        try channel.pipeline.syncOperations.addHandler(PeerFrameWriter())
+                        return .admitted(try PeerChannel(wrappingChannelSynchronously: channel), peer, ticket)
                     }
                 }
         } catch {

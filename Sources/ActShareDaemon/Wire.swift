@@ -24,6 +24,14 @@ enum Wire {
         try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
     }
 
+    /// A peer's message; file bytes where a message was due cannot be one.
+    static func decode<T: Decodable>(_ type: T.Type, from frame: PeerFrame) throws -> T {
+        guard case .message(let buffer) = frame else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "file bytes where a message was due"))
+        }
+        return try decode(type, from: buffer)
+    }
+
     /// `work`, or a `TimedOut` error after `seconds`.
     static func within<T: Sendable>(_ seconds: Double, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in

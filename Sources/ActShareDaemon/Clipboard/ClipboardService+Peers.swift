@@ -86,9 +86,9 @@ extension ClipboardService {
         while bytes.readableBytes > 0 {
             var chunk = ByteBuffer()
             // As large as a frame holds: a 20 MiB image in 20 frames.
-            let slice = bytes.readSlice(length: min(bytes.readableBytes, FrameDecoder.limit - 1))!
+            let slice = bytes.readSlice(length: min(bytes.readableBytes, PeerFrame.dataLimit))!
             chunk.reserveCapacity(slice.readableBytes + 1)
-            chunk.writeInteger(TransferSender.dataTag)
+            chunk.writeInteger(PeerFrame.dataTag)
             chunk.writeImmutableBuffer(slice)
             try await outbound.write(chunk)
         }
@@ -131,7 +131,7 @@ extension ClipboardService {
                         var received: UInt64 = 0
                         var hasher = SHA256()
                         while received < target.size {
-                            guard var frame = try await frames.next(), frame.readInteger(as: UInt8.self) == TransferSender.dataTag,
+                            guard case .data(let frame) = try await frames.next(),
                                   received + UInt64(frame.readableBytes) <= target.size
                             else { throw HandoffError.moreBytesThanOffered(sender: entry.name, path: "the clipboard") }
                             frame.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }

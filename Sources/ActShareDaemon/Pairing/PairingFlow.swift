@@ -140,7 +140,7 @@ struct PairingFlow: Sendable {
 
     /// The responding side of the exchange, on the peer connection that asked.
     func respondToPairing(_ request: PeerMessage, window: PairingWindow, peer: PeerIdentity, host: String,
-                          frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+                          frames: inout PeerFrames,
                           outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         defer { window.eventSink.finish() }
         guard let commitment = request.commitment, let name = request.name, let theirKey = peer.value else {

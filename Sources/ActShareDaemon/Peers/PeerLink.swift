@@ -6,7 +6,7 @@ import NIOSSL
 /// A connection to another daemon: TLS with this device's identity, the other side's
 /// accepted by pin (one paired device, or, when pairing, anyone, its key recorded).
 struct PeerLink {
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    let channel: PeerChannel
     let peer: PeerIdentity
 
     static func connect(host: String, port: Int, group: EventLoopGroup, context: NIOSSLContext,
@@ -19,9 +19,9 @@ struct PeerLink {
                     let tls = try NIOSSLClientHandler(
                         context: context, serverHostname: nil, customVerificationCallback: TLS.verifier(peer, accept: accept))
                     try channel.pipeline.syncOperations.addHandler(tls)
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try channel.pipeline.syncOperations.addHandler(PeerFrameReader())
+                    try channel.pipeline.syncOperations.addHandler(PeerFrameWriter())
+                    return try PeerChannel(wrappingChannelSynchronously: channel)
                 }
             }
         return PeerLink(channel: channel, peer: peer)

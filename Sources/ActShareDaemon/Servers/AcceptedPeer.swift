@@ -3,6 +3,6 @@ import NIOCore
 /// A connection to the peer port as the listener hands it on: admitted, with what its
 /// TLS handshake will learn and its place in the budget, or refused (close it).
 enum AcceptedPeer: Sendable {
-    case admitted(NIOAsyncChannel<ByteBuffer, ByteBuffer>, PeerIdentity, ConnectionBudget.Ticket)
+    case admitted(PeerChannel, PeerIdentity, ConnectionBudget.Ticket)
     case refused(any Channel)
 }

@@ -20,7 +20,7 @@ struct PeerServer {
 
     /// One connection from another daemon. It must prove itself within 2 s: a paired
     /// device's first request, or a pairing request while `handoff pair --wait` is open.
-    func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerIdentity, ticket: ConnectionBudget.Ticket) async {
+    func serve(_ connection: PeerChannel, peer: PeerIdentity, ticket: ConnectionBudget.Ticket) async {
         let channel = connection.channel
         let prove = {
             // Paired devices have a budget of their own; when even that is full, it closes.
@@ -38,7 +38,7 @@ struct PeerServer {
                 await peers.paired.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
                 await transfers.queue.hurry(deviceID: entry.device.id)
-                var next: ByteBuffer? = first
+                var next: PeerFrame? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
                     if request.type == .transferOffer {

@@ -43,7 +43,7 @@ struct TransferReceiver {
     }
 
     /// Receives the transfer `offer` opened, reading its frames; returns what arrived.
-    func receive(_ offer: PeerMessage, frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+    func receive(_ offer: PeerMessage, frames: inout PeerFrames,
                  outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws -> ReceivedTransfer? {
         let planned: [Planned]
         let receiving: FolderDescriptor
@@ -145,8 +145,8 @@ struct TransferReceiver {
 
     /// The next frame; the connection's end, or its failure (a TLS connection cut without
     /// its close, a reset), is ``Interrupted``: what arrived is kept to be resumed.
-    private static func next(_ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> ByteBuffer {
-        let frame: ByteBuffer?
+    private static func next(_ frames: inout PeerFrames) async throws -> PeerFrame {
+        let frame: PeerFrame?
         do {
             frame = try await frames.next()
         } catch is FrameTooLarge {
@@ -304,7 +304,7 @@ struct TransferReceiver {
     /// Writes one file's bytes from `offset` (what was kept before it stays), as many as
     /// offered and not one more; returns the SHA-256 of the whole file.
     private func receiveFile(_ item: Planned, into partial: FolderDescriptor, from offset: UInt64, hasher start: SHA256,
-                             frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> String {
+                             frames: inout PeerFrames) async throws -> String {
         let folder = try partial.folder(Self.parent(of: item.relative)).mapError { failure("cannot write \(item.relative)", $0) }.get()
         let fd = folder.openFile(FileSystem.baseName(item.relative), flags: O_WRONLY | O_CREAT | (offset == 0 ? O_TRUNC : 0))
         guard fd >= 0 else { throw failure("cannot write \(item.relative)", FolderDescriptor.Errno(errno)) }
@@ -315,10 +315,9 @@ struct TransferReceiver {
         var hasher = start
         var left = item.entry.size - offset
         while left > 0 {
-            var chunk = try await Self.next(&frames)
-            guard chunk.readInteger(as: UInt8.self) == TransferSender.dataTag else {
-                chunk.moveReaderIndex(to: 0)
-                if (try? Wire.decode(PeerMessage.self, from: chunk))?.type == .transferCancel { throw Cancelled() }
+            let frame = try await Self.next(&frames)
+            guard case .data(let chunk) = frame else {
+                if (try? Wire.decode(PeerMessage.self, from: frame))?.type == .transferCancel { throw Cancelled() }
                 throw HandoffError.fewerBytesThanOffered(sender: senderName, path: item.entry.path)
             }
             guard UInt64(chunk.readableBytes) <= left else {

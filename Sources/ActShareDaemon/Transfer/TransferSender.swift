@@ -12,10 +12,8 @@ import Glibc
 /// What the receiver kept of an earlier attempt at the same files (`have` in its
 /// accept) is not sent again when its SHA-256 matches this side's first bytes.
 struct TransferSender {
-    /// Bytes of file data in one frame (a frame holds at most 1 MiB).
+    /// Bytes of file data in one frame (at most ``PeerFrame/dataLimit``).
     static let chunkSize = 512 << 10
-    /// The first byte of a data frame; a message frame starts with `{`.
-    static let dataTag: UInt8 = 0
 
     let tree: LocalTree
     let deviceName: String
@@ -100,7 +98,7 @@ struct TransferSender {
             let wanted = Int(min(UInt64(Self.chunkSize), left))
             var chunk = ByteBuffer()
             chunk.reserveCapacity(wanted + 1)
-            chunk.writeInteger(Self.dataTag)
+            chunk.writeInteger(PeerFrame.dataTag)
             let count = chunk.writeFromFile(fd, count: wanted)
             guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }

@@ -237,7 +237,7 @@ struct TransferService: Sendable {
     }
 
     func receiveFiles(_ offer: PeerMessage, from entry: PairedDevices.Entry,
-                      frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+                      frames: inout PeerFrames,
                       outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
         let receiver = TransferReceiver(directory: receiveDirectory, senderName: entry.name, senderID: entry.device.id, ownName: device.name)
         guard let received = try? await receiver.receive(offer, frames: &frames, outbound: outbound) else { return }
