@@ -12,8 +12,10 @@ import Glibc
 /// What the receiver kept of an earlier attempt at the same files (`have` in its
 /// accept) is not sent again when its SHA-256 matches this side's first bytes.
 struct TransferSender {
-    /// Bytes of file data in one frame (at most ``PeerFrame/dataLimit``).
-    static let chunkSize = 512 << 10
+    /// Bytes of file data in one frame: with its tag, 256 KiB, the buffer's whole capacity
+    /// (NIO rounds capacities up to a power of two). Larger frames cost more cache misses
+    /// than they save writes (at most ``PeerFrame/dataLimit``).
+    static let chunkSize = (256 << 10) - 1
 
     let tree: LocalTree
     let deviceName: String
@@ -39,9 +41,13 @@ struct TransferSender {
             for part in answer.have ?? [] { kept[part.index] = part }
             var done: UInt64 = 0, transferred: UInt64 = 0
             var delivered: [Delivery.File] = []
+            var window = WriteWindow(eventLoop: link.channel.channel.eventLoop)
             do {
                 for (index, item) in tree.items.enumerated() where item.entry.kind == .file {
-                    let (digest, sent) = try await sendFile(index, item, kept: kept[index], to: outbound) { done += $0; progress(done) }
+                    let (digest, sent) = try await sendFile(index, item, kept: kept[index], to: outbound, window: &window) {
+                        done += $0
+                        progress(done)
+                    }
                     transferred += sent
                     delivered.append(Delivery.File(name: item.entry.path, bytes: item.entry.size, sha256: digest))
                 }
@@ -73,7 +79,7 @@ struct TransferSender {
     /// Sends one file: `file-begin` at the offset the receiver may keep, the rest of its
     /// bytes (exactly the size offered), `file-end`. Returns its SHA-256 and the bytes sent.
     private func sendFile(_ index: Int, _ item: LocalTree.Item, kept: TransferPart?,
-                          to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+                          to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, window: inout WriteWindow,
                           done: (UInt64) -> Void) async throws -> (String, UInt64) {
         let fd = try item.openListedFile()
         defer { close(fd) }
@@ -103,6 +109,7 @@ struct TransferSender {
             guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await outbound.write(chunk)
+            try await window.wrote(count)
             left -= UInt64(count)
             done(UInt64(count))
         }
