@@ -309,7 +309,9 @@ struct TransferReceiver {
         let fd = folder.openFile(FileSystem.baseName(item.relative), flags: O_WRONLY | O_CREAT | (offset == 0 ? O_TRUNC : 0))
         guard fd >= 0 else { throw failure("cannot write \(item.relative)", FolderDescriptor.Errno(errno)) }
         defer { close(fd) }
-        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+        // From the start, O_TRUNC empties what an earlier attempt left; a truncate of a new
+        // file would make ext4 write it out at close (auto_da_alloc), a disk write per file.
+        guard offset == 0 || ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw HandoffError.cannotWrite(path: item.relative, receiver: ownName, errno: errno)
         }
         var hasher = start

@@ -41,16 +41,17 @@ struct TransferSender {
             for part in answer.have ?? [] { kept[part.index] = part }
             var done: UInt64 = 0, transferred: UInt64 = 0
             var delivered: [Delivery.File] = []
-            var window = WriteWindow(eventLoop: link.channel.channel.eventLoop)
+            var batch = FrameBatch(outbound: outbound, eventLoop: link.channel.channel.eventLoop)
             do {
                 for (index, item) in tree.items.enumerated() where item.entry.kind == .file {
-                    let (digest, sent) = try await sendFile(index, item, kept: kept[index], to: outbound, window: &window) {
+                    let (digest, sent) = try await sendFile(index, item, kept: kept[index], to: &batch) {
                         done += $0
                         progress(done)
                     }
                     transferred += sent
                     delivered.append(Delivery.File(name: item.entry.path, bytes: item.entry.size, sha256: digest))
                 }
+                try await batch.write()
             } catch is CancellationError {
                 // Told, the receiver removes what it has; a connection that just breaks
                 // leaves it there to be resumed.
@@ -79,7 +80,7 @@ struct TransferSender {
     /// Sends one file: `file-begin` at the offset the receiver may keep, the rest of its
     /// bytes (exactly the size offered), `file-end`. Returns its SHA-256 and the bytes sent.
     private func sendFile(_ index: Int, _ item: LocalTree.Item, kept: TransferPart?,
-                          to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, window: inout WriteWindow,
+                          to batch: inout FrameBatch,
                           done: (UInt64) -> Void) async throws -> (String, UInt64) {
         let fd = try item.openListedFile()
         defer { close(fd) }
@@ -97,7 +98,7 @@ struct TransferSender {
                 guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffError.sourceUnreadableAgain(path: item.source) }
             }
         }
-        try await outbound.write(try Wire.encode(PeerMessage(.fileBegin, index: index, offset: offset)))
+        try await batch.add(try Wire.encode(PeerMessage(.fileBegin, index: index, offset: offset)))
         var left = item.entry.size - offset
         while left > 0 {
             try Task.checkCancellation()
@@ -108,13 +109,12 @@ struct TransferSender {
             let count = chunk.writeFromFile(fd, count: wanted)
             guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
-            try await outbound.write(chunk)
-            try await window.wrote(count)
+            try await batch.add(chunk)
             left -= UInt64(count)
             done(UInt64(count))
         }
         let digest = Hex.string(hasher.finalize())
-        try await outbound.write(try Wire.encode(PeerMessage(.fileEnd, index: index, sha256: digest)))
+        try await batch.add(try Wire.encode(PeerMessage(.fileEnd, index: index, sha256: digest)))
         return (digest, item.entry.size - offset)
     }
 }
