@@ -58,7 +58,8 @@ struct TransferReceiver {
             receiving = try usableReceiveFolder()
             // The same files from the same device: what an interrupted attempt left is kept.
             partialName = "\(Self.partialPrefix)\(senderID)-\(id)"
-            if receiving.status(partialName).map({ $0.st_mode & S_IFMT == S_IFDIR }) != true {
+            let resuming = receiving.status(partialName).map { $0.st_mode & S_IFMT == S_IFDIR } == true
+            if !resuming {
                 Self.keepFewPartials(of: senderID, in: receiving)
                 if let error = receiving.makeFolder(partialName, mode: 0o700) { throw failure("cannot make its folder", error) }
             }
@@ -68,7 +69,8 @@ struct TransferReceiver {
             for item in planned where item.entry.kind == .folder {
                 _ = try partial.folder(item.relative, creating: 0o700).mapError { failure("cannot make \(item.relative)", $0) }.get()
             }
-            for (index, item) in planned.enumerated() where item.entry.kind == .file {
+            // Only an earlier attempt's folder can hold parts.
+            for (index, item) in planned.enumerated() where resuming && item.entry.kind == .file {
                 if let part = Self.keptPart(item.relative, in: partial, index: index, limit: item.entry.size) { kept[index] = part }
             }
         } catch let failure as HandoffError {
@@ -80,6 +82,7 @@ struct TransferReceiver {
             try await outbound.write(try Wire.encode(PeerMessage(.transferAccept, have: kept.values.map(\.part).sorted { $0.index < $1.index })))
             var files: [Delivery.File] = []
             var done = Set<Int>()
+            var folders = FolderCache(partial)
             let expected = planned.indices.filter { planned[$0].entry.kind == .file }
             while done.count < expected.count {
                 let frame = try await Self.next(&frames)
@@ -94,7 +97,7 @@ struct TransferReceiver {
                 guard offset == 0 || offset == kept[index]?.part.bytes else {
                     throw HandoffError.resumeWithoutPart(sender: senderName, path: item.entry.path)
                 }
-                let digest = try await receiveFile(item, into: partial, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
+                let digest = try await receiveFile(item, into: &folders, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
                                                    frames: &frames)
                 let endFrame = try await Self.next(&frames)
                 guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
@@ -303,15 +306,15 @@ struct TransferReceiver {
 
     /// Writes one file's bytes from `offset` (what was kept before it stays), as many as
     /// offered and not one more; returns the SHA-256 of the whole file.
-    private func receiveFile(_ item: Planned, into partial: FolderDescriptor, from offset: UInt64, hasher start: SHA256,
+    private func receiveFile(_ item: Planned, into folders: inout FolderCache, from offset: UInt64, hasher start: SHA256,
                              frames: inout PeerFrames) async throws -> String {
-        let folder = try partial.folder(Self.parent(of: item.relative)).mapError { failure("cannot write \(item.relative)", $0) }.get()
+        let folder = try folders.folder(Self.parent(of: item.relative)).mapError { failure("cannot write \(item.relative)", $0) }.get()
         let fd = folder.openFile(FileSystem.baseName(item.relative), flags: O_WRONLY | O_CREAT | (offset == 0 ? O_TRUNC : 0))
         guard fd >= 0 else { throw failure("cannot write \(item.relative)", FolderDescriptor.Errno(errno)) }
         defer { close(fd) }
         // From the start, O_TRUNC empties what an earlier attempt left; a truncate of a new
         // file would make ext4 write it out at close (auto_da_alloc), a disk write per file.
-        guard offset == 0 || ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+        guard offset == 0 || (ftruncate(fd, off_t(offset)) == 0 && lseek(fd, off_t(offset), SEEK_SET) == off_t(offset)) else {
             throw HandoffError.cannotWrite(path: item.relative, receiver: ownName, errno: errno)
         }
         var hasher = start
