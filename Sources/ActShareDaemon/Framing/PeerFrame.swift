@@ -3,7 +3,7 @@ import NIOCore
 /// What a connection between daemons carries, as ``PeerFrameReader`` hands it on.
 ///
 /// On the wire a frame is a 32-bit big-endian length, then that many bytes
-/// (docs/PROTOCOL.md, "Frames"): a message (JSON, starting with `{`), or a data frame
+/// (docs/PROTOCOL.md, "Between daemons"): a message (JSON, starting with `{`), or a data frame
 /// (``dataTag``, then bytes of a file or the clipboard). A message is handed on whole; a
 /// data frame's bytes in the pieces TLS decrypted them in, so that a file's bytes are
 /// hashed and written while they are still in the cache, and never gathered first.
