@@ -75,13 +75,21 @@ import Testing
         }
 
         /// The id of the device it sees called `name`, waiting for it (60 s at most: on a
-        /// loaded machine kdeconnectd takes its time).
+        /// loaded machine kdeconnectd takes its time). kdeconnectd announces itself by UDP
+        /// broadcast only when it starts and when the network changes, so one lost
+        /// broadcast (the other not yet listening, a loaded machine) would leave them apart:
+        /// every 5 s it is asked to announce itself again, as `kdeconnect-cli --refresh` does.
         func deviceID(named name: String, paired: Bool = false) throws -> String {
             let deadline = Date().addingTimeInterval(60)
+            var announced = Date()
             while Date() < deadline {
                 let listed = try call("/modules/kdeconnect", "org.kde.kdeconnect.daemon.deviceNames", ["true", paired ? "true" : "false"]).stdout
                 if let range = listed.range(of: "': '\(name)'"), let start = listed[..<range.lowerBound].lastIndex(of: "'") {
                     return String(listed[listed.index(after: start)..<range.lowerBound])
+                }
+                if Date().timeIntervalSince(announced) > 5 {
+                    _ = try? cli(["--refresh"])
+                    announced = Date()
                 }
                 Thread.sleep(forTimeInterval: 0.2)
             }
