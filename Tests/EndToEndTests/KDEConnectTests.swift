@@ -22,8 +22,10 @@ import Testing
         static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
                                           "/usr/libexec/kdeconnectd"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-        /// On a session bus of its own, or on `sessionBus` (a desktop's).
-        init(name: String, namespace: String, sessionBus: String? = nil) throws {
+        /// On a session bus of its own, or on `sessionBus` (a desktop's); told of the
+        /// devices at `peers` too (its "add devices by IP"), which it then announces itself
+        /// to directly as well as by broadcast.
+        init(name: String, namespace: String, sessionBus: String? = nil, peers: [String] = []) throws {
             let executable = try #require(Self.executable, "kdeconnectd is not installed: run scripts/install-deps")
             self.namespace = namespace
             root = NSTemporaryDirectory() + "actshare-kdeconnect-\(UUID().uuidString.prefix(8))"
@@ -38,7 +40,8 @@ import Testing
             // Its name from the start, in its config: renamed later, the other side may keep
             // the old one until it reconnects.
             try FileManager.default.createDirectory(atPath: "\(root)/home/.config/kdeconnect", withIntermediateDirectories: true)
-            try "[General]\nname=\(name)\n".write(toFile: "\(root)/home/.config/kdeconnect/config", atomically: true, encoding: .utf8)
+            let custom = peers.isEmpty ? "" : "customDevices=\(peers.joined(separator: ", "))\n"
+            try "[General]\nname=\(name)\n\(custom)".write(toFile: "\(root)/home/.config/kdeconnect/config", atomically: true, encoding: .utf8)
             let log = open("\(root)/kdeconnectd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(log) }
             daemon = try ClipboardTests.Server(["/usr/sbin/ip", "netns", "exec", namespace, executable],
@@ -110,8 +113,10 @@ import Testing
                               laptopBus: String? = nil) throws -> (laptop: Daemon, phone: Daemon) {
         // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
         for host in [laptopHost, phoneHost] { try NetworkLink.ipCommand(["-n", link.hosts[host], "route", "add", "default", "dev", "eth0"]) }
-        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus)
-        let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost])
+        // Each also told the other's address: a broadcast lost on a loaded machine left the
+        // two apart for a minute in CI, twice.
+        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus, peers: [link.address(phoneHost)])
+        let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost], peers: [link.address(laptopHost)])
         let phoneID = try laptop.deviceID(named: "Phone")
         let laptopID = try phone.deviceID(named: "laptop")
         // Asked again if the request is lost (a pairing request lasts 30 s in kdeconnectd).
