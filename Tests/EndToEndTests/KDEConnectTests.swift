@@ -111,10 +111,11 @@ import Testing
     /// paired: laptop asked, Phone's user accepted.
     static func pairedDaemons(_ link: NetworkLink, laptopHost: Int = 0, phoneHost: Int = 1,
                               laptopBus: String? = nil) throws -> (laptop: Daemon, phone: Daemon) {
-        // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
-        for host in [laptopHost, phoneHost] { try NetworkLink.ipCommand(["-n", link.hosts[host], "route", "add", "default", "dev", "eth0"]) }
-        // Each also told the other's address: a broadcast lost on a loaded machine left the
-        // two apart for a minute in CI, twice.
+        // Each is told the other's address (customDevices) and announces itself to it
+        // directly. Not also by broadcast (it goes out by a default route, which the hosts
+        // are not given): a broadcast lost on a loaded machine left the two apart for a
+        // minute in CI, and with both each side connected twice, and a file shared over
+        // the link then replaced never arrived.
         let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus, peers: [link.address(phoneHost)])
         let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost], peers: [link.address(laptopHost)])
         let phoneID = try laptop.deviceID(named: "Phone")
