@@ -358,6 +358,9 @@ extension HandoffTransferTests {
             }
             return count
         }
+        // The notice acted on above may still be on its way out: counted from when it is gone.
+        let gone = Date().addingTimeInterval(10)
+        while notices() > 0 && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
         var most = 0
         for index in 0..<40 {
             let file = try a.sandbox.file("small-\(index)<b>.txt", "\(index)\n")

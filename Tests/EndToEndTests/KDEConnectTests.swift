@@ -22,10 +22,8 @@ import Testing
         static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
                                           "/usr/libexec/kdeconnectd"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-        /// On a session bus of its own, or on `sessionBus` (a desktop's); told of the
-        /// devices at `peers` too (its "add devices by IP"), which it then announces itself
-        /// to directly as well as by broadcast.
-        init(name: String, namespace: String, sessionBus: String? = nil, peers: [String] = []) throws {
+        /// On a session bus of its own, or on `sessionBus` (a desktop's).
+        init(name: String, namespace: String, sessionBus: String? = nil) throws {
             let executable = try #require(Self.executable, "kdeconnectd is not installed: run scripts/install-deps")
             self.namespace = namespace
             root = NSTemporaryDirectory() + "actshare-kdeconnect-\(UUID().uuidString.prefix(8))"
@@ -40,8 +38,7 @@ import Testing
             // Its name from the start, in its config: renamed later, the other side may keep
             // the old one until it reconnects.
             try FileManager.default.createDirectory(atPath: "\(root)/home/.config/kdeconnect", withIntermediateDirectories: true)
-            let custom = peers.isEmpty ? "" : "customDevices=\(peers.joined(separator: ", "))\n"
-            try "[General]\nname=\(name)\n\(custom)".write(toFile: "\(root)/home/.config/kdeconnect/config", atomically: true, encoding: .utf8)
+            try "[General]\nname=\(name)\n".write(toFile: "\(root)/home/.config/kdeconnect/config", atomically: true, encoding: .utf8)
             let log = open("\(root)/kdeconnectd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(log) }
             daemon = try ClipboardTests.Server(["/usr/sbin/ip", "netns", "exec", namespace, executable],
@@ -78,21 +75,13 @@ import Testing
         }
 
         /// The id of the device it sees called `name`, waiting for it (60 s at most: on a
-        /// loaded machine kdeconnectd takes its time). kdeconnectd announces itself by UDP
-        /// broadcast only when it starts and when the network changes, so one lost
-        /// broadcast (the other not yet listening, a loaded machine) would leave them apart:
-        /// every 5 s it is asked to announce itself again, as `kdeconnect-cli --refresh` does.
+        /// loaded machine kdeconnectd takes its time).
         func deviceID(named name: String, paired: Bool = false) throws -> String {
             let deadline = Date().addingTimeInterval(60)
-            var announced = Date()
             while Date() < deadline {
                 let listed = try call("/modules/kdeconnect", "org.kde.kdeconnect.daemon.deviceNames", ["true", paired ? "true" : "false"]).stdout
                 if let range = listed.range(of: "': '\(name)'"), let start = listed[..<range.lowerBound].lastIndex(of: "'") {
                     return String(listed[listed.index(after: start)..<range.lowerBound])
-                }
-                if Date().timeIntervalSince(announced) > 5 {
-                    _ = try? cli(["--refresh"])
-                    announced = Date()
                 }
                 Thread.sleep(forTimeInterval: 0.2)
             }
@@ -111,13 +100,10 @@ import Testing
     /// paired: laptop asked, Phone's user accepted.
     static func pairedDaemons(_ link: NetworkLink, laptopHost: Int = 0, phoneHost: Int = 1,
                               laptopBus: String? = nil) throws -> (laptop: Daemon, phone: Daemon) {
-        // Each is told the other's address (customDevices) and announces itself to it
-        // directly. Not also by broadcast (it goes out by a default route, which the hosts
-        // are not given): a broadcast lost on a loaded machine left the two apart for a
-        // minute in CI, and with both each side connected twice, and a file shared over
-        // the link then replaced never arrived.
-        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus, peers: [link.address(phoneHost)])
-        let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost], peers: [link.address(laptopHost)])
+        // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
+        for host in [laptopHost, phoneHost] { try NetworkLink.ipCommand(["-n", link.hosts[host], "route", "add", "default", "dev", "eth0"]) }
+        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus)
+        let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost])
         let phoneID = try laptop.deviceID(named: "Phone")
         let laptopID = try phone.deviceID(named: "laptop")
         // Asked again if the request is lost (a pairing request lasts 30 s in kdeconnectd).
