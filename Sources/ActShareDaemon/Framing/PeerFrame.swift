@@ -18,7 +18,8 @@ enum PeerFrame: Sendable {
     static let limit = 1 << 20
     /// The first byte of a data frame; a message's is `{`.
     static let dataTag: UInt8 = 0
-    /// The most file bytes the sender puts in one data frame.
+    /// The most bytes of a file or of the clipboard one data frame holds (a sender may put
+    /// fewer: transfers use 256 KiB frames, ``TransferSender/chunkSize``).
     static let dataLimit = limit - 1
 }
 
