@@ -3,7 +3,7 @@
 // actshare: a share sheet for Linux.
 //
 // The targets read bottom-up as the architecture:
-//   C interfaces and shims (CActShare, CActShareCall for libffi, CActShareSystem, CGIO)
+//   C interfaces and shims (CActShare, CActShareCall for libffi, CActShareSystem)
 //   → ActShareCore   items, content types, manifests, config, registry, routing (loads no code)
 //   → ActShareYAML   YAML (libyaml) into nodes with positions
 //   → ActShareManifests  manifest and config decoding: the YAML helper (actshare run as actshare-manifests)
@@ -65,8 +65,6 @@ let package = Package(
         .target(
             name: "CActShareCall", dependencies: ["CActShare"], path: "Sources/CActShareCall",
             linkerSettings: [.linkedLibrary("ffi")]),
-        // GIO's content-type functions, opened with dlopen at first use (see cgio.h).
-        .target(name: "CGIO", path: "Sources/CGIO", linkerSettings: [.linkedLibrary("dl")]),
         // The handoff daemon's file names, shared with the C Hand Off provider.
         .target(name: "CActShareHandoff", path: "Sources/CActShareHandoff"),
         // The pipe protocol with actshare-provider-host: its specification and C codec.
@@ -77,7 +75,7 @@ let package = Package(
         // MARK: The host
         .target(
             name: "ActShareCore",
-            dependencies: ["CGIO", "CActShareSystem"]),
+            dependencies: ["CActShareSystem"]),
         // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),

@@ -8,32 +8,14 @@
 #define _GNU_SOURCE
 #include <actshare/provider.h>
 
-#include <dlfcn.h>
-#include <limits.h>
-#include <stdio.h>
+#include "sibling.h"
+
 #include <string.h>
 
 ACTSHARE_EXPORT int32_t print_to_pdf(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t print_to_pdf_can_perform(const actshare_request *request);
 
-/* The renderer's library beside this one, opened once; NULL with `error` set if it
- * cannot be. */
-static void *renderer(char *error, size_t error_size) {
-    static void *handle;
-    if (handle) return handle;
-    Dl_info self;
-    char path[PATH_MAX];
-    if (!dladdr((void *)print_to_pdf_can_perform, &self) || !self.dli_fname) {
-        snprintf(error, error_size, "cannot find where Print to PDF's library is");
-        return NULL;
-    }
-    const char *slash = strrchr(self.dli_fname, '/');
-    int length = slash ? (int)(slash - self.dli_fname) : 1;
-    snprintf(path, sizeof path, "%.*s/libprinttopdf-render.so", length, slash ? self.dli_fname : ".");
-    handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!handle) snprintf(error, error_size, "cannot load Print to PDF's renderer: %s", dlerror());
-    return handle;
-}
+#define RENDERER "libprinttopdf-render.so"
 
 /* Offered unless an image among the items has no loader here; only then is the renderer
  * (gdk-pixbuf) asked. PNG is read by cairo itself; text and PDFs need no check. */
@@ -46,10 +28,10 @@ int32_t print_to_pdf_can_perform(const actshare_request *request) {
     }
     if (!asks) return 1;
     char error[512];
-    void *handle = renderer(error, sizeof error);
-    int32_t (*check)(const actshare_request *) = handle ? (int32_t (*)(const actshare_request *))dlsym(handle, "print_to_pdf_render_can_perform") : NULL;
+    int32_t (*check)(const actshare_request *) =
+        (int32_t (*)(const actshare_request *))sibling_symbol((const void *)print_to_pdf_can_perform, RENDERER, "print_to_pdf_render_can_perform", error, sizeof error);
     if (!check) {
-        actshare_decline(request, handle ? "Print to PDF's renderer is incomplete" : error);
+        actshare_decline(request, error);
         return 0;
     }
     return check(request);
@@ -57,11 +39,10 @@ int32_t print_to_pdf_can_perform(const actshare_request *request) {
 
 int32_t print_to_pdf(const actshare_request *request, actshare_session *session) {
     char error[512];
-    void *handle = renderer(error, sizeof error);
-    int32_t (*render)(const actshare_request *, actshare_session *) =
-        handle ? (int32_t (*)(const actshare_request *, actshare_session *))dlsym(handle, "print_to_pdf_render") : NULL;
+    int32_t (*render)(const actshare_request *, actshare_session *) = (int32_t (*)(const actshare_request *, actshare_session *))sibling_symbol(
+        (const void *)print_to_pdf_can_perform, RENDERER, "print_to_pdf_render", error, sizeof error);
     if (!render) {
-        session->set_error(session, handle ? "Print to PDF's renderer is incomplete" : error);
+        session->set_error(session, error);
         return ACTSHARE_STATUS_FAILED;
     }
     return render(request, session);

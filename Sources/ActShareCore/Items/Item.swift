@@ -40,7 +40,8 @@ public struct Item: Sendable {
     /// sniffed, so HTML there stays `text/html`).
     ///
     /// Text a person typed (`--text`) is not sniffed: it is text, as a string is plain
-    /// text in a share sheet, and sniffing would load GIO, which costs more than a copy.
+    /// text in a share sheet, and sniffing would read shared-mime-info's database, which
+    /// costs more than a copy.
     public static func text(_ text: String, contentType: String? = nil) -> Item {
         var type = contentType ?? ContentType.plainText
         if !ContentType.isA(type, ContentType.plainText) { type = ContentType.plainText }

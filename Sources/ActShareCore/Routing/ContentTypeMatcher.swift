@@ -1,7 +1,7 @@
 /// Remembers which content types match which patterns during one routing pass.
 ///
 /// With many providers the same few (type, pattern) pairs are asked about again and
-/// again, and each answer is a shared-mime-info lookup behind GIO's lock.
+/// again, and each answer walks shared-mime-info's subclass lists.
 public final class ContentTypeMatcher {
     private var answers: [String: [String: Bool]] = [:]
 

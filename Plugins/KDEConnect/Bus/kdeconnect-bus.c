@@ -1,25 +1,19 @@
 /*
- * Send with KDE Connect: files, URLs and text to a phone (or any device) paired with the
- * KDE Connect daemon of this session, through kdeconnectd's D-Bus interface
- * (org.kde.kdeconnect on the session bus: the daemon's `deviceNames`, each device's
- * `share` plugin with `shareUrl` and `shareText`). It is not a KDE Connect
- * implementation: kdeconnectd pairs, connects and sends; actshare never speaks on port
- * 1716 itself. Offered only while kdeconnectd runs and a paired device is reachable; its
- * can-perform says why not otherwise (without a bus connection when nothing was ever
- * paired).
+ * Send with KDE Connect, the part on the session bus (GIO): kdeconnectd's D-Bus
+ * interface (org.kde.kdeconnect: the daemon's `deviceNames`, each device's `share` plugin
+ * with `shareUrl` and `shareText`). The provider's own library (../front.c) links libc
+ * alone and loads this one only once a device was ever paired here, so that `actshare
+ * list` does not load GIO where KDE Connect is not used.
  *
  * Every call has a time limit (kdeconnectd may hang); device ids are checked before they
  * become object paths; a device's name (the phone's own) is only shown.
  */
-#include <actshare/provider.h>
+#include "kdeconnect.h"
+
 #include <gio/gio.h>
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-
-ACTSHARE_EXPORT int32_t kdeconnect_can_perform(const actshare_request *request);
-ACTSHARE_EXPORT int32_t kdeconnect_send(const actshare_request *request, actshare_session *session);
 
 #define KDECONNECT_NAME "org.kde.kdeconnect"
 #define KDECONNECT_PATH "/modules/kdeconnect"
@@ -29,23 +23,6 @@ ACTSHARE_EXPORT int32_t kdeconnect_send(const actshare_request *request, actshar
 #define CALL_MS 3000
 /* The option naming the device, by id or by name. */
 #define DEVICE_OPTION "device"
-
-/* Whether a device was ever paired with KDE Connect here: its list of them
- * (kdeconnect/trusted_devices in the config folder) is there and not empty. Read first,
- * so that `actshare list` pays for no bus connection where KDE Connect is not used. */
-static int ever_paired(void) {
-    const char *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    char path[4096];
-    if (config && config[0] == '/') {
-        snprintf(path, sizeof path, "%s/kdeconnect/trusted_devices", config);
-    } else if (home && home[0] == '/') {
-        snprintf(path, sizeof path, "%s/.config/kdeconnect/trusted_devices", home);
-    } else {
-        return 0;
-    }
-    struct stat info;
-    return stat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0;
-}
 
 /* The session bus, or NULL with a reason. */
 static GDBusConnection *session_bus(char *why, size_t size) {
@@ -94,29 +71,7 @@ static int is_device_id(const char *id) {
     return 1;
 }
 
-/* Why the items cannot go through KDE Connect, or NULL: it sends files, URLs and text,
- * not folders. */
-static const char *unsendable(const actshare_request *request) {
-    for (size_t i = 0; i < request->item_count; i++) {
-        const actshare_item *item = &request->items[i];
-        struct stat info;
-        if (item->kind == ACTSHARE_ITEM_FILE && (!item->path || stat(item->path, &info) != 0 || !S_ISREG(info.st_mode))) {
-            return "KDE Connect sends files, URLs and text, not folders";
-        }
-    }
-    return NULL;
-}
-
-int32_t kdeconnect_can_perform(const actshare_request *request) {
-    const char *not_this = unsendable(request);
-    if (not_this) {
-        actshare_decline(request, not_this);
-        return 0;
-    }
-    if (!ever_paired()) {
-        actshare_decline(request, "No device is paired with KDE Connect: pair a phone in KDE Connect first");
-        return 0;
-    }
+int32_t kdeconnect_bus_can_perform(const actshare_request *request) {
     char why[512];
     GDBusConnection *bus = session_bus(why, sizeof why);
     if (!bus) {
@@ -175,12 +130,7 @@ static int choose_device(GVariant *devices, const char *wanted, char *id, size_t
     return result;
 }
 
-int32_t kdeconnect_send(const actshare_request *request, actshare_session *session) {
-    const char *not_this = unsendable(request);
-    if (not_this) {
-        session->set_error(session, not_this);
-        return ACTSHARE_STATUS_BAD_INPUT;
-    }
+int32_t kdeconnect_bus_send(const actshare_request *request, actshare_session *session) {
     char why[512];
     GDBusConnection *bus = session_bus(why, sizeof why);
     if (!bus) {
