@@ -57,15 +57,24 @@ struct MimeCache: Sendable {
     }
 
     /// `strcmp` of the string at `offset` with `key`: the order the cache's lists are sorted in.
-    func compare<Key: Collection>(at offset: Int, with key: Key) -> Int? where Key.Element == UInt8 {
-        guard let stored = string(at: offset) else { return nil }
-        for (a, b) in zip(stored, key) where a != b { return a < b ? -1 : 1 }
-        return stored.count == key.count ? 0 : (stored.count < key.count ? -1 : 1)
+    /// (Plain arrays, not generic collections: a generic zip here cost a runtime type
+    /// lookup at every start.)
+    func compare(at offset: Int, with key: [UInt8]) -> Int? {
+        guard offset >= 0, offset < bytes.count else { return nil }
+        var index = 0
+        while true {
+            guard offset + index < bytes.count else { return nil }
+            let stored = bytes[offset + index]
+            let wanted: UInt8 = index < key.count ? key[index] : 0
+            if stored != wanted { return stored < wanted ? -1 : 1 }
+            if stored == 0 { return index == key.count ? 0 : -1 }  // a key with a NUL in it is longer
+            index += 1
+        }
     }
 
     /// Binary search of a list of `count` entries of `stride` bytes from `first`, each
     /// beginning with the offset of its key string; the index of the entry equal to `key`.
-    func search<Key: Collection>(_ key: Key, first: Int, count: Int, stride: Int) -> Int? where Key.Element == UInt8 {
+    func search(_ key: [UInt8], first: Int, count: Int, stride: Int) -> Int? {
         var low = 0, high = count - 1
         while low <= high {
             let middle = (low + high) / 2
