@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// A file swapped for a FIFO between its `stat` and the read of its first bytes: the
+    /// open does not wait for a writer, and the bytes are not read from it.
+    @Test func aFileSwappedForAFIFOIsNotWaitedFor() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        // A name that does not settle the type, so the first bytes are asked for.
+        let path = "\(directory)/unnamed"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("some words\n".utf8)))
+        let status = try #require(FileSystem.status(path))
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var type = ""
+        Thread.detachNewThread {
+            type = ContentType.of(path: path, status: status)
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "typing the FIFO waited for a writer")
+        #expect(type == "application/octet-stream")
+    }
+
     @Test func subclassesMatchTheirAncestors() {
         #expect(ContentType.isA("text/x-python", "text/plain"))
         #expect(ContentType.isA("application/json", "text/plain"))

@@ -20,7 +20,8 @@ public enum ContentType {
         let name = PathName.bytes(FileSystem.baseName(path))
         let byName = database.guess(name: name, data: nil)
         guard byName.uncertain else { return byName.type }
-        let head = (try? FileSystem.read(path, limit: database.sniffLength)) ?? []
+        // Not a regular file any more (swapped since its stat), or unreadable: the name's word.
+        guard let head = FileSystem.readHead(path, count: database.sniffLength) else { return byName.type }
         return database.guess(name: name, data: head).type
     }
 

@@ -28,7 +28,7 @@ struct MimeCache: Sendable {
 
     /// The cache at `path`, or nil when there is none or it is not a cache this reads.
     init?(path: String) {
-        guard let bytes = try? FileSystem.read(path, limit: Self.sizeLimit + 1), bytes.count <= Self.sizeLimit else { return nil }
+        guard let bytes = FileSystem.readHead(path, count: Self.sizeLimit + 1), bytes.count <= Self.sizeLimit else { return nil }
         self.init(bytes: bytes)
     }
 

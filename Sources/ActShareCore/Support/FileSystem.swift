@@ -204,6 +204,31 @@ public enum FileSystem {
         }
     }
 
+    /// The first `count` bytes of a regular file (fewer if it is shorter), or nil when it
+    /// is not one or cannot be read. Opened without blocking and checked after the open,
+    /// so a FIFO put in its place after a `stat` cannot hold the caller.
+    public static func readHead(_ path: String, count: Int) -> [UInt8]? {
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        // Sized by the file (one byte more, to see it grow), not by `count`: a cache's
+        // bound is far above its size.
+        let wanted = min(count, max(Int(info.st_size), 0) + 1)
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        while filled < wanted {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, wanted - filled) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            filled += read
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
     /// Reads a regular file of at most `limit` bytes, or says why not: a FIFO would block
     /// the read forever, a device (`/dev/zero`) never end, a huge file fill memory.
     /// Opened without blocking, so not even the open of a FIFO waits.
