@@ -18,9 +18,8 @@ void *sibling_symbol(const void *anchor, const char *name, const char *symbol, c
     const char *slash = strrchr(self.dli_fname, '/');
     int length = slash ? (int)(slash - self.dli_fname) : 1;
     snprintf(path, sizeof path, "%.*s/%s", length, slash ? self.dli_fname : ".", name);
-    /* RTLD_NOLOAD first: a library already open is found without a second search. */
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | RTLD_NOLOAD);
-    if (!handle) handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    /* Opened again at each call: dlopen finds a library it has open by its path. */
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
         snprintf(error, error_size, "cannot load %s: %s", name, dlerror());
         return NULL;

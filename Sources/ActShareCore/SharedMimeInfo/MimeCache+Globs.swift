@@ -2,21 +2,6 @@
 import Glibc
 #endif
 
-/// A type a file name's glob gave, with the glob's weight (0-100; 50 unless said).
-struct GlobMatch: Equatable, Sendable {
-    var type: String
-    var weight: Int
-}
-
-/// What the literal list says of a whole file name.
-enum LiteralLookup {
-    case match(String)
-    /// Listed, but only for the name's exact case, and the lookup was not case-sensitive:
-    /// the search stops here, as GIO's does.
-    case refused
-    case notListed
-}
-
 extension MimeCache {
     /// A glob's flags word: its weight in the low byte, and whether it is case-sensitive.
     private static func flags(_ word: Int) -> (weight: Int, caseSensitive: Bool) {

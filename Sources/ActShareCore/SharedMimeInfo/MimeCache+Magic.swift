@@ -1,9 +1,3 @@
-/// A type the magic rules gave some bytes, with the rule's priority (0-100).
-struct MagicMatch: Equatable, Sendable {
-    var type: String
-    var priority: Int
-}
-
 extension MimeCache {
     /// How many bytes from a file's start the magic rules look at.
     var magicExtent: Int {

@@ -1,11 +1,3 @@
-/// A type guessed from a name and/or some bytes.
-public struct GuessedType: Equatable, Sendable {
-    public var type: String
-    /// The name's globs disagreed, or nothing but the fallback spoke: reading the file's
-    /// first bytes may say more.
-    public var uncertain: Bool
-}
-
 extension MimeDatabase {
     /// The type of a file named `name` (its last component is used) whose first bytes are
     /// `data`, as GIO's `g_content_type_guess` gives it: a name with one type is that
