@@ -76,13 +76,15 @@ import Testing
         #expect(received.sorted() == ["note (1).txt", "note.txt"], "\(received)")
 
         // A daemon that stops says goodbye: it leaves the others' lists one second later
-        // (RFC 6762 §10.1), as Avahi's do — not at the next query.
+        // (RFC 6762 §10.1), as Avahi's do — not at the next query, which by now is a
+        // minute apart. The bound leaves room for CI's load (1.97 s seen there, with each
+        // `handoff list` of the polling a process of its own) and still tells the two apart.
         let stopped = Date()
         c.terminate()
-        let afterGoodbye = try Self.waitFor(a, seconds: 3, asking: "0.05") { !$0.contains { $0["id"] as? String == ids[2] } }
+        let afterGoodbye = try Self.waitFor(a, seconds: 6, asking: "0.05") { !$0.contains { $0["id"] as? String == ids[2] } }
         let gone = Date().timeIntervalSince(stopped)
         #expect(!afterGoodbye.contains { $0["id"] as? String == ids[2] })
-        #expect(gone < 1.6, "gone after \(gone) s")
+        #expect(gone < 3, "gone after \(gone) s")
     }
 
     @Test func staticDiscoveryAdvertisesNothingAndSaysSo() throws {
