@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 /* The symbol `symbol` of the library `name` in the folder of the library that holds
- * `anchor` (a function of the caller's own library). The library is opened once per
- * process and kept. NULL with the reason in `error` when it cannot be opened or lacks
+ * `anchor` (a function of the caller's own library). The library is opened with
+ * RTLD_NODELETE: loaded at the first call, found again by dlopen at the next, never
+ * unloaded. NULL with the reason in `error` when it cannot be opened or lacks
  * the symbol. */
 void *sibling_symbol(const void *anchor, const char *name, const char *symbol, char *error, size_t error_size);
 
