@@ -1,5 +1,8 @@
 import ActShareCore
 import CActShareSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The host: finds the activities that can perform on some items and performs one.
 ///
@@ -59,8 +62,9 @@ public final class ActivityHost {
                 if let reason = router.rejection(of: route, items: items) { trace("\(route.type): not offered: \(reason)") }
             }
         }
-        // can-perform hooks: each isolated provider's on a thread of its own (its calls
-        // wait on its helper process), in-process ones here, one provider at a time.
+        // can-perform hooks: the isolated providers' first, each on a thread of its own
+        // (its calls wait on its helper process), then the in-process ones here, one
+        // provider at a time, while the threads wait.
         var answers = [Result<CanPerformAnswer, ActShareError>?](repeating: nil, count: candidates.count)
         var byProvider: [String: [Int]] = [:]
         var providerOrder: [String] = []
@@ -69,6 +73,11 @@ public final class ActivityHost {
             byProvider[offer.providerID, default: []].append(index)
         }
         var running: [BackgroundWork<[(Int, Result<CanPerformAnswer, ActShareError>)]>] = []
+        let helperFirst = providerOrder.filter { id in
+            guard let index = byProvider[id]?.first, let manifest = try? candidates[index].declaration().provider else { return false }
+            return !runsInProcess(manifest)
+        }
+        providerOrder = helperFirst + providerOrder.filter { !helperFirst.contains($0) }
         for id in providerOrder {
             let indices = byProvider[id] ?? []
             let group = indices.map { candidates[$0] }
@@ -78,7 +87,8 @@ public final class ActivityHost {
             }
             do {
                 let backend = try backend(forProviderOf: group[0])
-                if let runner = backend as? HookRunner, runner.runsInHelper {
+                // The last provider, when isolated, is asked here: no thread to start and join.
+                if let runner = backend as? HookRunner, runner.runsInHelper, id != providerOrder.last {
                     nonisolated(unsafe) let isolated = runner
                     running.append(BackgroundWork { work(isolated) })
                 } else {
@@ -124,6 +134,33 @@ public final class ActivityHost {
             }
         }
         return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined, reasons: reasons)
+    }
+
+    /// The most helpers ``prestartHelpers(for:exclusions:)`` starts: one per processor
+    /// beside the one actshare works on (more would take it from actshare), at most four.
+    static let prestartLimit = min(4, max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))
+
+    /// Starts, before the items are typed, the helper of each isolated provider whose
+    /// `can-perform` hook `items` may reach, with its sandbox, so that this overlaps typing
+    /// and routing them. `items` are as located (``ItemReader/untypedItems(arguments:texts:)``):
+    /// chosen by their number and kinds, and the exclusions, as their types are not known
+    /// yet. A helper whose provider routing then leaves out has loaded no provider code
+    /// (that waits for the first call) and ends with actshare. Not when tracing, so that
+    /// `--explain` tells only of the providers the items reach.
+    public func prestartHelpers(for items: [Item], exclusions: Exclusions) {
+        guard trace == nil, !items.isEmpty else { return }
+        let kinds = items.map(\.kind)
+        var started: Set<String> = []
+        for route in registry.routes where route.activity.hasCanPerform && !started.contains(route.providerID) {
+            guard started.count < Self.prestartLimit else { return }
+            guard exclusions.reason(excluding: route.type, provider: route.providerID) == nil,
+                  Router.mayAccept(route.accepts, kinds: kinds),
+                  let (manifest, activity) = try? Offer(route: route, registry: registry).declaration(),
+                  !runsInProcess(manifest), let runner = backend(for: manifest) as? HookRunner
+            else { continue }
+            started.insert(route.providerID)
+            runner.prestart(ActivityRequest(activityType: route.type, items: items, options: Self.defaultOptions(config: config, manifest, activity)))
+        }
     }
 
     /// Performs `offer` on the request's items and reports the result.

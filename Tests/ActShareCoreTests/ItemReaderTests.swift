@@ -45,6 +45,26 @@ import Testing
         #expect(typed[0].contentType == "text/markdown")
     }
 
+    /// Items as located before typing (for helpers started ahead) are those `read` makes,
+    /// but for their types; nothing at all when one cannot be made or is standard input.
+    @Test func untypedItemsAreTheItemsReadWithoutTheirTypes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        try Fixtures.write("print(1)\n", to: "\(directory)/a b.py")
+        let arguments = ["\(directory)/a b.py", "file://\(directory)/a%20b.py", "https://example.org/", directory]
+        let untyped = try #require(ItemReader.untypedItems(arguments: arguments, texts: ["hello"]))
+        let read = try reader.read(arguments: arguments, texts: ["hello"])
+        #expect(untyped.map(\.kind) == read.map(\.kind))
+        #expect(untyped.map(\.path) == read.map(\.path))
+        #expect(untyped.map(\.size) == read.map(\.size))
+        #expect(untyped.map(\.url) == [nil, nil, "https://example.org/", nil, nil])
+        #expect(untyped[0].contentType == ContentType.octetStream)
+        #expect(ItemReader.untypedItems(arguments: ["-"], texts: []) == nil)
+        #expect(ItemReader.untypedItems(arguments: ["/nonexistent/file.txt"], texts: []) == nil)
+        #expect(ItemReader.untypedItems(arguments: ["file:///nonexistent"], texts: []) == nil)
+        #expect(ItemReader.untypedItems(arguments: ["/dev/null"], texts: []) == nil)
+    }
+
     @Test func refusesWhatIsNotAnItem() throws {
         let missing = try #require(throws: ActShareError.self) { try reader.item(for: "/nonexistent/file.txt") }
         #expect(missing.code == .badInput)

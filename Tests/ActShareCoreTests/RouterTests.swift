@@ -35,6 +35,33 @@ import Testing
         #expect(Router.accepts(AcceptRules(urlSchemes: ["https"]), items: [Self.python, Self.https]))
     }
 
+    /// Judged before the items are typed (helpers started ahead), by number and kinds: never
+    /// false where ``Router/accepts(_:items:matcher:)`` may be true.
+    @Test func mayAcceptJudgesByNumberAndKindsOnly() {
+        let images = AcceptRules(kinds: [.file], contentTypes: ["image/*"], maxTotalSize: 1)
+        #expect(Router.mayAccept(images, kinds: [.file]))
+        #expect(!Router.mayAccept(images, kinds: [.text]))
+        #expect(!Router.mayAccept(images, kinds: [.file, .text]))
+        #expect(Router.mayAccept(AcceptRules(kinds: [.file], match: .any), kinds: [.file, .text]))
+        #expect(!Router.mayAccept(AcceptRules(minItems: 2), kinds: [.file]))
+        #expect(!Router.mayAccept(AcceptRules(maxItems: 1), kinds: [.file, .file]))
+        #expect(Router.mayAccept(AcceptRules(), kinds: [.url, .text]))
+        // Every accepted set of items may be accepted, whatever their types and sizes.
+        let items = [Self.python, Self.png, Self.https, Self.mailto]
+        let rules = [
+            AcceptRules(contentTypes: ["text/plain"]), AcceptRules(kinds: [.url], urlSchemes: ["https"]),
+            AcceptRules(kinds: [.file], maxItems: 1), AcceptRules(kinds: [.file, .url], match: .any), AcceptRules(minItems: 2),
+        ]
+        for rule in rules {
+            for count in 1...items.count {
+                for start in 0...(items.count - count) {
+                    let chosen = Array(items[start..<(start + count)])
+                    if Router.accepts(rule, items: chosen) { #expect(Router.mayAccept(rule, kinds: chosen.map(\.kind))) }
+                }
+            }
+        }
+    }
+
     /// `--explain` names the rule that refused the items, and says nothing when they pass:
     /// it must agree with ``Router/accepts(_:items:matcher:)`` on every case.
     @Test func aRejectionNamesTheRuleAndAgreesWithAccepts() {

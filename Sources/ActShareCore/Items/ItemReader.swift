@@ -39,23 +39,57 @@ public struct ItemReader {
         return items
     }
 
+    /// The items `read(arguments:texts:)` will make, located as it locates them but not
+    /// yet typed (their content type is left `application/octet-stream`, and nothing in
+    /// a file is read), or nil when standard input, or an argument that `read` refuses,
+    /// is among them: for work started ahead of reading the items (a helper's sandbox
+    /// needs their paths, not their types), where a difference costs only time.
+    public static func untypedItems(arguments: [String], texts: [String]) -> [Item]? {
+        var items: [Item] = []
+        for argument in arguments {
+            switch argument == "-" ? nil : locate(argument) {
+            case .file(let path, let status)? where status.isRegular || status.isDirectory:
+                items.append(Item(kind: .file, path: FileSystem.absolute(path), contentType: ContentType.octetStream, size: status.size))
+            case .url?:
+                items.append(.url(argument))
+            case .file?, .missing?, .missingFile?, nil:
+                return nil
+            }
+        }
+        return items + texts.map { Item.text($0) }
+    }
+
+    /// What a command-line argument names, found without reading any file.
+    private enum Location {
+        /// An existing path (the argument, or the path of its `file:` URI), and its status.
+        case file(String, FileSystem.Status)
+        case url
+        /// A `file:` URI whose file does not exist.
+        case missingFile
+        /// Neither a path that exists nor a URL: `stat`'s error.
+        case missing(Int32)
+    }
+
+    private static func locate(_ argument: String) -> Location {
+        if let status = FileSystem.status(argument) { return .file(argument, status) }
+        let statError = errno
+        if let path = FileURI.path(of: argument) {
+            guard let status = FileSystem.status(path) else { return .missingFile }
+            return .file(path, status)
+        }
+        return URLScheme.of(argument) != nil ? .url : .missing(statError)
+    }
+
     /// The item for one command-line argument.
     public func item(for argument: String) throws -> Item {
         guard !argument.isEmpty else { throw ActShareError(.badInput, "an empty argument is not a file or URL") }
-        if let status = FileSystem.status(argument) {
-            return try fileItem(argument, status: status)
+        switch Self.locate(argument) {
+        case .file(let path, let status): return try fileItem(path, status: status)
+        case .url: return .url(argument)
+        case .missingFile: throw ActShareError(.badInput, "\(argument): no such file")
+        case .missing(let statError):
+            throw ActShareError(.badInput, "\(argument): \(String(cString: strerror(statError == 0 ? ENOENT : statError)))")
         }
-        let statError = errno
-        if let path = FileURI.path(of: argument) {
-            guard let status = FileSystem.status(path) else {
-                throw ActShareError(.badInput, "\(argument): no such file")
-            }
-            return try fileItem(path, status: status)
-        }
-        if URLScheme.of(argument) != nil {
-            return .url(argument)
-        }
-        throw ActShareError(.badInput, "\(argument): \(String(cString: strerror(statError == 0 ? ENOENT : statError)))")
     }
 
     private func fileItem(_ path: String, status: FileSystem.Status) throws -> Item {

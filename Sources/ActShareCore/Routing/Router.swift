@@ -45,6 +45,19 @@ public struct Router: Sendable {
         }
     }
 
+    /// Whether `rules` may accept items of `kinds` (one per item), judged by their number
+    /// and kinds only, which is what is known of items before they are read: true for
+    /// every set of items of those kinds that ``accepts(_:items:matcher:)`` accepts.
+    public static func mayAccept(_ rules: AcceptRules, kinds: [ItemKind]) -> Bool {
+        guard kinds.count >= rules.minItems else { return false }
+        if let maxItems = rules.maxItems, kinds.count > maxItems { return false }
+        guard let allowed = rules.kinds, !kinds.isEmpty else { return true }
+        switch rules.match {
+        case .all: return kinds.allSatisfy { allowed.contains($0) }
+        case .any: return kinds.contains { allowed.contains($0) }
+        }
+    }
+
     /// Whether one item passes the kind, content-type and URL-scheme rules.
     public static func accepts(_ rules: AcceptRules, item: Item, matcher: ContentTypeMatcher = ContentTypeMatcher()) -> Bool {
         if let kinds = rules.kinds, !kinds.contains(item.kind) { return false }

@@ -26,6 +26,11 @@ final class HookRunner: ProviderBackend {
         self.trace = trace
     }
 
+    /// Starts the transport's helper ahead of the first call (``HookTransport/prestart(_:)``).
+    func prestart(_ request: ActivityRequest) {
+        if missing == nil { transport.prestart(request) }
+    }
+
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
         guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
         try ready(activity, request)

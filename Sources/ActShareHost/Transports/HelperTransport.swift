@@ -26,6 +26,7 @@ final class HelperTransport: HookTransport {
     private var fault: ActShareError?
     /// The symbols LOAD resolves, kept to load again in a helper with another sandbox.
     private var symbols: [String] = []
+    private var loaded = false
     /// What the running helper's sandbox allows, and its private temporary directory.
     private var policy: SandboxPolicy?
     private var privateDirectory: PrivateDirectory?
@@ -53,29 +54,77 @@ final class HelperTransport: HookTransport {
 
     func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
         if let fault { throw fault }
-        precondition(process == nil, "load twice")
+        precondition(!loaded, "load twice")
+        loaded = true
         self.symbols = symbols
         return try start(for: request)
     }
 
-    /// Starts a helper whose sandbox fits `request`, and loads the library in it.
+    /// Starts the helper ahead of the first call, so that its start overlaps what
+    /// actshare does meanwhile (typing and routing the items): the process, its guard and,
+    /// when its sandbox would create nothing (no output file), its sandbox for `request`,
+    /// the items as located before they are typed. No provider code is loaded: that waits
+    /// for the first call, as for a helper started then. Not for a provider that may hand
+    /// off, whose helper is given a connection made for the request's items. A failure
+    /// here is left to the first call, which starts again and says what went wrong.
+    func prestart(_ request: ActivityRequest) {
+        guard process == nil, fault == nil, !manifest.permissions.handoff else { return }
+        do {
+            try spawn(grant: nil)
+            guard let directory = privateDirectory else { return }
+            let policy = policy(for: request, privateDirectory: directory.path)
+            guard policy.outputFiles.isEmpty else { return }
+            self.policy = policy
+            try enter(policy)
+        } catch {
+            fault = nil
+            discardHelper()
+        }
+    }
+
+    /// Starts a helper process with its private directory, not yet sandboxed.
+    private func spawn(grant: Int32?) throws {
+        let directory = try PrivateDirectory()
+        privateDirectory = directory
+        var environment = SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions)
+        if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
+        process = try ProviderProcess(
+            helper: helper, provider: manifest.id,
+            arguments: (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : []),
+            environment: environment, grant: grant)
+    }
+
+    /// Stops the helper, if one runs, and forgets its sandbox: the next start makes another.
+    private func discardHelper() {
+        process?.stop()
+        process = nil
+        policy = nil
+        outputFiles = []
+        unanswered = []
+    }
+
+    /// Starts a helper whose sandbox fits `request` (or keeps the one started ahead, if
+    /// its sandbox is the same), and loads the library in it.
     private func start(for request: ActivityRequest) throws -> Set<String> {
         do {
-            let directory = try PrivateDirectory()
-            privateDirectory = directory
-            var environment = SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions)
-            let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
-            defer { if let grant { close(grant) } }
-            if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
-            process = try ProviderProcess(
-                helper: helper, provider: manifest.id,
-                arguments: (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : []),
-                environment: environment, grant: grant)
-            let policy = policy(for: request, privateDirectory: directory.path)
-            self.policy = policy
-            outputFiles = policy.outputFiles.map(OutputFile.init)
-            trace?("provider \(manifest.id): sandbox: \(policy.description)")
-            try enter(policy)
+            // Sandboxed ahead for other items or options: a sandbox only narrows, so the
+            // helper is replaced.
+            if let entered = policy, let directory = privateDirectory,
+               self.policy(for: request, privateDirectory: directory.path) != entered {
+                discardHelper()
+            }
+            if process == nil {
+                let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
+                defer { if let grant { close(grant) } }
+                try spawn(grant: grant)
+            }
+            if policy == nil, let directory = privateDirectory {
+                let policy = policy(for: request, privateDirectory: directory.path)
+                self.policy = policy
+                outputFiles = policy.outputFiles.map(OutputFile.init)
+                try enter(policy)
+            }
+            if let policy { trace?("provider \(manifest.id): sandbox: \(policy.description)") }
         } catch let error as ProviderProcess.Fault {
             throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
         }
@@ -150,9 +199,7 @@ final class HelperTransport: HookTransport {
         // that needs another sandbox gets a new helper, as a sandbox only ever narrows.
         if fault == nil, let policy, let directory = privateDirectory,
            self.policy(for: request, privateDirectory: directory.path) != policy {
-            process?.stop()
-            process = nil
-            unanswered = []
+            discardHelper()
             _ = try start(for: request)
         }
         // Not awaited here: the reply is read before the next call's (see `exchange`).

@@ -19,6 +19,11 @@ protocol HookTransport: AnyObject {
     /// (``ActShareError``, `providerFailed`).
     func load(symbols: [String], request: ActivityRequest) throws -> Set<String>
 
+    /// Starts ahead what the first call will need (a helper process and its sandbox),
+    /// for `request` as it is known before the items are typed: a hint that calls will
+    /// follow. Failures are left to ``load(symbols:request:)``.
+    func prestart(_ request: ActivityRequest)
+
     /// Makes `request` the one the following calls see.
     func begin(_ request: ActivityRequest) throws
 
@@ -31,6 +36,11 @@ protocol HookTransport: AnyObject {
     /// The provider's private `$TMPDIR`, removed when its helper ends (nil in process,
     /// where the provider's files are where it put them).
     var temporaryDirectory: TemporaryDirectoryView? { get }
+}
+
+extension HookTransport {
+    /// Nothing to start ahead: in this process, a library is opened when first called.
+    func prestart(_ request: ActivityRequest) {}
 }
 
 /// A session callback, as the provider made it.

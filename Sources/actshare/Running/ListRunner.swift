@@ -10,8 +10,11 @@ struct ListRunner {
         // The process ends after listing: freeing every manifest one by one would only
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)
-        let values = try invocation.readItems(items)
         let exclusions = try invocation.exclusions(options, onlyOf: options.activity)
+        if items.request == nil, let located = ItemReader.untypedItems(arguments: items.arguments, texts: items.texts) {
+            invocation.host.prestartHelpers(for: located, exclusions: exclusions)
+        }
+        let values = try invocation.readItems(items)
         let recents = invocation.recents.types
         let offers: [Offer]
         if values.isEmpty {
