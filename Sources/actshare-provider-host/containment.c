@@ -77,6 +77,11 @@ static int kill_children(void) {
 }
 
 int containment_kill_descendants(void) {
+    /* No child at all (the usual case after a call): then no descendant either, as every
+     * orphan below is handed to this subreaper; /proc need not be read. Any thread's
+     * children count here, as /proc lists them per thread. */
+    siginfo_t any;
+    if (waitid(P_ALL, 0, &any, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) return 0;
     int total = 0;
     /* Killing a child hands its own children to the helper (the subreaper): go on until
      * none is left, within a bound (a fork loop is stopped by its SIGKILL). */
