@@ -26,6 +26,7 @@ final class HelperTransport: HookTransport {
     private var fault: ActShareError?
     /// The symbols LOAD resolves, kept to load again in a helper with another sandbox.
     private var symbols: [String] = []
+    /// Whether LOAD was asked for: once per transport (a helper may be started before).
     private var loaded = false
     /// What the running helper's sandbox allows, and its private temporary directory.
     private var policy: SandboxPolicy?
