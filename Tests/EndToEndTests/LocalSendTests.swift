@@ -154,6 +154,9 @@ import Testing
     @Test func cancelledMidwayAndAnImpostorThatAnnouncedAnotherCertificate() throws {
         let (link, alpha, peer) = try Self.setUp("lsc", hosts: 3)
         defer { withExtendedLifetime(link) {} }
+        // 200 MiB at 100 Mbit/s: about 17 s, so the test, however loaded the machine, sees
+        // it midway (unlimited, it once ended before the test's Ctrl-C, in CI).
+        try link.limitRate(0, megabits: 100)
         _ = try Self.localSendDevices(alpha)
         let big = "\(alpha.sandbox.root)/big.bin"
         try Self.makeRandomFile(big, bytes: 200 << 20)

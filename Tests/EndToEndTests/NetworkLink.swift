@@ -45,6 +45,16 @@ final class NetworkLink {
         try Sandbox.execute(Self.ip, ["netns", "exec", hosts[index]] + arguments, environment: environment, stdin: nil, timeout: timeout)
     }
 
+    /// Limits what host `index` sends to `megabits` per second (a token bucket on its
+    /// `eth0`): a transfer a test must catch midway then lasts seconds, not a fraction of
+    /// one that a loaded machine may not give the test in time.
+    func limitRate(_ index: Int, megabits: Int) throws {
+        let run = try Sandbox.execute(
+            "/usr/sbin/tc", ["-n", hosts[index], "qdisc", "add", "dev", "eth0", "root", "tbf", "rate", "\(megabits)mbit", "burst", "256kb", "latency", "100ms"],
+            environment: ProcessInfo.processInfo.environment, stdin: nil)
+        try #require(run.status == 0, "tc: \(run.stderr)")
+    }
+
     /// Moves host `index` to another address on the link, as a laptop that rejoined.
     func readdress(_ index: Int, from old: String, to new: String) throws {
         try Self.ipCommand(["-n", hosts[index], "addr", "del", "\(old)/24", "dev", "eth0"])
