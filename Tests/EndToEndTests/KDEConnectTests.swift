@@ -15,8 +15,9 @@ import Testing
         let busAddress: String
         var log: String { (try? String(contentsOfFile: "\(root)/kdeconnectd.log", encoding: .utf8)) ?? "" }
         var environment: [String: String] {
+            // Its debug log too: what a failed test shows of it says why a file did not arrive.
             ["HOME": "\(root)/home", "XDG_RUNTIME_DIR": "\(root)/run", "DBUS_SESSION_BUS_ADDRESS": busAddress, "QT_QPA_PLATFORM": "offscreen",
-             "PATH": "/usr/bin:/bin"]
+             "PATH": "/usr/bin:/bin", "QT_LOGGING_RULES": "kdeconnect.core.debug=true;kdeconnect.plugin.share.debug=true"]
         }
 
         static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
