@@ -63,6 +63,9 @@ import Testing
         #expect(ItemReader.untypedItems(arguments: ["/nonexistent/file.txt"], texts: []) == nil)
         #expect(ItemReader.untypedItems(arguments: ["file:///nonexistent"], texts: []) == nil)
         #expect(ItemReader.untypedItems(arguments: ["/dev/null"], texts: []) == nil)
+        let many = Array(repeating: "https://example.org/", count: ItemReader.untypedLimit)
+        #expect(ItemReader.untypedItems(arguments: many, texts: [])?.count == ItemReader.untypedLimit)
+        #expect(ItemReader.untypedItems(arguments: many + ["https://example.org/"], texts: []) == nil)
     }
 
     @Test func refusesWhatIsNotAnItem() throws {

@@ -42,9 +42,11 @@ public struct ItemReader {
     /// The items `read(arguments:texts:)` will make, located as it locates them but not
     /// yet typed (their content type is left `application/octet-stream`, and nothing in
     /// a file is read), or nil when standard input, or an argument that `read` refuses,
-    /// is among them: for work started ahead of reading the items (a helper's sandbox
-    /// needs their paths, not their types), where a difference costs only time.
+    /// is among them, or more than ``untypedLimit`` arguments: for work started ahead of
+    /// reading the items (a helper's sandbox needs their paths, not their types), where a
+    /// difference costs only time.
     public static func untypedItems(arguments: [String], texts: [String]) -> [Item]? {
+        guard arguments.count <= untypedLimit else { return nil }
         var items: [Item] = []
         for argument in arguments {
             switch argument == "-" ? nil : locate(argument) {
@@ -58,6 +60,11 @@ public struct ItemReader {
         }
         return items + texts.map { Item.text($0) }
     }
+
+    /// The most arguments ``untypedItems(arguments:texts:)`` locates: each is looked up
+    /// again when the items are read, which for thousands of files costs more than a
+    /// helper's start saves.
+    public static let untypedLimit = 64
 
     /// What a command-line argument names, found without reading any file.
     private enum Location {
