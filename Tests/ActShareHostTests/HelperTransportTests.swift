@@ -23,6 +23,13 @@ import Testing
         return process.terminationStatus == 0
     }()
 
+    /// The cancelled flag of every transport here: never set.
+    nonisolated(unsafe) static let notCancelled: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.pointee = 0
+        return flag
+    }()
+
     let root = NSTemporaryDirectory() + "actshare-transport-\(UUID().uuidString)"
     let location = SourceLocation(file: "\(repository)/Plugins/Examples/Hello/provider.yaml", line: 1, column: 1)
     var canPerform: HookDeclaration { .standard(.canPerform, symbol: "hello_can_perform", at: location) }
@@ -36,11 +43,9 @@ import Testing
         let manifest = ProviderManifest(
             file: location.file, id: "org.example.hello", name: "Hello", version: "1", library: Self.library,
             libraryLocation: location, isolation: .process, timeoutMilliseconds: 5000, permissions: permissions, activities: [])
-        let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        cancelled.pointee = 0
         return HelperTransport(
             manifest: manifest, helper: helper, limits: HookLimits(timeoutMilliseconds: 5000, idleMilliseconds: 5000),
-            sandbox: SandboxSettings(), cancelled: cancelled, trace: nil)
+            sandbox: SandboxSettings(), cancelled: Self.notCancelled, trace: nil)
     }
 
     /// A request for one file, as located before typing (`typed: false`) or as read.

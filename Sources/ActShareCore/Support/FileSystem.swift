@@ -204,15 +204,29 @@ public enum FileSystem {
         }
     }
 
+    /// `path` opened to read without blocking (the open of a FIFO waits for no writer), and
+    /// the status of what was opened, so that what is read is what was checked; nil with
+    /// `errno` set when either fails.
+    private static func openWithoutBlocking(_ path: String) -> (fd: Int32, status: stat)? {
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            errno = code
+            return nil
+        }
+        return (fd, info)
+    }
+
     /// The first `count` bytes of a regular file (fewer if it is shorter), or nil when it
     /// is not one or cannot be read. Opened without blocking and checked after the open,
     /// so a FIFO put in its place after a `stat` cannot hold the caller.
     public static func readHead(_ path: String, count: Int) -> [UInt8]? {
-        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else { return nil }
+        guard let (fd, info) = openWithoutBlocking(path) else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         // Sized by the file (one byte more, to see it grow), not by `count`: a cache's
         // bound is far above its size.
         let wanted = min(count, max(Int(info.st_size), 0) + 1)
@@ -233,11 +247,8 @@ public enum FileSystem {
     /// the read forever, a device (`/dev/zero`) never end, a huge file fill memory.
     /// Opened without blocking, so not even the open of a FIFO waits.
     public static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else { throw ioError("cannot read \(path)", errno) }
+        guard let (fd, info) = openWithoutBlocking(path) else { throw ioError("cannot read \(path)", errno) }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ioError("cannot read \(path)", errno) }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw ActShareError(.io, "\(path) is \(kindName(info.st_mode)), not a regular file")
         }
