@@ -281,12 +281,15 @@ struct ActivityRunner {
     /// otherwise (with --json, the caller shows the result: the window just closes); a
     /// dialog does the same; on a terminal, one line says it.
     private func present(_ result: ActivityResult, of offer: Offer, itemCount: Int, sheet: SheetSession?, dialog: DialogPicker?) {
-        let success = result.completed
-            ? SuccessMessage(offer: offer, itemCount: itemCount, returnedItems: result.returnedItems) : nil
+        // Made only where it is shown: its words go through gettext, whose first lookup
+        // (the catalogs, the locale) would cost a script's `perform` a tenth of a millisecond.
+        func success() -> SuccessMessage? {
+            result.completed ? SuccessMessage(offer: offer, itemCount: itemCount, returnedItems: result.returnedItems) : nil
+        }
         let failure = result.status == .cancelled ? nil : result.error
         if let sheet {
             guard !options.json else { return sheet.end() }
-            if let success, let file = success.file {
+            if let success = success(), let file = success.file {
                 sheet.end(SheetSession.Outcome(completed: true, message: success.line, file: file))
             } else if let failure {
                 // A person reads one sentence; the line for the developer is behind Details.
@@ -298,7 +301,7 @@ struct ActivityRunner {
             return
         }
         if let failure { showInDialog(failure) }
-        guard let success, sharing, !options.json else { return }
+        guard sharing, !options.json, let success = success() else { return }
         if interactiveTerminal() != nil {
             StandardStreams.err(TerminalText.visible(success.line) + "\n")
         } else if let dialog, let file = success.file {
