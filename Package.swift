@@ -36,6 +36,17 @@ let releaseLinking: [LinkerSetting] = [
         .when(platforms: [.linux], configuration: .release)),
 ]
 
+/// The command line's modules are compiled in release builds to reach generic types'
+/// metadata through their accessors, not through mangled names that the Swift runtime
+/// demangles at first use and checks against every protocol conformance in the program
+/// (the compiler's default, for size). A list looks up 63 types by name instead of 163,
+/// and is 5 % faster, a Copy 6 %, for 53 KB more code (docs/PACKAGING.md, fifth pass).
+let releaseCompiling: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+        .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "actshare",
     products: [
@@ -75,29 +86,30 @@ let package = Package(
         // MARK: The host
         .target(
             name: "ActShareCore",
-            dependencies: ["CActShareSystem"]),
+            dependencies: ["CActShareSystem"], swiftSettings: releaseCompiling),
         // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // YAML read into nodes that know their file, line and column.
-        .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"]),
+        .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"], swiftSettings: releaseCompiling),
         .target(
             name: "ActShareManifests",
-            dependencies: ["ActShareCore", "ActShareYAML"]),
+            dependencies: ["ActShareCore", "ActShareYAML"], swiftSettings: releaseCompiling),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "ActShareHandoff", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
+            dependencies: ["ActShareCore", "ActShareHandoff", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"],
+            swiftSettings: releaseCompiling),
         .executableTarget(
             name: "actshare",
             dependencies: [
                 "ActShareCore", "ActShareHost", "ActShareHandoff", "ActShareManifests",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: releaseLinking),
+            swiftSettings: releaseCompiling, linkerSettings: releaseLinking),
 
         // MARK: Handoff
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
-        .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"]),
+        .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"], swiftSettings: releaseCompiling),
         // DNS-SD over multicast DNS: the message codec, a responder and a browser.
         .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
