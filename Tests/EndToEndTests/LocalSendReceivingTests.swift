@@ -162,6 +162,10 @@ import Testing
         #expect(try Self.result(peer, after: previous)["kind"] as? String == "sent")
         #expect(Self.waitFor("\(received)/note (1).txt"))
 
+        // From here the device's uploads are paced (100 Mbit/s: 17 s for the 200 MiB file),
+        // so that a loaded machine cannot take one whole before the test stops it.
+        try link.limitRate(1, megabits: 100)
+
         // Cancelled by the sender partway: nothing of it stays, not even hidden.
         _ = try Self.acceptedAndArriving(big, from: peer, to: alpha, into: received)
         #expect(try peer.control(["cancel"]).status == 0)
