@@ -170,7 +170,8 @@ import Testing
         _ = try Self.acceptedAndArriving(big, from: peer, to: alpha, into: received)
         #expect(try peer.control(["cancel"]).status == 0)
         try Self.waitUntilNothingPartial(in: received)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"])
+        let afterCancel = try FileManager.default.contentsOfDirectory(atPath: received).sorted()
+        #expect(afterCancel == ["big.bin", "note (1).txt", "note.txt"], "\(afterCancel)")
 
         // Stopped here once accepted (`handoff decline ID` again): localsendd is told, and
         // nothing stays.
@@ -181,7 +182,8 @@ import Testing
         #expect(try Self.result(peer, after: previous)["kind"] as? String == "remote_cancelled")
         // localsendd hears of it before the upload in flight has ended here: then it goes.
         try Self.waitUntilNothingPartial(in: received)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: received).sorted() == ["big.bin", "note (1).txt", "note.txt"], "nothing of it stays")
+        let afterStop = try FileManager.default.contentsOfDirectory(atPath: received).sorted()
+        #expect(afterStop == ["big.bin", "note (1).txt", "note.txt"], "nothing of it stays: \(afterStop)")
     }
 
     /// With a PIN configured, none and a wrong one are refused, and an address that keeps
