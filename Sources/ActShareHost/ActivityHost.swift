@@ -77,7 +77,8 @@ public final class ActivityHost {
             guard let index = byProvider[id]?.first, let manifest = try? candidates[index].declaration().provider else { return false }
             return !runsInProcess(manifest)
         }
-        providerOrder = helperFirst + providerOrder.filter { !helperFirst.contains($0) }
+        let startsAHelper = Set(helperFirst)  // a set: 1,000 providers, not a million comparisons
+        providerOrder = helperFirst + providerOrder.filter { !startsAHelper.contains($0) }
         for id in providerOrder {
             let indices = byProvider[id] ?? []
             let group = indices.map { candidates[$0] }
