@@ -3,10 +3,10 @@
 
 #include "containment.h"
 #include "supervisor.h"
+#include "syscall_filter.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -123,59 +123,18 @@ void sandbox_take_notes(void (*send)(unsigned what, const char *subject)) {
 
 /* ---- seccomp ------------------------------------------------------------------------ */
 
+/* Where a trapped call's registers are. */
 #if defined(__x86_64__)
-#define SANDBOX_ARCH AUDIT_ARCH_X86_64
-#define SANDBOX_CAN_TRAP 1
 #define SYSCALL_RESULT(context) ((context)->uc_mcontext.gregs[REG_RAX])
 #define SYSCALL_ARG0(context) ((context)->uc_mcontext.gregs[REG_RDI])
 #define SYSCALL_ARG1(context) ((context)->uc_mcontext.gregs[REG_RSI])
 #elif defined(__aarch64__)
-#define SANDBOX_ARCH AUDIT_ARCH_AARCH64
-#define SANDBOX_CAN_TRAP 1
 #define SYSCALL_RESULT(context) ((context)->uc_mcontext.regs[0])
 #define SYSCALL_ARG0(context) ((context)->uc_mcontext.regs[0])
 #define SYSCALL_ARG1(context) ((context)->uc_mcontext.regs[1])
-#else
-#define SANDBOX_CAN_TRAP 0
 #endif
 
-/* Calls no provider needs, and their names for the user. */
-static const struct {
-    int number;
-    const char *name;
-} forbidden[] = {
-    {SYS_ptrace, "ptrace"}, {SYS_process_vm_readv, "process_vm_readv"}, {SYS_process_vm_writev, "process_vm_writev"},
-    {SYS_mount, "mount"}, {SYS_umount2, "umount2"}, {SYS_pivot_root, "pivot_root"}, {SYS_chroot, "chroot"},
-    {SYS_init_module, "init_module"}, {SYS_finit_module, "finit_module"}, {SYS_delete_module, "delete_module"},
-    {SYS_kexec_load, "kexec_load"}, {SYS_kexec_file_load, "kexec_file_load"}, {SYS_reboot, "reboot"},
-    {SYS_swapon, "swapon"}, {SYS_swapoff, "swapoff"}, {SYS_bpf, "bpf"}, {SYS_perf_event_open, "perf_event_open"},
-    {SYS_userfaultfd, "userfaultfd"}, {SYS_keyctl, "keyctl"}, {SYS_add_key, "add_key"},
-    {SYS_request_key, "request_key"}, {SYS_setns, "setns"}, {SYS_unshare, "unshare"},
-    {SYS_open_by_handle_at, "open_by_handle_at"}, {SYS_name_to_handle_at, "name_to_handle_at"}, {SYS_acct, "acct"},
-    {SYS_settimeofday, "settimeofday"}, {SYS_clock_settime, "clock_settime"}, {SYS_adjtimex, "adjtimex"},
-    {SYS_clock_adjtime, "clock_adjtime"}, {SYS_sethostname, "sethostname"}, {SYS_setdomainname, "setdomainname"},
-    {SYS_fanotify_init, "fanotify_init"}, {SYS_quotactl, "quotactl"}, {SYS_syslog, "syslog"},
-    {SYS_vhangup, "vhangup"}, {SYS_io_uring_setup, "io_uring_setup"}, {SYS_io_uring_enter, "io_uring_enter"},
-    {SYS_io_uring_register, "io_uring_register"}, {SYS_fsopen, "fsopen"}, {SYS_fsmount, "fsmount"},
-    {SYS_move_mount, "move_mount"}, {SYS_open_tree, "open_tree"}, {SYS_fspick, "fspick"},
-    /* Another process's descriptors (actshare's, the user's programs'): the guard's own
-     * use of it is outside the filter. */
-    {SYS_pidfd_getfd, "pidfd_getfd"},
-#ifdef SYS_iopl
-    {SYS_iopl, "iopl"}, {SYS_ioperm, "ioperm"},
-#endif
-};
-
-static const char *forbidden_name(long number) {
-    if (number == SYS_memfd_create) return "memfd_create";
-    if (number == SYS_shmget) return "shmget";
-    for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++) {
-        if (forbidden[i].number == number) return forbidden[i].name;
-    }
-    return "a system call";
-}
-
-#if SANDBOX_CAN_TRAP
+#if SYSCALL_FILTER_CAN_TRAP
 /* A trapped call: note it, and make it fail as if the kernel had refused it. */
 static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer) {
     (void)signal_number;
@@ -205,103 +164,20 @@ static void on_sigsys(int signal_number, siginfo_t *info, void *context_pointer)
         /* clone3 is refused as unknown so that glibc falls back to clone for threads. */
         if (number == SYS_clone3) error = ENOSYS;
     } else {
-        sandbox_note(ASP_REFUSED_CALL, forbidden_name(number));
+        sandbox_note(ASP_REFUSED_CALL, syscall_filter_name(number));
     }
     SYSCALL_RESULT(context) = -error;
 }
 #endif
 
-#define ACTION_REFUSE(error) (SANDBOX_CAN_TRAP ? SECCOMP_RET_TRAP : (SECCOMP_RET_ERRNO | (error)))
-#define ARG0_LOW offsetof(struct seccomp_data, args[0])
-#define ARG1_LOW offsetof(struct seccomp_data, args[1])
-/* A socket's type without SOCK_NONBLOCK and SOCK_CLOEXEC. */
-#define SOCKET_TYPE_MASK 0xf
-
 /* Installs the filter; with `unix_sockets`, connect() is handed to the guard, and the
  * filter's listener is returned (else 0), or -1 with errno. */
 static int install_seccomp(int network, int exec, int unix_sockets, int shared_memory) {
-    struct sock_filter program[256];
-    size_t n = 0;
-#define EMIT(instruction) program[n++] = (struct sock_filter)instruction
-    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0));
-    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
-#if defined(__x86_64__)
-    /* x32 system calls: none of ours. */
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
-    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
-#endif
-    for (size_t i = 0; i < sizeof forbidden / sizeof *forbidden; i++) {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)forbidden[i].number, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-    }
-    /* socket(): a Unix socket only with display or D-Bus, and then only a stream one (a
-     * datagram socket could send to any path without connect()); another family only
-     * with the network. */
-    if (!unix_sockets && !network) {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-    } else if (!unix_sockets) {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4));
-        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    } else {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 7));
-        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
-        /* Another family: allowed with the network (to 6), else refused (to 7). */
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, network ? 3 : 4));
-        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW));
-        EMIT(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-        /* Every connect() is the guard's to judge (supervisor.h). */
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF));
-    }
-    /* Memory in files no resource limit counts: only a display client, whose buffers are
-     * shared with the display server, may make them. */
-    if (!shared_memory) {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_shmget, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-    }
-    /* socketpair(): two connected ends that reach no one, but only of a stream: a
-     * datagram end could still send to any path. */
-    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 5));
-    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW));
-    EMIT(BPF_STMT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK));
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1));
-    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-    if (!exec) {
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EACCES)));
-#ifdef SYS_fork
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fork, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_vfork, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-#endif
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
-        /* clone: threads only. */
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
-        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, ACTION_REFUSE(EPERM)));
-    }
-    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-#undef EMIT
-#if SANDBOX_CAN_TRAP
+    struct sock_filter program[SYSCALL_FILTER_MAX_LENGTH];
+    unsigned permissions = (network ? SYSCALL_FILTER_NETWORK : 0) | (exec ? SYSCALL_FILTER_EXEC : 0)
+        | (unix_sockets ? SYSCALL_FILTER_UNIX_SOCKETS : 0) | (shared_memory ? SYSCALL_FILTER_SHARED_MEMORY : 0);
+    size_t length = syscall_filter_build(permissions, program);
+#if SYSCALL_FILTER_CAN_TRAP
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_sigsys;
@@ -309,14 +185,14 @@ static int install_seccomp(int network, int exec, int unix_sockets, int shared_m
     sigemptyset(&action.sa_mask);
     sigaction(SIGSYS, &action, NULL);
 #endif
-    struct sock_fprog filter = {.len = (unsigned short)n, .filter = program};
+    struct sock_fprog filter = {.len = (unsigned short)length, .filter = program};
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, unix_sockets ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &filter);
 }
 
 void sandbox_confine_guard(void) {
     struct sock_filter program[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_ARCH, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYSCALL_FILTER_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 2, 0),
