@@ -160,6 +160,7 @@ static void search(struct writer *w, const struct rule *rules, size_t count, uns
             }
             /* The r-th shared return is the (r+1)-th instruction after the RET ALLOW. */
             size_t target = w->length - 1 - (return_count - 1 - r);
+            if (target - to_return[i] - 1 > 255) w->overflowed = 1;
             w->program[to_return[i]].jt = (uint8_t)(target - to_return[i] - 1);
         }
         return;

@@ -233,17 +233,20 @@ public enum FileSystem {
         // Sized by the file (one byte more, to see it grow), not by `count`: a cache's
         // bound is far above its size.
         let wanted = min(count, max(Int(info.st_size), 0) + 1)
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, wanted - filled) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            filled += read
+        // Read into memory not zeroed first: the MIME cache is 150 KiB, read at every list.
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
+            var filled = 0
+            while filled < wanted {
+                let read = Glibc.read(fd, buffer.baseAddress! + filled, wanted - filled)
+                if read < 0 && errno == EINTR { continue }
+                guard read >= 0 else { failed = true; break }
+                if read == 0 { break }
+                filled += read
+            }
+            initialized = filled
         }
-        bytes.removeSubrange(filled...)
-        return bytes
+        return failed ? nil : bytes
     }
 
     /// Reads a regular file of at most `limit` bytes, or says why not: a FIFO would block
