@@ -79,6 +79,18 @@ static size_t emit(struct writer *w, struct sock_filter instruction) {
 #define STATEMENT(code, k) ((struct sock_filter)BPF_STMT(code, k))
 #define JUMP(code, k, jt, jf) ((struct sock_filter)BPF_JUMP(code, k, jt, jf))
 
+/* Allows the call if its second argument is a stream socket's type, else refuses it: 5
+ * instructions, the allowing return 3 after the first, the refusing one 4. */
+static size_t stream_only(struct sock_filter *out) {
+    size_t n = 0;
+    out[n++] = STATEMENT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW);
+    out[n++] = STATEMENT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK);
+    out[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1);
+    out[n++] = STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    out[n++] = STATEMENT(BPF_RET | BPF_K, REFUSE(EACCES));
+    return n;
+}
+
 /* The instructions of a rule's block, the call's number being in the accumulator. */
 static size_t block(const struct rule *rule, unsigned permissions, struct sock_filter *out) {
     int network = (permissions & SYSCALL_FILTER_NETWORK) != 0;
@@ -99,22 +111,15 @@ static size_t block(const struct rule *rule, unsigned permissions, struct sock_f
             break;
         }
         out[n++] = STATEMENT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW);
-        /* Another family: allowed with the network (to 5), else refused (to 6). */
+        /* Another family: to the stream check's allowing return with the network, else
+         * to its refusing one. */
         out[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, network ? 3 : 4);
-        out[n++] = STATEMENT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW);
-        out[n++] = STATEMENT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK);
-        out[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1);
-        out[n++] = STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-        out[n++] = STATEMENT(BPF_RET | BPF_K, REFUSE(EACCES));
+        n += stream_only(out + n);
         break;
     case SOCKETPAIR:
         /* Two connected ends that reach no one, but only of a stream: a datagram end
          * could still send to any path. */
-        out[n++] = STATEMENT(BPF_LD | BPF_W | BPF_ABS, ARG1_LOW);
-        out[n++] = STATEMENT(BPF_ALU | BPF_AND | BPF_K, SOCKET_TYPE_MASK);
-        out[n++] = JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 0, 1);
-        out[n++] = STATEMENT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-        out[n++] = STATEMENT(BPF_RET | BPF_K, REFUSE(EACCES));
+        n += stream_only(out + n);
         break;
     case CLONE:
         /* Without exec: threads only. */
