@@ -2,8 +2,8 @@
 """Drops files from the page cache, so that every program a benchmark compares is read
 back the same way before it is timed.
 
-Usage: page-cache.py PATH...   (a directory: every file under it; a program: also the
-                                shared libraries ldd names for it)
+Usage: page-cache.py PATH...   (a directory: every file under it; a program, given or
+                                under a directory: also the shared libraries ldd names)
 
 How a file came into the page cache changes how fast a program starts from it, by more
 than the differences the benchmarks measure: two copies of one build layout, made with
@@ -37,13 +37,15 @@ def libraries(program):
 
 
 def files(path):
+    """`path`, and the libraries of a program; under a directory, every file so."""
     if os.path.isdir(path):
         for directory, _, names in os.walk(path):
             for name in names:
-                yield os.path.join(directory, name)
+                yield from files(os.path.join(directory, name))
         return
     yield path
-    if os.access(path, os.X_OK):
+    # A program's libraries too, on either side: actshare's libyaml as much as gio's libglib.
+    if os.path.isfile(path) and not os.path.islink(path) and os.access(path, os.X_OK):
         yield from libraries(path)
 
 
