@@ -147,8 +147,13 @@ import Testing
         let arrived = "\(phone.root)/home/Downloads/Trip photo.jpg"
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, (try? Data(contentsOf: URL(fileURLWithPath: arrived)))?.count != 300_000 { Thread.sleep(forTimeInterval: 0.1) }
+        // What Phone's Downloads holds, with sizes, if it is not the file whole (a part, another name).
+        let downloads = "\(phone.root)/home/Downloads"
+        let held = ((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).sorted().map { name in
+            "\(name) (\((try? FileManager.default.attributesOfItem(atPath: "\(downloads)/\(name)")[.size] as? Int) ?? -1) bytes)"
+        }
         #expect((try? Data(contentsOf: URL(fileURLWithPath: arrived))) == (try Data(contentsOf: URL(fileURLWithPath: file))),
-                "the file did not arrive whole; laptop's kdeconnectd: \(laptop.log)\nPhone's: \(phone.log)")
+                "the file did not arrive whole; Phone's Downloads: \(held); laptop's kdeconnectd: \(laptop.log)\nPhone's: \(phone.log)")
 
         // A URL: Phone opens it (here, without a desktop, it says it cannot).
         let url = "https://example.org/from-actshare?x=1"
