@@ -287,6 +287,36 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: directory), "the private directory is removed")
     }
 
+    /// A provider's environment: who and where the user is, the language and the display,
+    /// actshare's own variables, and its private TMPDIR; not the user's tokens and agents'
+    /// sockets, not actshare's isolation override or handoff grant, and the session bus's
+    /// address only with `dbus: session`.
+    @Test func aProviderIsGivenOnlyTheEnvironmentItNeeds() throws {
+        func names(permissions: String?) throws -> Set<String> {
+            let (sandbox, _) = try IsolationTests.sandbox(
+                "environment", IsolationTests.hostile("environment", perform: "hostile_environment", permissions: permissions))
+            sandbox.extraEnvironment = [
+                "API_TOKEN": "secret", "SSH_AUTH_SOCK": "/run/agent.sock", "LC_TIME": "C", "LANG": "C.UTF-8", "ACTSHARE_TEST_MARK": "1",
+                "ACTSHARE_ISOLATION": "process", "ACTSHARE_HANDOFF_FD": "9", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+                "ACTSHARE_ISOLATION_X": "kept", "LC": "dropped", "HOMEX": "dropped",
+            ]
+            let run = try sandbox.run("perform", "org.test.environment.go", "--text", "words")
+            #expect(run.status == 0, "\(run.stderr)")
+            let prefix = "actshare: org.test.environment: warning: env "
+            return Set(run.stderr.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        }
+        let given = try names(permissions: nil)
+        for name in ["HOME", "LANG", "LC_TIME", "XDG_CONFIG_HOME", "ACTSHARE_TEST_MARK", "ACTSHARE_ISOLATION_X", "TMPDIR"] {
+            #expect(given.contains(name), "\(name) is given: \(given.sorted())")
+        }
+        for name in ["API_TOKEN", "SSH_AUTH_SOCK", "ACTSHARE_ISOLATION", "ACTSHARE_HANDOFF_FD", "DBUS_SESSION_BUS_ADDRESS", "LC", "HOMEX"] {
+            #expect(!given.contains(name), "\(name) stays behind: \(given.sorted())")
+        }
+        let withBus = try names(permissions: "{dbus: session}")
+        #expect(withBus.contains("DBUS_SESSION_BUS_ADDRESS"), "\(withBus.sorted())")
+        #expect(withBus.subtracting(given) == ["DBUS_SESSION_BUS_ADDRESS"], "\(withBus.sorted())")
+    }
+
     /// `providers` says what each provider may do; `providers check` warns of broad permissions.
     @Test func permissionsAreShownAndBroadOnesWarned() throws {
         let (sandbox, _) = try Self.sandbox(permissions: "  read: [items, \"~\"]\n  network: true")

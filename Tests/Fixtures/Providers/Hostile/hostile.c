@@ -295,3 +295,17 @@ int32_t hostile_heap_overflow(const actshare_request *request) {
     free(block);
     return ACTSHARE_STATUS_DONE;
 }
+
+/* Says the name of every variable in its environment (a warning each: "env NAME"), for
+ * the tests of what a provider is given and what stays behind. */
+extern char **environ;
+int32_t hostile_environment(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    for (char **entry = environ; *entry; entry++) {
+        char line[256];
+        size_t name = strcspn(*entry, "=");
+        snprintf(line, sizeof line, "env %.*s", (int)(name < 200 ? name : 200), *entry);
+        session->log(session, ACTSHARE_LOG_WARNING, line);
+    }
+    return ACTSHARE_STATUS_DONE;
+}

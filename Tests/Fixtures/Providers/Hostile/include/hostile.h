@@ -29,4 +29,5 @@ ACTSHARE_EXPORT int32_t hostile_status_42(const actshare_request *request, actsh
 ACTSHARE_EXPORT int32_t hostile_bad_messages(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_slow_progress(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_slow_silence(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t hostile_environment(const actshare_request *request, actshare_session *session);
 #endif
