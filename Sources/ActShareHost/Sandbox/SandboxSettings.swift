@@ -32,8 +32,8 @@ public struct SandboxSettings: Sendable {
         var entries: [String] = []
         var pointer = cactshare_environ()
         while let entry = pointer?.pointee {
-            // The name's bytes are compared where they are: only what is kept becomes a
-            // String (every entry did, 66 µs of each helper's start before its spawn).
+            // Names compared as bytes, and only what is kept made a String: this runs
+            // before every helper's spawn, on the path a list waits for.
             let name = UnsafeRawBufferPointer(start: entry, count: strcspn(entry, "="))
             if keptVariables.contains(where: { Self.equal($0, name) }) || name.starts(with: "LC_".utf8)
                 || (name.starts(with: "ACTSHARE_".utf8) && !Self.equal("ACTSHARE_ISOLATION", name) && !HandoffGrant.variable.utf8.elementsEqual(name))
