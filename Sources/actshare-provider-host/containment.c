@@ -185,7 +185,7 @@ void containment_limit_processes(unsigned extra) {
     }
 }
 
-void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise) {
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise, int guarded) {
     keeping_sessions = keep_sessions != 0;
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     const char *temporary = getenv("TMPDIR");
@@ -194,7 +194,7 @@ void containment_start(int protocol_in, int protocol_out, int grant, int keep_se
     }
     int ends[2] = {-1, -1};
     if (supervise && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) ends[0] = ends[1] = -1;
-    worker = fork();
+    worker = guarded ? fork() : -1;
     if (worker > 0) {
         close(protocol_in);
         close(protocol_out);
@@ -213,7 +213,7 @@ void containment_start(int protocol_in, int protocol_out, int grant, int keep_se
         sigaction(SIGTERM, &action, NULL);
         guard();
     }
-    /* The worker (or, if fork failed, the helper unguarded, with no one to supervise). */
+    /* The worker (or the helper itself, unguarded or if fork failed, with no one to supervise). */
     if (ends[0] >= 0) close(ends[0]);
     channel = worker == 0 ? ends[1] : -1;
     if (worker < 0 && ends[1] >= 0) close(ends[1]);

@@ -27,6 +27,8 @@
 #define CONTAINMENT_EXTRA_PROCESSES 64
 
 /* Forks the worker and returns in it, with the limits above set; the guard never returns.
+ * Without `guarded`, nothing is forked: the helper is the worker, for a provider that can
+ * start no process (its seccomp filter allows threads only; sandbox_apply checks).
  * `protocol_in`, `protocol_out` and `grant` (if not -1) are closed in the guard (only the
  * worker talks, and a grant's connection ends when the worker does). With
  * `keep_sessions` (a provider whose manifest says `background: true`, as actshare tells
@@ -35,7 +37,7 @@
  * the rest goes as always, and everything when actshare stops the helper. With `supervise`
  * (a provider that may reach Unix sockets), the guard gets a channel from the worker and
  * answers its connects (supervisor.h), confined itself. */
-void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise);
+void containment_start(int protocol_in, int protocol_out, int grant, int keep_sessions, int supervise, int guarded);
 
 /* The worker's end of its channel to the guard, which hands the guard the listener of
  * the Unix-socket rule (supervisor.h); -1 once closed. */

@@ -238,6 +238,9 @@ static void send_refused(unsigned what, const char *subject) {
     asp_free(&payload);
 }
 
+/* Set by --threads-only: no guard was forked (containment.h). */
+static int threads_only;
+
 /* Set when the sandbox could not be set up: then no library is ever loaded here. */
 static int sandbox_failed;
 
@@ -252,7 +255,7 @@ static void handle_sandbox(asp_buffer *b) {
         return;
     }
     applied = 1;
-    int failed = sandbox_apply(b, &abi, &capped, error, sizeof error);
+    int failed = sandbox_apply(b, threads_only, &abi, &capped, error, sizeof error);
     if (failed != 0) {
         /* Half a sandbox is no sandbox: no provider code runs here (a LOAD that actshare
          * sent without waiting is refused too). */
@@ -411,13 +414,18 @@ int main(int argc, char **argv) {
     dup2(2, 1);
     /* actshare says `--keep-sessions` for a provider whose manifest says background: true,
      * and `--unix-sockets` for one that may reach sockets (display, dbus): only then does
-     * the guard supervise connects (supervisor.h). */
+     * the guard supervise connects (supervisor.h). `--threads-only` for a helper whose
+     * provider may start no process and write no private folder (its can-perform hooks,
+     * without `exec`): nothing of it can outlive the worker, so no guard is forked, and a
+     * SANDBOX that allows more is refused. */
     int keep_sessions = 0, unix_sockets = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--keep-sessions") == 0) keep_sessions = 1;
         if (strcmp(argv[i], "--unix-sockets") == 0) unix_sockets = 1;
+        if (strcmp(argv[i], "--threads-only") == 0) threads_only = 1;
     }
-    containment_start(protocol_in, protocol_out, grant, keep_sessions, unix_sockets);
+    if (threads_only && (keep_sessions || unix_sockets || grant >= 0)) threads_only = 0;
+    containment_start(protocol_in, protocol_out, grant, keep_sessions, unix_sockets, !threads_only);
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -318,7 +318,7 @@ static void lower(int resource, uint64_t value) {
 
 /* ---- SANDBOX ------------------------------------------------------------------------ */
 
-int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *error, size_t error_size) {
+int sandbox_apply(asp_buffer *payload, int unguarded, uint32_t *abi, unsigned *capped, char *error, size_t error_size) {
     unsigned flags;
     uint32_t count, open_files, processes;
     uint64_t memory, file_size, temporary_files;
@@ -364,6 +364,10 @@ int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *er
     }
     int network = (flags & ASP_SANDBOX_NETWORK) != 0, exec = (flags & ASP_SANDBOX_EXEC) != 0;
     int unix_sockets = (flags & ASP_SANDBOX_UNIX) != 0, shared_memory = (flags & ASP_SANDBOX_SHARED_MEMORY) != 0;
+    if (unguarded && (exec || unix_sockets || temporary_files || getenv("TMPDIR"))) {
+        snprintf(error, error_size, "started without a guard (--threads-only), it cannot contain processes, connect sockets or remove a private folder");
+        return ASP_ERROR_SANDBOX;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(error, error_size, "PR_SET_NO_NEW_PRIVS: %s", strerror(errno));
         return ASP_ERROR_SANDBOX;

@@ -30,8 +30,10 @@
 
 /* Applies the policy of a SANDBOX frame's payload. Returns 0, the Landlock ABI enforced
  * (0: this kernel has none) and what else is in force (ASP_SANDBOX_CAPPED_*), or an
- * ASP_ERROR_* kind with a reason in `error`. */
-int sandbox_apply(asp_buffer *payload, uint32_t *abi, unsigned *capped, char *error, size_t error_size);
+ * ASP_ERROR_* kind with a reason in `error`. `unguarded`: the helper forked no guard
+ * (containment.h), so a policy that lets the provider start processes or write a private
+ * folder (which only a guard contains and removes) is refused. */
+int sandbox_apply(asp_buffer *payload, int unguarded, uint32_t *abi, unsigned *capped, char *error, size_t error_size);
 
 /* Confines the guard (which runs no provider code) for good: no new privileges, and no
  * program run. It connects sockets for the provider, and actshare's own services refuse

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CActShareProtocol
 @testable import ActShareCore
 @testable import ActShareHost
 
@@ -59,44 +60,84 @@ import Testing
     @Test func aHelperStartedAheadIsTheOneCalled() throws {
         let transport = try transport()
         transport.prestart(try request("a.txt", typed: false))
-        let ahead = try #require(transport.temporaryDirectory, "no helper was started ahead")
-        #expect(FileManager.default.fileExists(atPath: ahead.path))
+        let ahead = try #require(transport.helperProcess, "no helper was started ahead")
 
         let typed = try request("a.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed).isEmpty)
-        #expect(transport.temporaryDirectory?.path == ahead.path, "the helper started ahead was replaced")
-        try transport.begin(typed)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        #expect(transport.helperProcess == ahead, "the helper started ahead was replaced")
+        try transport.begin(typed, phase: .checking)
         #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
     }
 
     @Test func aHelperSandboxedAheadForOtherItemsIsReplaced() throws {
         let transport = try transport()
         transport.prestart(try request("a.txt", typed: false))
-        let ahead = try #require(transport.temporaryDirectory)
+        let ahead = try #require(transport.helperProcess)
 
         // Another file: the sandbox started ahead does not allow it, and cannot be widened.
         let other = try request("b.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: other).isEmpty)
-        let replaced = try #require(transport.temporaryDirectory)
-        #expect(replaced.path != ahead.path)
-        #expect(!FileManager.default.fileExists(atPath: ahead.path), "the first helper's private folder is left")
-        try transport.begin(other)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: other, phase: .checking).isEmpty)
+        let replaced = try #require(transport.helperProcess)
+        #expect(replaced != ahead)
+        #expect(kill(ahead, 0) != 0, "the first helper still runs")
+        try transport.begin(other, phase: .checking)
         #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+    }
+
+    /// can-perform hooks run with no private TMPDIR (nothing for them to write); prepare and
+    /// perform get one, in a helper of their own.
+    @Test func aHelperForCanPerformHasNoPrivateFolderAndPerformGetsAnother() throws {
+        let transport = try transport()
+        let typed = try request("a.txt")
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        let checking = try #require(transport.helperProcess)
+        #expect(transport.temporaryDirectory == nil)
+        try transport.begin(typed, phase: .checking)
+        #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+
+        try transport.begin(typed, phase: .acting)
+        let acting = try #require(transport.helperProcess)
+        #expect(acting != checking, "perform ran in the helper sandboxed for can-perform")
+        let folder = try #require(transport.temporaryDirectory, "the helper for perform has no private folder")
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+    }
+
+    /// A helper started without its guard (`--threads-only`, for can-perform hooks)
+    /// refuses a sandbox that lets its provider start processes or gives it a private
+    /// folder: nothing would contain the processes, or remove the folder.
+    @Test func aHelperWithoutItsGuardRefusesASandboxThatNeedsOne() throws {
+        try #require(Self.built, "scripts/build-plugins failed")
+        let typed = try request("a.txt")
+        for (permissions, folder) in [(ProviderPermissions(exec: true), nil), (ProviderPermissions.standard, "\(root)/private")] {
+            let manifest = ProviderManifest(
+                file: location.file, id: "org.example.hello", name: "Hello", version: "1", library: Self.library,
+                libraryLocation: location, isolation: .process, timeoutMilliseconds: 5000, permissions: permissions, activities: [])
+            let helper = try ProviderProcess(helper: Self.helper, provider: manifest.id, arguments: ["--threads-only"], environment: [])
+            let policy = SandboxPolicy(manifest: manifest, request: typed, privateDirectory: folder, limits: SandboxSettings().limits)
+            try helper.send(policy.frame)
+            let reply = try helper.receive(deadline: { ProviderProcess.now() + 5_000_000_000 }, timeout: "5s")
+            #expect(reply.kind == .error)
+            var reader = FrameReader(reply.payload)
+            let (kind, message) = try reader.error()
+            #expect(Int(kind) == ASP_ERROR_SANDBOX)
+            #expect(String(decoding: message, as: UTF8.self).contains("started without a guard"), "\(String(decoding: message, as: UTF8.self))")
+        }
     }
 
     @Test func aProviderThatMayHandOffIsNotStartedAhead() throws {
         let transport = try transport(permissions: ProviderPermissions(handoff: true))
         transport.prestart(try request("a.txt", typed: false))
-        #expect(transport.temporaryDirectory == nil)
+        #expect(transport.helperProcess == nil)
     }
 
     @Test func aHelperThatCannotStartAheadIsReportedByTheFirstCall() throws {
         let transport = try transport(helper: "\(root)/no-such-helper")
         let request = try request("a.txt")
         transport.prestart(request)
-        #expect(transport.temporaryDirectory == nil)
+        #expect(transport.helperProcess == nil)
         do {
-            _ = try transport.load(symbols: ["hello_can_perform"], request: request)
+            _ = try transport.load(symbols: ["hello_can_perform"], request: request, phase: .checking)
             Issue.record("a missing helper loaded a library")
         } catch let error as ActShareError {
             #expect(error.description.contains("cannot start \(root)/no-such-helper: No such file or directory"), "\(error)")

@@ -5,7 +5,7 @@ import Testing
 /// is one clear line, the provider is left out, and everything else still works.
 @Suite struct IsolationTests {
     /// A provider around one hostile hook, in a directory of its own.
-    static func hostile(_ name: String, canPerform: String? = nil, perform: String = "hostile_yes",
+    static func hostile(_ name: String, canPerform: String? = nil, prepare: String? = nil, perform: String = "hostile_yes",
                         library: String = "\(Sandbox.cProviders)/libhostile.so", timeout: String = "1s",
                         permissions: String? = nil) -> String {
         """
@@ -20,7 +20,7 @@ import Testing
             title: Hostile \(name)
             accepts: {kinds: [file, text]}
             hooks:
-        \(canPerform.map { "      can-perform: \($0)\n" } ?? "")      perform: \(perform)
+        \(canPerform.map { "      can-perform: \($0)\n" } ?? "")\(prepare.map { "      prepare: \($0)\n" } ?? "")      perform: \(perform)
             options: [{name: then, type: string}]
         """
     }
@@ -338,10 +338,12 @@ extension IsolationTests {
         #expect(run.stderr.contains("actshare: provider org.test.chatter wrote more than 64 KiB to standard error; the rest is dropped\n"))
     }
 
-    /// A provider that closed its pipe while actshare writes a large item to it: a failure
-    /// of that provider, said in words, not actshare dying of SIGPIPE (exit 141).
+    /// A provider that closed its pipe (after a 12 MiB item) before actshare writes to it
+    /// again: a failure of that provider, said in words, not actshare dying of SIGPIPE
+    /// (exit 141). Its prepare hook closes it, so that perform's call, in the same helper,
+    /// meets it closed (can-perform runs in a helper of its own).
     @Test func aClosedPipeIsTheProvidersFailure() throws {
-        let (sandbox, file) = try Self.sandbox("closed", Self.hostile("closed", canPerform: "hostile_close_requests"))
+        let (sandbox, file) = try Self.sandbox("closed", Self.hostile("closed", prepare: "hostile_close_requests_prepare"))
         let big = Data(repeating: UInt8(ascii: "x"), count: 12 << 20)
         // Started with SIGPIPE at its default, as from a shell (the test runner ignores it,
         // and children inherit that).

@@ -355,21 +355,46 @@ import Glibc
         #expect(try refused.json()["returned_items"] as? [Any] == nil || (try refused.json()["returned_items"] as? [Any])?.isEmpty == true)
     }
 
-    /// One helper serves a run's calls: its sandbox is set up once, `sandbox: required` or
-    /// not, unless the options change what it may write.
-    @Test func oneSandboxServesARun() throws {
+    /// A can-perform hook answers whether the provider can act, and writes nothing: it has
+    /// no private TMPDIR, and may write nowhere else (its helper forks no guard and makes
+    /// no file system of its own: nothing of it is left to remove).
+    @Test func aCanPerformHookWritesNothing() throws {
+        let (sandbox, _) = try IsolationTests.sandbox("scratch", IsolationTests.hostile("scratch", canPerform: "hostile_write_temporary"))
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try sandbox.run("perform", "org.test.scratch.go", text)
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("org.test.scratch.go cannot perform on these items: no TMPDIR; cannot write /tmp/hostile-"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix(": Permission denied\n"), "\(run.stderr)")
+        #expect(try !sandbox.run("list", text).stdout.contains("org.test.scratch.go"))
+        // In actshare's process, for comparison, the same hook writes and says yes.
+        sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "in-process"
+        #expect(try sandbox.run("list", text).stdout.contains("org.test.scratch.go"))
+    }
+
+    /// A run's can-perform call has a sandbox of its own, with no private folder; prepare
+    /// and perform share the next, which has one, and writes where the options say,
+    /// `sandbox: required` or not.
+    @Test func canPerformAndPerformEachHaveTheirSandbox() throws {
         let (sandbox, _) = try Self.sandbox()
         try sandbox.writeConfig("sandbox: required\n")
         let text = try sandbox.file("a.txt", "some words\n")
+        func sandboxes(_ stderr: String) -> [String] {
+            stderr.split(separator: "\n").compactMap { $0.components(separatedBy: "provider org.example.hello: sandbox: ").dropFirst().first }
+        }
         let run = try sandbox.run("perform", "org.example.hello.greet", text, "--explain")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.components(separatedBy: "provider org.example.hello: sandbox: ").count == 2, "\(run.stderr)")
-        // Another output folder than can-perform saw: a second helper, allowed to write there.
+        let ran = sandboxes(run.stderr)
+        #expect(ran.count == 2, "\(run.stderr)")
+        #expect(ran.first?.contains("no temporary files") == true, "\(run.stderr)")
+        #expect(ran.last?.contains("temporary files up to 512 MiB") == true, "\(run.stderr)")
+        // An output folder: perform's helper is allowed to write there, can-perform's not.
         let output = "\(sandbox.root)/out"
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let written = try sandbox.run("perform", "org.example.hello.greet", text, "-o", "output-dir=\(output)", "--explain")
         #expect(written.status == 0, "\(written.stderr)")
-        #expect(written.stderr.components(separatedBy: "provider org.example.hello: sandbox: ").count == 3, "\(written.stderr)")
+        let wrote = sandboxes(written.stderr)
+        #expect(wrote.count == 2, "\(written.stderr)")
+        #expect(wrote.first?.contains(output) == false && wrote.last?.contains(output) == true, "\(written.stderr)")
         #expect(written.stderr.contains("read and write /dev/null, \(output),") || written.stderr.contains(", \(output);"), "\(written.stderr)")
         #expect(FileManager.default.fileExists(atPath: "\(output)/hello-1.txt"))
     }

@@ -33,8 +33,8 @@ final class HookRunner: ProviderBackend {
 
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
         guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
-        try ready(activity, request)
-        try transport.begin(request)
+        try ready(activity, request, .checking)
+        try transport.begin(request, phase: .checking)
         var answers: [Bool] = []
         var reason: String?
         for index in indices(hook, request) {
@@ -53,10 +53,10 @@ final class HookRunner: ProviderBackend {
     }
 
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {
-        try ready(activity, request)
+        try ready(activity, request, .acting)
         var outcome = PerformOutcome(status: .done)
         do {
-            try transport.begin(request)
+            try transport.begin(request, phase: .acting)
             hooks: for hook in [activity.hooks.prepare, activity.hooks.perform].compactMap({ $0 }) {
                 for index in indices(hook, request) {
                     let value = try transport.call(hook, item: index) { event in
@@ -100,7 +100,7 @@ final class HookRunner: ProviderBackend {
     }
 
     func check() throws -> [ActShareError] {
-        let missing = try loaded(ActivityRequest(activityType: "", items: []))
+        let missing = try loaded(ActivityRequest(activityType: "", items: []), .checking)
         return manifest.activities.flatMap { activity in
             activity.hooks.all.filter { missing.contains($0.symbol) }.map(symbolMissing)
         }
@@ -115,18 +115,18 @@ final class HookRunner: ProviderBackend {
 
     /// Loads the library (once, resolving every hook of every activity) and throws if
     /// one of `activity`'s hooks is missing: such an activity is never offered.
-    private func ready(_ activity: ActivityDeclaration, _ request: ActivityRequest) throws {
-        let missing = try loaded(request)
+    private func ready(_ activity: ActivityDeclaration, _ request: ActivityRequest, _ phase: HookPhase) throws {
+        let missing = try loaded(request, phase)
         if let hook = activity.hooks.all.first(where: { missing.contains($0.symbol) }) { throw symbolMissing(hook) }
     }
 
-    private func loaded(_ request: ActivityRequest) throws -> Set<String> {
+    private func loaded(_ request: ActivityRequest, _ phase: HookPhase) throws -> Set<String> {
         if let missing { return missing }
         var symbols: [String] = []
         for activity in manifest.activities {
             for hook in activity.hooks.all where !symbols.contains(hook.symbol) { symbols.append(hook.symbol) }
         }
-        let found = try transport.load(symbols: symbols, request: request)
+        let found = try transport.load(symbols: symbols, request: request, phase: phase)
         trace?("provider \(manifest.id): loaded \(manifest.library)\(found.isEmpty ? "" : "; missing: \(found.sorted().joined(separator: ", "))")")
         missing = found
         return found

@@ -44,7 +44,11 @@ struct SandboxPolicy: Equatable {
     /// What every provider may write besides its private directory.
     static let systemWritable = ["/dev/null"]
 
-    init(manifest: ProviderManifest, request: ActivityRequest, privateDirectory: String, limits: SandboxLimits,
+    /// The helper's private `TMPDIR`, the one place it may write whatever it declares
+    /// (nil for a helper that runs only `can-perform` hooks: ``HookPhase``).
+    var privateDirectory: String?
+
+    init(manifest: ProviderManifest, request: ActivityRequest, privateDirectory: String?, limits: SandboxLimits,
          home: String = FileSystem.homeDirectory, xdg: XDGDirectories = .fromEnvironment(),
          variable: (String) -> String? = Environment.value) {
         let permissions = manifest.permissions
@@ -59,7 +63,8 @@ struct SandboxPolicy: Equatable {
         add(FileSystem.directoryName(manifest.file), read | execute)
         add(FileSystem.directoryName(manifest.library), read | execute)
         for path in Self.systemWritable { add(path, read | write) }
-        add(privateDirectory, read | write)
+        self.privateDirectory = privateDirectory
+        if let privateDirectory { add(privateDirectory, read | write) }
         if unixSockets {
             let session = SessionSockets(
                 display: permissions.display, dbus: permissions.dbus == .session, home: home, runtimeDirectory: xdg.runtimeDir,
@@ -180,13 +185,16 @@ struct SandboxPolicy: Equatable {
                 : "no Unix sockets")
         groups.append(exec ? "programs (\(limits.processes) processes more)" : "no programs")
         groups.append(
-            "\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, temporary files up to \(temporaryFiles >> 20) MiB, \(limits.openFiles) open files")
+            "\(limits.memory >> 20) MiB of memory, files up to \(limits.fileSize >> 20) MiB, "
+                + (privateDirectory == nil ? "no temporary files" : "temporary files up to \(temporaryFiles >> 20) MiB")
+                + ", \(limits.openFiles) open files")
         if sharedMemory { groups.append("memory files (for the display)") }
         return groups.joined(separator: "; ")
     }
 
-    /// What the private TMPDIR may hold: its own limit, and never more than the memory.
-    var temporaryFiles: UInt64 { min(limits.temporaryFiles, limits.memory) }
+    /// What the private TMPDIR may hold: its own limit, and never more than the memory;
+    /// 0 (no file system made) without one.
+    var temporaryFiles: UInt64 { privateDirectory == nil ? 0 : min(limits.temporaryFiles, limits.memory) }
 
     /// A socket address as ss(8) shows it: a path, or @ and an abstract name.
     static func socketName(_ address: [UInt8]) -> String {

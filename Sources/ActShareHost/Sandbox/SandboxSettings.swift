@@ -27,8 +27,8 @@ public struct SandboxSettings: Sendable {
 
     /// The helper's environment: the kept variables, `LC_*` and `ACTSHARE_*`, the session
     /// bus's address for a provider granted it, and `TMPDIR` pointing at its private
-    /// directory.
-    static func environment(privateDirectory: String, permissions: ProviderPermissions) -> [String] {
+    /// directory if it has one (the user's own `TMPDIR` is never kept).
+    static func environment(privateDirectory: String?, permissions: ProviderPermissions) -> [String] {
         var entries: [String] = []
         var pointer = cactshare_environ()
         while let entry = pointer?.pointee {
@@ -43,7 +43,7 @@ public struct SandboxSettings: Sendable {
             }
             pointer = pointer?.advanced(by: 1)
         }
-        entries.append("TMPDIR=\(privateDirectory)")
+        if let privateDirectory { entries.append("TMPDIR=\(privateDirectory)") }
         return entries
     }
 

@@ -28,13 +28,17 @@ final class HelperTransport: HookTransport {
     private var symbols: [String] = []
     /// Whether LOAD was asked for: once per transport (a helper may be started before).
     private var loaded = false
-    /// What the running helper's sandbox allows, and its private temporary directory.
+    /// What the running helper's sandbox allows, the hooks it was started for, and its
+    /// private temporary directory (none for `can-perform` alone: ``HookPhase``).
     private var policy: SandboxPolicy?
+    private var phase: HookPhase?
     private var privateDirectory: PrivateDirectory?
     var temporaryDirectory: TemporaryDirectoryView? {
         guard let privateDirectory, let process else { return nil }
         return TemporaryDirectoryView(path: privateDirectory.path, helper: process.pid)
     }
+    /// The running helper's process id, if one runs.
+    var helperProcess: pid_t? { process?.pid }
     /// The output files granted alone to the running helper, made for it.
     private var outputFiles: [OutputFile] = []
     /// The Landlock ABI the running helper enforces (0: none; nil: not started).
@@ -53,27 +57,27 @@ final class HelperTransport: HookTransport {
         self.trace = trace
     }
 
-    func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
         if let fault { throw fault }
         precondition(!loaded, "load twice")
         loaded = true
         self.symbols = symbols
-        return try start(for: request)
+        return try start(for: request, phase: phase)
     }
 
-    /// Starts the helper ahead of the first call, so that its start overlaps what
-    /// actshare does meanwhile (typing and routing the items): the process, its guard and,
-    /// when its sandbox would create nothing (no output file), its sandbox for `request`,
-    /// the items as located before they are typed. No provider code is loaded: that waits
-    /// for the first call, as for a helper started then. Not for a provider that may hand
-    /// off, whose helper is given a connection made for the request's items. A failure
-    /// here is left to the first call, which starts again and says what went wrong.
+    /// Starts the helper ahead of the first `can-perform` call, so that its start overlaps
+    /// what actshare does meanwhile (typing and routing the items): the process, its guard
+    /// and, when its sandbox would create nothing (no output file), its sandbox for
+    /// `request`, the items as located before they are typed. No provider code is loaded:
+    /// that waits for the first call, as for a helper started then. Not for a provider
+    /// that may hand off, whose helper is given a connection made for the request's items.
+    /// A failure here is left to the first call, which starts again and says what went
+    /// wrong.
     func prestart(_ request: ActivityRequest) {
         guard process == nil, fault == nil, !manifest.permissions.handoff else { return }
         do {
-            try spawn(grant: nil)
-            guard let directory = privateDirectory else { return }
-            let policy = policy(for: request, privateDirectory: directory.path)
+            try spawn(grant: nil, phase: .checking)
+            let policy = policy(for: request)
             guard policy.outputFiles.isEmpty else { return }
             self.policy = policy
             try enter(policy)
@@ -83,16 +87,18 @@ final class HelperTransport: HookTransport {
         }
     }
 
-    /// Starts a helper process with its private directory, not yet sandboxed.
-    private func spawn(grant: Int32?) throws {
-        let directory = try PrivateDirectory()
-        privateDirectory = directory
-        var environment = SandboxSettings.environment(privateDirectory: directory.path, permissions: manifest.permissions)
+    /// Starts a helper process for hooks of `phase`, with its private directory if they
+    /// may write one; not yet sandboxed.
+    private func spawn(grant: Int32?, phase: HookPhase) throws {
+        privateDirectory = phase == .acting ? try PrivateDirectory() : nil
+        self.phase = phase
+        var environment = SandboxSettings.environment(privateDirectory: privateDirectory?.path, permissions: manifest.permissions)
         if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
-        process = try ProviderProcess(
-            helper: helper, provider: manifest.id,
-            arguments: (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : []),
-            environment: environment, grant: grant)
+        var arguments = (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : [])
+        // Nothing a provider that may start no process leaves behind, and no folder to
+        // remove: no guard to fork (0.26 ms of a list).
+        if phase == .checking, !manifest.permissions.exec, arguments.isEmpty, grant == nil { arguments = ["--threads-only"] }
+        process = try ProviderProcess(helper: helper, provider: manifest.id, arguments: arguments, environment: environment, grant: grant)
     }
 
     /// Stops the helper, if one runs, and forgets its sandbox: the next start makes another.
@@ -100,27 +106,27 @@ final class HelperTransport: HookTransport {
         process?.stop()
         process = nil
         policy = nil
+        phase = nil
         outputFiles = []
         unanswered = []
     }
 
-    /// Starts a helper whose sandbox fits `request` (or keeps the one started ahead, if
-    /// its sandbox is the same), and loads the library in it.
-    private func start(for request: ActivityRequest) throws -> Set<String> {
+    /// Starts a helper whose sandbox fits `request` and `phase` (or keeps the one started
+    /// ahead, if its sandbox is the same), and loads the library in it.
+    private func start(for request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
         do {
-            // Sandboxed ahead for other items or options: a sandbox only narrows, so the
-            // helper is replaced.
-            if let entered = policy, let directory = privateDirectory,
-               self.policy(for: request, privateDirectory: directory.path) != entered {
+            // Started ahead for other hooks, or sandboxed for other items or options: a
+            // sandbox only narrows, so the helper is replaced.
+            if process != nil, self.phase != phase || policy.map({ self.policy(for: request) != $0 }) == true {
                 discardHelper()
             }
             if process == nil {
                 let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
                 defer { if let grant { close(grant) } }
-                try spawn(grant: grant)
+                try spawn(grant: grant, phase: phase)
             }
-            if policy == nil, let directory = privateDirectory {
-                let policy = policy(for: request, privateDirectory: directory.path)
+            if policy == nil {
+                let policy = policy(for: request)
                 self.policy = policy
                 outputFiles = policy.outputFiles.map(OutputFile.init)
                 try enter(policy)
@@ -158,10 +164,10 @@ final class HelperTransport: HookTransport {
     private lazy var home = FileSystem.homeDirectory
     private lazy var xdg = XDGDirectories.fromEnvironment()
 
-    /// What the sandbox of a helper for `request` allows.
-    private func policy(for request: ActivityRequest, privateDirectory: String) -> SandboxPolicy {
+    /// What the sandbox of the running helper allows for `request`.
+    private func policy(for request: ActivityRequest) -> SandboxPolicy {
         var policy = SandboxPolicy(
-            manifest: manifest, request: request, privateDirectory: privateDirectory, limits: sandbox.limits, home: home, xdg: xdg)
+            manifest: manifest, request: request, privateDirectory: privateDirectory?.path, limits: sandbox.limits, home: home, xdg: xdg)
         policy.required = sandbox.required
         return policy
     }
@@ -177,7 +183,7 @@ final class HelperTransport: HookTransport {
                 let abi = try reader.uint32()
                 self.landlockABI = abi
                 if abi == 0 { SandboxSettings.warnUnsandboxedOnce() }
-                if Int(try reader.byte()) & ASP_SANDBOX_CAPPED_TEMPORARY == 0 {
+                if Int(try reader.byte()) & ASP_SANDBOX_CAPPED_TEMPORARY == 0 && policy.privateDirectory != nil {
                     self.trace?("provider \(self.manifest.id): temporary files not capped: this system allows no user namespace")
                 }
             case .error:
@@ -195,13 +201,13 @@ final class HelperTransport: HookTransport {
         }
     }
 
-    func begin(_ request: ActivityRequest) throws {
-        // Options can change what the sandbox allows (the output directory): a request
-        // that needs another sandbox gets a new helper, as a sandbox only ever narrows.
-        if fault == nil, let policy, let directory = privateDirectory,
-           self.policy(for: request, privateDirectory: directory.path) != policy {
+    func begin(_ request: ActivityRequest, phase: HookPhase) throws {
+        // Options can change what the sandbox allows (the output directory), and so do the
+        // hooks (a private TMPDIR for prepare and perform): a request that needs another
+        // sandbox gets a new helper, as a sandbox only ever narrows.
+        if fault == nil, let policy, self.phase != phase || self.policy(for: request) != policy {
             discardHelper()
-            _ = try start(for: request)
+            _ = try start(for: request, phase: phase)
         }
         // Not awaited here: the reply is read before the next call's (see `exchange`).
         try post(.request(request)) { reply in

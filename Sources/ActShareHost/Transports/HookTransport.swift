@@ -14,18 +14,18 @@ import CActShareProtocol
 /// decision, so it is the same in both modes.
 protocol HookTransport: AnyObject {
     /// Loads the provider's library, once, and returns those of `symbols` it lacks.
-    /// `request` is the first the provider will see: its items and options decide what
-    /// an isolated provider's sandbox allows. A library that cannot be loaded throws
-    /// (``ActShareError``, `providerFailed`).
-    func load(symbols: [String], request: ActivityRequest) throws -> Set<String>
+    /// `request` is the first the provider will see and `phase` the hooks it is loaded
+    /// for: they decide what an isolated provider's sandbox allows. A library that cannot
+    /// be loaded throws (``ActShareError``, `providerFailed`).
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String>
 
-    /// Starts ahead what the first call will need (a helper process and its sandbox),
-    /// for `request` as it is known before the items are typed: a hint that calls will
-    /// follow. Failures are left to ``load(symbols:request:)``.
+    /// Starts ahead what the first `can-perform` call will need (a helper process and its
+    /// sandbox), for `request` as it is known before the items are typed: a hint that
+    /// calls will follow. Failures are left to ``load(symbols:request:phase:)``.
     func prestart(_ request: ActivityRequest)
 
-    /// Makes `request` the one the following calls see.
-    func begin(_ request: ActivityRequest) throws
+    /// Makes `request` the one the following calls, hooks of `phase`, see.
+    func begin(_ request: ActivityRequest, phase: HookPhase) throws
 
     /// Calls `hook` once, for item `item` (-1: not per item), passing each session
     /// callback to `event` as it happens; `event` answers an ``SessionEvent/item`` with

@@ -21,12 +21,12 @@ final class InProcessTransport: HookTransport {
         self.cancelled = cancelled
     }
 
-    func load(symbols: [String], request: ActivityRequest) throws -> Set<String> {
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
         let library = try libraries.library(for: manifest)
         return Set(symbols.filter { !library.has($0) })
     }
 
-    func begin(_ request: ActivityRequest) throws {
+    func begin(_ request: ActivityRequest, phase: HookPhase) throws {
         session = CSession(request: CRequest(request), cancelled: cancelled)
     }
 

@@ -5,6 +5,7 @@
  */
 #include "hostile.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,29 @@ int32_t hostile_close_requests(const actshare_request *request) {
         if (flags >= 0 && (flags & O_ACCMODE) == O_RDONLY && fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) close(fd);
     }
     return 1;
+}
+
+/* As a can-perform hook: tries to write a file in $TMPDIR (or /tmp without one), and
+ * says yes if it could, or declines saying what stopped it. */
+int32_t hostile_write_temporary(const actshare_request *request) {
+    const char *folder = getenv("TMPDIR");
+    char path[4096], reason[4200];
+    snprintf(path, sizeof path, "%s/hostile-%d", folder ? folder : "/tmp", (int)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+        return 1;
+    }
+    snprintf(reason, sizeof reason, "%s; cannot write %s: %s", folder ? "TMPDIR set" : "no TMPDIR", path, strerror(errno));
+    actshare_decline(request, reason);
+    return 0;
+}
+
+/* The same as a prepare hook, which says it is done: perform's call meets the closed pipe. */
+int32_t hostile_close_requests_prepare(const actshare_request *request) {
+    hostile_close_requests(request);
+    return ACTSHARE_STATUS_DONE;
 }
 
 /* Returns one good item and one of each kind actshare must refuse; says on standard
