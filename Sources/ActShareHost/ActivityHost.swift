@@ -164,6 +164,20 @@ public final class ActivityHost {
         }
     }
 
+    /// Starts, for `perform` of `type`, the helper its prepare and perform will run in
+    /// (an isolated provider's, sandboxed for `items` and `options` over the defaults)
+    /// while its can-perform hook runs in the helper made for that, so that the perform
+    /// does not wait for it. Only for an activity with a can-perform hook (else one helper
+    /// serves); not when tracing, so that `--explain` tells the helpers in their order.
+    public func prestartPerform(of type: String, items: [Item], options: [(name: String, value: String)]) {
+        guard trace == nil, !items.isEmpty, let (manifest, activity) = registry.activity(ofType: type),
+              activity.hooks.canPerform != nil, !runsInProcess(manifest), let runner = backend(for: manifest) as? HookRunner
+        else { return }
+        var merged = Self.defaultOptions(config: config, manifest, activity).filter { option in !options.contains { $0.name == option.name } }
+        merged += options
+        runner.prestartActing(ActivityRequest(activityType: type, items: items, options: merged))
+    }
+
     /// Performs `offer` on the request's items and reports the result.
     public func perform(_ offer: Offer, request: ActivityRequest, observer: (any SessionObserver)?) -> ActivityResult {
         let type = offer.type

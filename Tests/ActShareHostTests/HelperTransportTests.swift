@@ -103,6 +103,33 @@ import CActShareProtocol
         #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
     }
 
+    /// perform's helper, started while can-perform runs, is the one perform uses when its
+    /// sandbox fits the perform's request, and is stopped when it does not.
+    @Test func aSpareHelperForPerformIsTakenOnlyWhenItsSandboxFits() throws {
+        let transport = try transport()
+        let typed = try request("a.txt")
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        transport.prestartActing(typed)
+        let spare = try #require(transport.spareProcess, "no spare helper was started")
+        try transport.begin(typed, phase: .checking)
+        #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+        try transport.begin(typed, phase: .acting)
+        #expect(transport.helperProcess == spare, "perform did not take the spare helper")
+        #expect(transport.temporaryDirectory.map { FileManager.default.fileExists(atPath: $0.path) } == true)
+        #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+
+        // A spare sandboxed for another file than the perform's: stopped, and another started.
+        let other = try self.transport()
+        #expect(try other.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        other.prestartActing(typed)
+        let unfit = try #require(other.spareProcess)
+        let elsewhere = try request("b.txt")
+        try other.begin(elsewhere, phase: .acting)
+        #expect(other.helperProcess != unfit && other.helperProcess != nil)
+        #expect(kill(unfit, 0) != 0, "the spare that did not fit still runs")
+        #expect(try other.call(canPerform, item: -1) { _ in true }.raw == 1)
+    }
+
     /// A helper started without its guard (`--threads-only`, for can-perform hooks)
     /// refuses a sandbox that lets its provider start processes or gives it a private
     /// folder: nothing would contain the processes, or remove the folder.

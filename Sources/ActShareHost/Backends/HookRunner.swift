@@ -31,6 +31,12 @@ final class HookRunner: ProviderBackend {
         if missing == nil { transport.prestart(request) }
     }
 
+    /// Starts the helper that prepare and perform will run in, while can-perform runs
+    /// (``HookTransport/prestartActing(_:)``).
+    func prestartActing(_ request: ActivityRequest) {
+        transport.prestartActing(request)
+    }
+
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
         guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
         try ready(activity, request, .checking)

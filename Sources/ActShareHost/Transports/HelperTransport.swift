@@ -37,8 +37,13 @@ final class HelperTransport: HookTransport {
         guard let privateDirectory, let process else { return nil }
         return TemporaryDirectoryView(path: privateDirectory.path, helper: process.pid)
     }
-    /// The running helper's process id, if one runs.
+    /// A helper for prepare and perform, started while can-perform runs in another
+    /// (``prestartActing(_:)``), with its private directory and its sandbox, whose answer
+    /// is still to be read.
+    private var spare: (process: ProviderProcess, directory: PrivateDirectory, policy: SandboxPolicy)?
+    /// The running helper's process id, if one runs, and the spare's.
     var helperProcess: pid_t? { process?.pid }
+    var spareProcess: pid_t? { spare?.process.pid }
     /// The output files granted alone to the running helper, made for it.
     private var outputFiles: [OutputFile] = []
     /// The Landlock ABI the running helper enforces (0: none; nil: not started).
@@ -87,18 +92,55 @@ final class HelperTransport: HookTransport {
         }
     }
 
+    /// Starts, while a `can-perform` call runs in the helper started for it, the helper
+    /// that prepare and perform will run in for `request` (the process, its private
+    /// directory and its sandbox), so that the perform does not wait for it; it is taken
+    /// if the perform's request gives the same sandbox, and stopped otherwise. Not for a
+    /// provider that may hand off, nor when the sandbox would create an output file.
+    func prestartActing(_ request: ActivityRequest) {
+        guard spare == nil, fault == nil, !manifest.permissions.handoff else { return }
+        do {
+            let directory = try PrivateDirectory()
+            let policy = policy(for: request, privateDirectory: directory.path)
+            let frame = policy.frame
+            // Too many items for one frame is said by the perform's own start.
+            guard policy.outputFiles.isEmpty, frame.payload.count < Int(ASP_MAX_FRAME) - 1 else { return }
+            let process = try makeProcess(grant: nil, phase: .acting, privateDirectory: directory.path)
+            try process.send(frame)
+            spare = (process, directory, policy)
+        } catch {
+            // Left to the perform, which starts its own helper and says what went wrong.
+        }
+    }
+
+    /// The spare helper, if its sandbox is the one `request` needs; one that is not is
+    /// stopped.
+    private func takeSpare(for request: ActivityRequest) -> (process: ProviderProcess, directory: PrivateDirectory, policy: SandboxPolicy)? {
+        guard let spare else { return nil }
+        self.spare = nil
+        guard policy(for: request, privateDirectory: spare.directory.path) == spare.policy else {
+            spare.process.stop()
+            return nil
+        }
+        return spare
+    }
+
     /// Starts a helper process for hooks of `phase`, with its private directory if they
     /// may write one; not yet sandboxed.
     private func spawn(grant: Int32?, phase: HookPhase) throws {
         privateDirectory = phase == .acting ? try PrivateDirectory() : nil
         self.phase = phase
-        var environment = SandboxSettings.environment(privateDirectory: privateDirectory?.path, permissions: manifest.permissions)
+        process = try makeProcess(grant: grant, phase: phase, privateDirectory: privateDirectory?.path)
+    }
+
+    private func makeProcess(grant: Int32?, phase: HookPhase, privateDirectory: String?) throws -> ProviderProcess {
+        var environment = SandboxSettings.environment(privateDirectory: privateDirectory, permissions: manifest.permissions)
         if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
         var arguments = (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : [])
         // Nothing a provider that may start no process leaves behind, and no folder to
         // remove: no guard to fork (0.26 ms of a list).
         if phase == .checking, !manifest.permissions.exec, arguments.isEmpty, grant == nil { arguments = ["--threads-only"] }
-        process = try ProviderProcess(helper: helper, provider: manifest.id, arguments: arguments, environment: environment, grant: grant)
+        return try ProviderProcess(helper: helper, provider: manifest.id, arguments: arguments, environment: environment, grant: grant)
     }
 
     /// Stops the helper, if one runs, and forgets its sandbox: the next start makes another.
@@ -119,6 +161,13 @@ final class HelperTransport: HookTransport {
             // sandbox only narrows, so the helper is replaced.
             if process != nil, self.phase != phase || policy.map({ self.policy(for: request) != $0 }) == true {
                 discardHelper()
+            }
+            if process == nil, phase == .acting, let spare = takeSpare(for: request) {
+                process = spare.process
+                privateDirectory = spare.directory
+                self.phase = .acting
+                policy = spare.policy
+                unanswered = [sandboxAnswer(spare.policy)]
             }
             if process == nil {
                 let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
@@ -164,10 +213,12 @@ final class HelperTransport: HookTransport {
     private lazy var home = FileSystem.homeDirectory
     private lazy var xdg = XDGDirectories.fromEnvironment()
 
-    /// What the sandbox of the running helper allows for `request`.
-    private func policy(for request: ActivityRequest) -> SandboxPolicy {
+    /// What the sandbox of the running helper (or one with `privateDirectory`) allows for
+    /// `request`.
+    private func policy(for request: ActivityRequest, privateDirectory: String?? = nil) -> SandboxPolicy {
         var policy = SandboxPolicy(
-            manifest: manifest, request: request, privateDirectory: privateDirectory?.path, limits: sandbox.limits, home: home, xdg: xdg)
+            manifest: manifest, request: request, privateDirectory: privateDirectory ?? self.privateDirectory?.path, limits: sandbox.limits,
+            home: home, xdg: xdg)
         policy.required = sandbox.required
         return policy
     }
@@ -176,7 +227,12 @@ final class HelperTransport: HookTransport {
     /// LOAD's. Not waited for: a helper that cannot set up its sandbox says so and exits
     /// before it reads LOAD, so LOAD follows at once and a start costs one round trip.
     private func enter(_ policy: SandboxPolicy) throws {
-        try post(policy.frame) { reply in
+        try post(policy.frame, handle: sandboxAnswer(policy))
+    }
+
+    /// Reads SANDBOX's answer for `policy`.
+    private func sandboxAnswer(_ policy: SandboxPolicy) -> (Frame) throws -> Void {
+        { reply in
             var reader = FrameReader(reply.payload)
             switch reply.kind {
             case .ok:

@@ -24,6 +24,10 @@ protocol HookTransport: AnyObject {
     /// calls will follow. Failures are left to ``load(symbols:request:phase:)``.
     func prestart(_ request: ActivityRequest)
 
+    /// Starts ahead, while a `can-perform` call runs, what prepare and perform will need
+    /// for `request` (their own helper and sandbox). A hint; failures are left to them.
+    func prestartActing(_ request: ActivityRequest)
+
     /// Makes `request` the one the following calls, hooks of `phase`, see.
     func begin(_ request: ActivityRequest, phase: HookPhase) throws
 
@@ -41,6 +45,7 @@ protocol HookTransport: AnyObject {
 extension HookTransport {
     /// Nothing to start ahead: in this process, a library is opened when first called.
     func prestart(_ request: ActivityRequest) {}
+    func prestartActing(_ request: ActivityRequest) {}
 }
 
 /// A session callback, as the provider made it.

@@ -1,3 +1,4 @@
+import ActShareCore
 import ArgumentParser
 
 /// `actshare perform TYPE ITEM…`: perform one named activity, with no picker.
@@ -28,7 +29,13 @@ struct PerformCommand: ParsableCommand {
     static func perform(_ type: String, items: ItemSelection, options: ActivitySelection) throws {
         let (items, options) = try items.resolved(options)
         let invocation = try Invocation(configFile: options.config, trace: options.trace)
+        // As for list: the activity's can-perform helper starts while the items are read.
+        if items.request == nil, let located = ItemReader.untypedItems(arguments: items.arguments, texts: items.texts) {
+            invocation.host.prestartHelpers(for: located, exclusions: try invocation.exclusions(options, onlyOf: type))
+        }
         let values = try invocation.readItems(items)
+        // And prepare's and perform's, while the can-perform hook runs in that one.
+        invocation.host.prestartPerform(of: type, items: values, options: (try? options.optionPairs()) ?? [])
         let runner = ActivityRunner(invocation: invocation, options: options, stdinIsItem: items.readsStandardInput)
         try runner.run(items: values, type: type)
     }
