@@ -41,6 +41,21 @@ import CActShareProtocol
         #expect(!policy.network && !policy.exec)
     }
 
+    /// A system folder that is a link into `/usr` (a merged `/usr`, as on Debian 12) gets
+    /// no rule of its own: `/usr`'s covers it, as Landlock follows the link.
+    @Test func aSystemFolderLinkedIntoUsrHasNoRuleOfItsOwn() throws {
+        let policy = policy(.standard)
+        #expect(rights(policy, "/usr") == read)
+        for folder in ["/bin", "/sbin", "/lib", "/lib64"] {
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder)
+            if let target, target.hasPrefix("usr/") || target.hasPrefix("/usr/") {
+                #expect(rights(policy, folder) == nil, "\(folder) -> \(target)")
+            } else if FileManager.default.fileExists(atPath: folder) {
+                #expect(rights(policy, folder) == read, "\(folder)")
+            }
+        }
+    }
+
     @Test func outputIsTheFolderAnOptionNames() throws {
         try FileManager.default.createDirectory(atPath: "\(root)/out", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }

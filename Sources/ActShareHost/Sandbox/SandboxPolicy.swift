@@ -1,5 +1,8 @@
 import ActShareCore
 import CActShareProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one helper process's sandbox allows: each path with its rights, the network,
 /// programs, and the resource limits.
@@ -41,6 +44,15 @@ struct SandboxPolicy: Equatable {
         "/usr", "/lib", "/lib64", "/bin", "/sbin", "/opt", "/etc", "/var/cache/fontconfig",
         "/proc", "/sys/devices/system/cpu", "/sys/fs/cgroup", "/dev/zero", "/dev/urandom", "/dev/random",
     ]
+    /// ``systemReadable`` less the links into another of its folders (`/bin`, `/sbin`,
+    /// `/lib` and `/lib64` into `/usr`, where `/usr` is merged): Landlock follows a link
+    /// when the rule is made, so such a rule would repeat the folder's, at a cost to every
+    /// helper's start. Looked at once per process.
+    static let systemReadableRules: [String] = systemReadable.filter { path in
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let target = FileSystem.resolved(path) else { return true }
+        return !systemReadable.contains { $0 != path && (target == $0 || target.hasPrefix($0 + "/")) }
+    }
     /// What every provider may write besides its private directory.
     static let systemWritable = ["/dev/null"]
 
@@ -59,7 +71,7 @@ struct SandboxPolicy: Equatable {
         self.limits = limits
         let execute = permissions.exec ? UInt8(ASP_RIGHT_EXEC) : 0
         let read = UInt8(ASP_RIGHT_READ), write = UInt8(ASP_RIGHT_WRITE)
-        for path in Self.systemReadable { add(path, read | execute) }
+        for path in Self.systemReadableRules { add(path, read | execute) }
         add(FileSystem.directoryName(manifest.file), read | execute)
         add(FileSystem.directoryName(manifest.library), read | execute)
         for path in Self.systemWritable { add(path, read | write) }
