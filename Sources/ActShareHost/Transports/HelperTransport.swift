@@ -213,12 +213,15 @@ final class HelperTransport: HookTransport {
     private lazy var home = FileSystem.homeDirectory
     private lazy var xdg = XDGDirectories.fromEnvironment()
 
-    /// What the sandbox of the running helper (or one with `privateDirectory`) allows for
-    /// `request`.
-    private func policy(for request: ActivityRequest, privateDirectory: String?? = nil) -> SandboxPolicy {
+    /// What the sandbox of the running helper allows for `request`.
+    private func policy(for request: ActivityRequest) -> SandboxPolicy {
+        policy(for: request, privateDirectory: privateDirectory?.path)
+    }
+
+    /// What the sandbox of a helper with `privateDirectory` allows for `request`.
+    private func policy(for request: ActivityRequest, privateDirectory: String?) -> SandboxPolicy {
         var policy = SandboxPolicy(
-            manifest: manifest, request: request, privateDirectory: privateDirectory ?? self.privateDirectory?.path, limits: sandbox.limits,
-            home: home, xdg: xdg)
+            manifest: manifest, request: request, privateDirectory: privateDirectory, limits: sandbox.limits, home: home, xdg: xdg)
         policy.required = sandbox.required
         return policy
     }
