@@ -43,6 +43,7 @@ import Testing
         ("bus", "hostile_bus", "crashed during the call (SIGBUS, a bad memory access)"),
         ("exit", "hostile_exit", "exited with status 3 during the call"),
         ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
+        ("elsewhere", "hostile_hang_elsewhere", "did not answer within 1s, and was stopped"),
         ("garbage", "hostile_garbage", "sent a reply of unknown type 81 (the pipe is corrupt), and was stopped"),
         ("close", "hostile_close", "broke its pipe to actshare during the call"),
     ])

@@ -192,11 +192,14 @@ final class ProviderProcess {
 
     /// Stops the helper (if it still runs) and everything it started, and reaps it: SIGTERM
     /// first, on which the helper kills what the provider started; after 100 ms, SIGKILL
-    /// to the helper's whole process group.
+    /// to the helper and to its whole process group.
     func stop() {
         guard !exited else { return }
         if !hasExited() { kill(pid, SIGTERM) }
         waitForExit()
+        // By its id too: a helper without a guard runs the provider, which may ignore
+        // SIGTERM and leave the group. Not reaped yet, the id is still the helper's.
+        if !hasExited() { kill(pid, SIGKILL) }
         killGroup()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -52,6 +52,16 @@ int32_t hostile_hang(const actshare_request *request) {
     for (;;) pause();
 }
 
+/* Hangs where a kill must find it: ignores SIGTERM and SIGUSR1, and leaves its process
+ * group for its parent's (in a helper without a guard, actshare's). */
+int32_t hostile_hang_elsewhere(const actshare_request *request) {
+    (void)request;
+    signal(SIGUSR1, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    setpgid(0, getpgid(getppid()));
+    for (;;) pause();
+}
+
 /* Writes nonsense on every descriptor that might be the host's pipe. */
 int32_t hostile_garbage(const actshare_request *request) {
     (void)request;

@@ -20,6 +20,7 @@ ACTSHARE_EXPORT int32_t hostile_escape(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_close_requests(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_close_requests_prepare(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_write_temporary(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_hang_elsewhere(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_fork_exit(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_fork_many(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_done_after(const actshare_request *request, actshare_session *session);
