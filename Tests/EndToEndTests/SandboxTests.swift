@@ -355,9 +355,9 @@ import Glibc
         #expect(try refused.json()["returned_items"] as? [Any] == nil || (try refused.json()["returned_items"] as? [Any])?.isEmpty == true)
     }
 
-    /// A can-perform hook answers whether the provider can act, and writes nothing: it has
-    /// no private TMPDIR, and may write nowhere else (its helper forks no guard and makes
-    /// no file system of its own: nothing of it is left to remove).
+    /// A can-perform hook answers whether the provider can act: it has no private TMPDIR,
+    /// and with nothing declared may write nowhere (its helper forks no guard and makes no
+    /// file system of its own: nothing of it is left to remove).
     @Test func aCanPerformHookWritesNothing() throws {
         let (sandbox, _) = try IsolationTests.sandbox("scratch", IsolationTests.hostile("scratch", canPerform: "hostile_write_temporary"))
         let text = try sandbox.file("a.txt", "some words\n")
