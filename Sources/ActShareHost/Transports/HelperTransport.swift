@@ -40,7 +40,8 @@ final class HelperTransport: HookTransport {
     /// A helper for prepare and perform, started while can-perform runs in another
     /// (``prestartActing(_:)``), with its private directory and its sandbox, whose answer
     /// is still to be read.
-    private var spare: (process: ProviderProcess, directory: PrivateDirectory, policy: SandboxPolicy)?
+    private var spare: Spare?
+    private typealias Spare = (process: ProviderProcess, directory: PrivateDirectory, policy: SandboxPolicy)
     /// The running helper's process id, if one runs, and the spare's.
     var helperProcess: pid_t? { process?.pid }
     var spareProcess: pid_t? { spare?.process.pid }
@@ -115,7 +116,7 @@ final class HelperTransport: HookTransport {
 
     /// The spare helper, if its sandbox is the one `request` needs; one that is not is
     /// stopped.
-    private func takeSpare(for request: ActivityRequest) -> (process: ProviderProcess, directory: PrivateDirectory, policy: SandboxPolicy)? {
+    private func takeSpare(for request: ActivityRequest) -> Spare? {
         guard let spare else { return nil }
         self.spare = nil
         guard policy(for: request, privateDirectory: spare.directory.path) == spare.policy else {

@@ -1,4 +1,3 @@
-import ActShareCore
 import ArgumentParser
 
 /// `actshare perform TYPE ITEM…`: perform one named activity, with no picker.
@@ -30,9 +29,7 @@ struct PerformCommand: ParsableCommand {
         let (items, options) = try items.resolved(options)
         let invocation = try Invocation(configFile: options.config, trace: options.trace)
         // As for list: the activity's can-perform helper starts while the items are read.
-        if items.request == nil, let located = ItemReader.untypedItems(arguments: items.arguments, texts: items.texts) {
-            invocation.host.prestartHelpers(for: located, exclusions: try invocation.exclusions(options, onlyOf: type))
-        }
+        invocation.prestartHelpers(for: items, exclusions: try invocation.exclusions(options, onlyOf: type))
         let values = try invocation.readItems(items)
         // And prepare's and perform's, while the can-perform hook runs in that one.
         invocation.host.prestartPerform(of: type, items: values, options: (try? options.optionPairs()) ?? [])

@@ -59,6 +59,14 @@ final class Invocation {
 
     var recents: Recents { Recents(stateDirectory: paths.stateDirectory) }
 
+    /// Starts, before the items are read, the helpers their can-perform hooks will run in
+    /// (``ActivityHost/prestartHelpers(for:exclusions:)``): from the items as located, when
+    /// they can be located without reading (no standard input, no request).
+    func prestartHelpers(for selection: ItemSelection, exclusions: Exclusions) {
+        guard selection.request == nil, let located = ItemReader.untypedItems(arguments: selection.arguments, texts: selection.texts) else { return }
+        host.prestartHelpers(for: located, exclusions: exclusions)
+    }
+
     /// Reads the command's items, failing with exit code 2 on a bad one.
     func readItems(_ selection: ItemSelection) throws -> [Item] {
         do {

@@ -11,9 +11,7 @@ struct ListRunner {
         // cost time, so the invocation is deliberately kept.
         _ = Unmanaged.passRetained(invocation)
         let exclusions = try invocation.exclusions(options, onlyOf: options.activity)
-        if items.request == nil, let located = ItemReader.untypedItems(arguments: items.arguments, texts: items.texts) {
-            invocation.host.prestartHelpers(for: located, exclusions: exclusions)
-        }
+        invocation.prestartHelpers(for: items, exclusions: exclusions)
         let values = try invocation.readItems(items)
         let recents = invocation.recents.types
         let offers: [Offer]
