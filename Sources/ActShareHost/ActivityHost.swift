@@ -137,9 +137,10 @@ public final class ActivityHost {
         return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined, reasons: reasons)
     }
 
-    /// The most helpers ``prestartHelpers(for:exclusions:)`` starts: one per processor
-    /// beside the one actshare works on (more would take it from actshare), at most four.
-    static let prestartLimit = min(4, max(0, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1))
+    /// The most helpers ``prestartHelpers(for:exclusions:)`` starts: one per processor, at
+    /// most four. A start costs actshare little (it does not wait for the helper's exec:
+    /// ``ProviderProcess``); each helper's exec and sandbox are work for the processors.
+    static let prestartLimit = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Starts, before the items are typed, the helper of each isolated provider whose
     /// `can-perform` hook `items` may reach, with its sandbox, so that this overlaps typing

@@ -25,6 +25,8 @@ final class ProviderProcess {
     private var exited = false
     private var relayed = 0
     private var pendingLine: [UInt8] = []
+    /// What the helper's start keeps until it is reaped (``cactshare_spawn``).
+    private var started: OpaquePointer?
 
     /// What a provider may write to standard error (and output) in all; the rest is
     /// dropped with one line that says so.
@@ -51,39 +53,27 @@ final class ProviderProcess {
             close(toHelper[0]); close(toHelper[1]); close(fromHelper[0]); close(fromHelper[1])
             throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        posix_spawn_file_actions_adddup2(&actions, toHelper[0], 3)
-        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 4)
-        if let grant { posix_spawn_file_actions_adddup2(&actions, grant, HandoffGrant.descriptor) }
-        // Nothing else: a provider is not given the host's other files and sockets.
-        cactshare_spawn_close_from(&actions, grant == nil ? 5 : HandoffGrant.descriptor + 1)
-        // A process group of its own, so Ctrl-C on the terminal reaches actshare (which
-        // cancels in order) and not the helper; and default signal handling, unblocked.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGUSR1, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Descriptors 1 and 2 the provider's output, 3 requests, 4 replies, 5 the grant;
+        // nothing else: a provider is not given the host's other files and sockets. The
+        // helper starts while actshare goes on (cactshare_spawn), in a process group of its
+        // own, so Ctrl-C on the terminal reaches actshare (which cancels in order) and not
+        // the helper; with default signal handling, unblocked.
+        var descriptors = [errors[1], errors[1], toHelper[0], fromHelper[1]]  // 1, 2, 3 and 4
+        if let grant {
+            assert(descriptors.count + 1 == HandoffGrant.descriptor)
+            descriptors.append(grant)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([helper] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
+        var started: OpaquePointer?
         let entries: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
         defer { entries?.forEach { free($0) } }
         let spawned = entries.map { entries in
-            entries.withUnsafeBufferPointer { posix_spawn(&pid, helper, &actions, &attributes, argv, UnsafeMutablePointer(mutating: $0.baseAddress)) }
-        } ?? posix_spawn(&pid, helper, &actions, &attributes, argv, cactshare_environ())
+            entries.withUnsafeBufferPointer {
+                cactshare_spawn(helper, argv, $0.baseAddress, descriptors, Int32(descriptors.count), &pid, &started)
+            }
+        } ?? cactshare_spawn(helper, argv, cactshare_environ(), descriptors, Int32(descriptors.count), &pid, &started)
         close(toHelper[0])
         close(fromHelper[1])
         close(errors[1])
@@ -91,6 +81,7 @@ final class ProviderProcess {
             close(toHelper[1]); close(fromHelper[0]); close(errors[0])
             throw Fault(description: "cannot start \(helper): \(String(cString: strerror(spawned)))")
         }
+        self.started = started
         self.pid = pid
         input = toHelper[1]
         output = fromHelper[0]
@@ -105,6 +96,7 @@ final class ProviderProcess {
         if !inputClosed { close(input) }
         close(output)
         close(diagnostics)
+        cactshare_spawned_free(started)  // reaped by finish()
     }
 
     private var inputClosed = false
@@ -282,6 +274,9 @@ final class ProviderProcess {
         let signal = status & 0x7F
         if signal != 0 { return "crashed during \(phase) (\(Self.name(ofSignal: signal)))" }
         let code = (status >> 8) & 0xFF
+        if code == 127, let started, case let error = cactshare_spawned_exec_error(started), error != 0 {
+            return "could not be started (\(String(cString: strerror(error))))"
+        }
         // actshare-provider-host exits 75 when its pipe fails: the provider closed it.
         if code == 75 { return "broke its pipe to actshare during \(phase)" }
         return "exited with status \(code) during \(phase)"

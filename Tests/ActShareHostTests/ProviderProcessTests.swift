@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ActShareHost
+
+/// A helper's start (``ProviderProcess``, through `cactshare_spawn`, which does not wait
+/// for the child's exec): what the started program is given, and an exec that fails after
+/// the start returned.
+@Suite struct ProviderProcessTests {
+    let root = NSTemporaryDirectory() + "actshare-process-\(UUID().uuidString)"
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    /// The program's path once it has exec'd (`/proc/PID/exe`), waiting up to 5 s.
+    private func executable(of pid: pid_t, becoming path: String) -> String? {
+        for _ in 0..<500 {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), target == path {
+                return target
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// A line of `/proc/PID/status` (`SigBlk:` and the like) as a number.
+    private func mask(_ name: String, of pid: pid_t) throws -> UInt64 {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("\(name):") })
+        return try #require(UInt64(line.split(separator: "\t").last ?? "", radix: 16))
+    }
+
+    @Test func aHelperHasOnlyItsDescriptorsAGroupOfItsOwnAndNoSignalBlockedOrIgnored() throws {
+        let sleep = try #require(["/usr/bin/sleep", "/bin/sleep"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let real = try #require(URL(fileURLWithPath: sleep).resolvingSymlinksInPath().path as String?)
+        // What the helper must not inherit: this process ignores SIGPIPE (as actshare does),
+        // this thread blocks SIGUSR2, and more descriptors are open.
+        signal(SIGPIPE, SIG_IGN)
+        var blocked = sigset_t(), before = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGUSR2)
+        pthread_sigmask(SIG_BLOCK, &blocked, &before)
+        let extra = open("/dev/null", O_RDONLY)
+        defer { close(extra) }
+        let started = Result { try ProviderProcess(helper: sleep, provider: "org.test.sleep", arguments: ["5"], environment: ["A=1"]) }
+        pthread_sigmask(SIG_SETMASK, &before, nil)
+        let process = try started.get()
+        let pid = process.pid
+        #expect(executable(of: pid, becoming: real) != nil, "the helper did not exec")
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) }.sorted()
+        #expect(descriptors == [0, 1, 2, 3, 4])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/0") == "/dev/null")
+        let output = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/1")
+        #expect(output.hasPrefix("pipe:"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/2") == output)
+        #expect(getpgid(pid) == pid)
+        #expect(try mask("SigBlk", of: pid) == 0)
+        let ignored = try mask("SigIgn", of: pid)
+        for signal in [SIGINT, SIGTERM, SIGUSR1, SIGPIPE] {
+            #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored in the helper")
+        }
+        let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+        #expect(environment == Data("A=1\0".utf8))
+    }
+
+    @Test func anExecThatFailsAfterTheStartIsSaidAsSuch() throws {
+        // Executable by its mode, not a program: the start returns, and the exec fails.
+        let path = "\(root)/not-a-program"
+        try Data("not a program\n".utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        let process = try ProviderProcess(helper: path, provider: "org.test.broken")
+        do {
+            let deadline = ProviderProcess.now() + 5_000_000_000
+            _ = try process.receive(deadline: { deadline }, timeout: "5s")
+            Issue.record("a program that could not be started answered")
+        } catch let fault as ProviderProcess.Fault {
+            #expect(fault.description == "could not be started (Exec format error)", "\(fault.description)")
+        }
+    }
+
+    @Test func aHelperThatIsNotThereIsSaidAtItsStart() throws {
+        #expect(throws: ProviderProcess.Fault.self) {
+            _ = try ProviderProcess(helper: "\(root)/no-such-helper", provider: "org.test.missing")
+        }
+    }
+}
