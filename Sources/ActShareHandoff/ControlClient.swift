@@ -72,11 +72,9 @@ public final class ControlClient: @unchecked Sendable {
                     throw ActShareError(.io, "the daemon sent something that is not a response")
                 }
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = FileSystem.read(fd, appendingTo: &pending, atMost: 65536)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw ActShareError(.io, "the daemon closed its control socket without an answer") }
-            pending += chunk[..<count]
         }
     }
 

@@ -59,7 +59,6 @@ public enum ChildProcess {
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         var timedOut = false
         var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
@@ -73,10 +72,9 @@ public enum ChildProcess {
                     break
                 }
             }
-            let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            let count = FileSystem.read(readEnd, appendingTo: &output, atMost: 65536)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            output.append(contentsOf: chunk[0..<count])
         }
         return Outcome(status: wait(pid), output: output, timedOut: timedOut)
     }

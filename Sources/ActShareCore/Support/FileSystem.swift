@@ -191,18 +191,29 @@ public enum FileSystem {
         case failed(Int32)
     }
 
+    /// read(2) of at most `count` bytes from `fd`, appended to `bytes`: what read returned
+    /// (0 at the end, -1 with `errno` set). The buffer read into is not zeroed first: zeroing
+    /// 64 KiB cost more than reading a reply of ten bytes from a helper.
+    public static func read(_ fd: Int32, appendingTo bytes: inout [UInt8], atMost count: Int) -> Int {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        defer { chunk.deallocate() }
+        let result = Glibc.read(fd, chunk.baseAddress, count)
+        let error = errno
+        if result > 0 { bytes.append(contentsOf: chunk[0..<result]) }
+        errno = error
+        return result
+    }
+
     /// Reads `fd` (a pipe, standard input) to its end, at most `limit` bytes.
     public static func readToEnd(_ fd: Int32, limit: Int) throws(ReadToEndFailure) -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = read(fd, appendingTo: &bytes, atMost: 65536)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .failed(errno)
             }
             if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
             guard bytes.count <= limit else { throw .tooLarge }
         }
     }
@@ -263,15 +274,13 @@ public enum FileSystem {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size) + 1)
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = read(fd, appendingTo: &bytes, atMost: min(max(Int(info.st_size) + 1 - bytes.count, 4096), 65536))
             if count < 0 {
                 if errno == EINTR { continue }
                 throw ioError("cannot read \(path)", errno)
             }
             if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
             // It grew while being read.
             guard bytes.count <= limit else { throw ActShareError(.io, "\(path) is larger than \(describe(bytes: limit)); at most that is read") }
         }

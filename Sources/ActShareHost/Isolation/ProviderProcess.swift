@@ -166,11 +166,9 @@ final class ProviderProcess {
             // holds it) has ended all the same: say how, rather than wait for the time limit.
             if descriptors[0].revents & Int16(POLLIN) == 0, hasExited() { throw Fault(description: ended(during: "the call")) }
             if descriptors[0].revents == 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            let count = FileSystem.read(output, appendingTo: &buffer, atMost: 65536)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { throw Fault(description: ended(during: "the call")) }
-            buffer += chunk[0..<count]
         }
     }
 
@@ -216,12 +214,13 @@ final class ProviderProcess {
     /// Relays what the provider wrote, line by line, with control characters made
     /// visible, up to ``diagnosticsLimit`` bytes.
     private func relayAvailable() {
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        var chunk: [UInt8] = []
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(diagnostics, $0.baseAddress, $0.count) }
+            chunk.removeAll(keepingCapacity: true)
+            let count = FileSystem.read(diagnostics, appendingTo: &chunk, atMost: 16384)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
-            relay(chunk[0..<count])
+            relay(chunk[...])
         }
     }
 
