@@ -138,8 +138,8 @@ public final class ActivityHost {
     }
 
     /// The most helpers ``prestartHelpers(for:exclusions:)`` starts: one per processor, at
-    /// most four. A start costs actshare little (it does not wait for the helper's exec:
-    /// ``ProviderProcess``); each helper's exec and sandbox are work for the processors.
+    /// most four. Started together, each costs actshare little (it does not wait for their
+    /// exec: ``ProviderProcess``); each helper's exec and sandbox are work for the processors.
     static let prestartLimit = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Starts, before the items are typed, the helper of each isolated provider whose
@@ -152,17 +152,21 @@ public final class ActivityHost {
     public func prestartHelpers(for items: [Item], exclusions: Exclusions) {
         guard trace == nil, !items.isEmpty else { return }
         let kinds = items.map(\.kind)
-        var started: Set<String> = []
-        for route in registry.routes where route.activity.hasCanPerform && !started.contains(route.providerID) {
-            guard started.count < Self.prestartLimit else { return }
+        var chosen: Set<String> = []
+        var starts: [(runner: HookRunner, request: ActivityRequest)] = []
+        for route in registry.routes where route.activity.hasCanPerform && !chosen.contains(route.providerID) {
+            guard starts.count < Self.prestartLimit else { break }
             guard exclusions.reason(excluding: route.type, provider: route.providerID) == nil,
                   Router.mayAccept(route.accepts, kinds: kinds),
                   let (manifest, activity) = try? Offer(route: route, registry: registry).declaration(),
                   !runsInProcess(manifest), let runner = backend(for: manifest) as? HookRunner
             else { continue }
-            started.insert(route.providerID)
-            runner.prestart(ActivityRequest(activityType: route.type, items: items, options: Self.defaultOptions(config: config, manifest, activity)))
+            chosen.insert(route.providerID)
+            starts.append((runner, ActivityRequest(activityType: route.type, items: items, options: Self.defaultOptions(config: config, manifest, activity))))
         }
+        // One helper starts fastest while actshare waits for its exec; of several, each
+        // starts while actshare goes on to the next (docs/PACKAGING.md, ninth pass).
+        for start in starts { start.runner.prestart(start.request, concurrently: starts.count > 1) }
     }
 
     /// Starts, for `perform` of `type`, the helper its prepare and perform will run in

@@ -1,10 +1,12 @@
-/* cactshare_spawn (CActShareSystem.h): a helper started without waiting for its exec.
+/* cactshare_spawn (CActShareSystem.h): a helper started with or without waiting for its
+ * exec.
  *
  * posix_spawn starts the child with CLONE_VM | CLONE_VFORK: the parent sleeps until the
- * child has exec'd, 0.3 to 0.7 ms on a two-processor machine (docs/PACKAGING.md, ninth
- * pass), which is time actshare would rather spend typing the items. Here the child is
- * made with CLONE_VM alone and runs beside the parent, on its own stack, until it execs.
- * Sharing the parent's memory while the parent runs constrains what the child may do:
+ * child has exec'd (0.2 to 0.7 ms here). For one helper that is the fastest start: the
+ * child runs at once where the parent ran. When actshare starts two or more together, the
+ * second need not wait for the first's exec (docs/PACKAGING.md, ninth pass): then the
+ * child is made with CLONE_VM alone and runs beside the parent, on its own stack, until it
+ * execs. Sharing the parent's memory while the parent runs constrains what it may do:
  *
  * - it calls no libc function: its system calls are made directly (raw_syscall), so it
  *   never writes errno (the parent thread's, as the child shares its TLS) nor takes a lock;
@@ -14,7 +16,7 @@
  *   handled signal back to its default before unblocking: no handler of the parent's runs
  *   in it.
  *
- * Where this file has no raw system calls for the processor, it falls back to posix_spawn. */
+ * Where this file has no raw system calls for the processor, it waits, as posix_spawn does. */
 #include "CActShareSystem.h"
 
 #include <errno.h>
@@ -51,6 +53,7 @@ struct cactshare_spawned {
 };
 
 #if defined(__x86_64__) || defined(__aarch64__)
+#define HAS_CONCURRENT_START 1
 
 #if defined(__x86_64__)
 static inline long raw_syscall(long number, long a, long b, long c, long d) {
@@ -128,7 +131,7 @@ static int child_main(void *argument) {
     child_fail(spawned, result);
 }
 
-static pid_t start(struct cactshare_spawned *spawned, int *error) {
+static pid_t start_concurrently(struct cactshare_spawned *spawned, int *error) {
     /* Every signal blocked, the C library's own too (hence not sigprocmask, which keeps
      * those open): the child inherits this mask and unblocks only after its reset. */
     unsigned long all = ~0UL, before = 0;
@@ -139,12 +142,13 @@ static pid_t start(struct cactshare_spawned *spawned, int *error) {
     return pid;
 }
 
-#else
+#endif
 
 #include <spawn.h>
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int lowest);
 
-static pid_t start(struct cactshare_spawned *spawned, int *error) {
+/* The same start through posix_spawn, which returns once the child has exec'd. */
+static pid_t start_waiting(struct cactshare_spawned *spawned, int *error) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -172,8 +176,6 @@ static pid_t start(struct cactshare_spawned *spawned, int *error) {
     return *error == 0 ? pid : -1;
 }
 
-#endif
-
 /* The bytes `list` (NULL-terminated) needs as copied by copy_list. */
 static size_t list_size(char *const list[]) {
     size_t size = 0;
@@ -200,7 +202,7 @@ static size_t list_count(char *const list[]) {
 }
 
 int cactshare_spawn(const char *path, char *const argv[], char *const envp[], const int *descriptors, int count,
-                    pid_t *pid, cactshare_spawned **spawned_out) {
+                    int concurrently, pid_t *pid, cactshare_spawned **spawned_out) {
     if (count < 0 || count > CACTSHARE_SPAWN_MAX_DESCRIPTORS) return EINVAL;
     /* What posix_spawn would report at once; a failure after this comes as exit 127. */
     if (access(path, X_OK) != 0) return errno;
@@ -226,7 +228,12 @@ int cactshare_spawn(const char *path, char *const argv[], char *const envp[], co
     spawned->count = count;
     memcpy(spawned->descriptors, descriptors, (size_t)count * sizeof(int));
     int error = 0;
-    pid_t started = start(spawned, &error);
+#ifdef HAS_CONCURRENT_START
+    pid_t started = concurrently ? start_concurrently(spawned, &error) : start_waiting(spawned, &error);
+#else
+    (void)concurrently;
+    pid_t started = start_waiting(spawned, &error);
+#endif
     if (started < 0) {
         cactshare_spawned_free(spawned);
         return error;

@@ -4,7 +4,7 @@ import CActShareProtocol
 @testable import ActShareCore
 @testable import ActShareHost
 
-/// A helper started ahead of the first call (``HelperTransport/prestart(_:)``), against the
+/// A helper started ahead of the first call (``HelperTransport/prestart(_:concurrently:)``), against the
 /// real `actshare-provider-host` and the Hello example's library: kept when its sandbox fits
 /// the request, replaced when it does not, never for a provider that may hand off, and a
 /// failure left to the call.
@@ -57,9 +57,10 @@ import CActShareProtocol
         return ActivityRequest(activityType: "org.example.hello.greet", items: [item], options: [])
     }
 
-    @Test func aHelperStartedAheadIsTheOneCalled() throws {
+    /// Alone (actshare waits for its exec) and as one of several (it does not).
+    @Test(arguments: [false, true]) func aHelperStartedAheadIsTheOneCalled(concurrently: Bool) throws {
         let transport = try transport()
-        transport.prestart(try request("a.txt", typed: false))
+        transport.prestart(try request("a.txt", typed: false), concurrently: concurrently)
         let ahead = try #require(transport.helperProcess, "no helper was started ahead")
 
         let typed = try request("a.txt")
@@ -71,7 +72,7 @@ import CActShareProtocol
 
     @Test func aHelperSandboxedAheadForOtherItemsIsReplaced() throws {
         let transport = try transport()
-        transport.prestart(try request("a.txt", typed: false))
+        transport.prestart(try request("a.txt", typed: false), concurrently: false)
         let ahead = try #require(transport.helperProcess)
 
         // Another file: the sandbox started ahead does not allow it, and cannot be widened.
@@ -154,14 +155,14 @@ import CActShareProtocol
 
     @Test func aProviderThatMayHandOffIsNotStartedAhead() throws {
         let transport = try transport(permissions: ProviderPermissions(handoff: true))
-        transport.prestart(try request("a.txt", typed: false))
+        transport.prestart(try request("a.txt", typed: false), concurrently: false)
         #expect(transport.helperProcess == nil)
     }
 
     @Test func aHelperThatCannotStartAheadIsReportedByTheFirstCall() throws {
         let transport = try transport(helper: "\(root)/no-such-helper")
         let request = try request("a.txt")
-        transport.prestart(request)
+        transport.prestart(request, concurrently: true)
         #expect(transport.helperProcess == nil)
         do {
             _ = try transport.load(symbols: ["hello_can_perform"], request: request, phase: .checking)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ActShareCore
 @testable import ActShareHost
 
-/// A helper's start (``ProviderProcess``, through `cactshare_spawn`, which does not wait
-/// for the child's exec): what the started program is given, and an exec that fails after
+/// A helper's start (``ProviderProcess``, through `cactshare_spawn`, waiting for the
+/// child's exec or not): what the started program is given, and an exec that fails after
 /// the start returned.
 @Suite struct ProviderProcessTests {
     let root = NSTemporaryDirectory() + "actshare-process-\(UUID().uuidString)"
@@ -30,7 +31,8 @@ import Testing
         return try #require(UInt64(line.split(separator: "\t").last ?? "", radix: 16))
     }
 
-    @Test func aHelperHasOnlyItsDescriptorsAGroupOfItsOwnAndNoSignalBlockedOrIgnored() throws {
+    @Test(arguments: [false, true])
+    func aHelperHasOnlyItsDescriptorsAGroupOfItsOwnAndNoSignalBlockedOrIgnored(concurrently: Bool) throws {
         let sleep = try #require(["/usr/bin/sleep", "/bin/sleep"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let real = try #require(URL(fileURLWithPath: sleep).resolvingSymlinksInPath().path as String?)
         // What the helper must not inherit: this process ignores SIGPIPE (as actshare does),
@@ -42,7 +44,7 @@ import Testing
         pthread_sigmask(SIG_BLOCK, &blocked, &before)
         let extra = open("/dev/null", O_RDONLY)
         defer { close(extra) }
-        let started = Result { try ProviderProcess(helper: sleep, provider: "org.test.sleep", arguments: ["5"], environment: ["A=1"]) }
+        let started = Result { try ProviderProcess(helper: sleep, provider: "org.test.sleep", arguments: ["5"], environment: ["A=1"], concurrently: concurrently) }
         pthread_sigmask(SIG_SETMASK, &before, nil)
         let process = try started.get()
         let pid = process.pid
@@ -59,8 +61,13 @@ import Testing
         for signal in [SIGINT, SIGTERM, SIGUSR1, SIGPIPE] {
             #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored in the helper")
         }
-        let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
-        #expect(environment == Data("A=1\0".utf8))
+        // Read to its end: a /proc file's size says 0, so a read by size gets nothing.
+        let environ = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        #expect(environ >= 0)
+        defer { close(environ) }
+        var environment: [UInt8] = []
+        #expect(throws: Never.self) { environment = try FileSystem.readToEnd(environ, limit: 4096) }
+        #expect(environment == Array("A=1\0".utf8))
     }
 
     @Test func anExecThatFailsAfterTheStartIsSaidAsSuch() throws {
@@ -68,7 +75,9 @@ import Testing
         let path = "\(root)/not-a-program"
         try Data("not a program\n".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o755)
-        let process = try ProviderProcess(helper: path, provider: "org.test.broken")
+        // Waiting for the exec, the start itself fails.
+        #expect(throws: ProviderProcess.Fault.self) { _ = try ProviderProcess(helper: path, provider: "org.test.broken") }
+        let process = try ProviderProcess(helper: path, provider: "org.test.broken", concurrently: true)
         do {
             let deadline = ProviderProcess.now() + 5_000_000_000
             _ = try process.receive(deadline: { deadline }, timeout: "5s")
@@ -78,9 +87,9 @@ import Testing
         }
     }
 
-    @Test func aHelperThatIsNotThereIsSaidAtItsStart() throws {
+    @Test(arguments: [false, true]) func aHelperThatIsNotThereIsSaidAtItsStart(concurrently: Bool) throws {
         #expect(throws: ProviderProcess.Fault.self) {
-            _ = try ProviderProcess(helper: "\(root)/no-such-helper", provider: "org.test.missing")
+            _ = try ProviderProcess(helper: "\(root)/no-such-helper", provider: "org.test.missing", concurrently: concurrently)
         }
     }
 }

@@ -26,9 +26,10 @@ final class HookRunner: ProviderBackend {
         self.trace = trace
     }
 
-    /// Starts the transport's helper ahead of the first call (``HookTransport/prestart(_:)``).
-    func prestart(_ request: ActivityRequest) {
-        if missing == nil { transport.prestart(request) }
+    /// Starts the transport's helper ahead of the first call
+    /// (``HookTransport/prestart(_:concurrently:)``).
+    func prestart(_ request: ActivityRequest, concurrently: Bool) {
+        if missing == nil { transport.prestart(request, concurrently: concurrently) }
     }
 
     /// Starts the helper that prepare and perform will run in, while can-perform runs

@@ -38,8 +38,11 @@ final class ProviderProcess {
     /// behind) hold the caller's own output open.
     /// `environment` (`NAME=value` entries) replaces actshare's own when given.
     /// `arguments` follow the helper's name on its command line. `grant`, if given, is
-    /// also the helper's descriptor 5 (``HandoffGrant``).
-    init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil, grant: Int32? = nil) throws {
+    /// also the helper's descriptor 5 (``HandoffGrant``). With `concurrently`, actshare goes
+    /// on while the helper execs (for helpers started together; alone, one that runs at once
+    /// while actshare waits starts sooner: docs/PACKAGING.md, ninth pass).
+    init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil, grant: Int32? = nil,
+         concurrently: Bool = false) throws {
         self.provider = provider
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
@@ -54,10 +57,9 @@ final class ProviderProcess {
             throw Fault(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         // Descriptors 1 and 2 the provider's output, 3 requests, 4 replies, 5 the grant;
-        // nothing else: a provider is not given the host's other files and sockets. The
-        // helper starts while actshare goes on (cactshare_spawn), in a process group of its
-        // own, so Ctrl-C on the terminal reaches actshare (which cancels in order) and not
-        // the helper; with default signal handling, unblocked.
+        // nothing else: a provider is not given the host's other files and sockets. In a
+        // process group of its own, so Ctrl-C on the terminal reaches actshare (which
+        // cancels in order) and not the helper; with default signal handling, unblocked.
         var descriptors = [errors[1], errors[1], toHelper[0], fromHelper[1]]  // 1, 2, 3 and 4
         if let grant {
             assert(descriptors.count + 1 == HandoffGrant.descriptor)
@@ -71,9 +73,9 @@ final class ProviderProcess {
         defer { entries?.forEach { free($0) } }
         let spawned = entries.map { entries in
             entries.withUnsafeBufferPointer {
-                cactshare_spawn(helper, argv, $0.baseAddress, descriptors, Int32(descriptors.count), &pid, &started)
+                cactshare_spawn(helper, argv, $0.baseAddress, descriptors, Int32(descriptors.count), concurrently ? 1 : 0, &pid, &started)
             }
-        } ?? cactshare_spawn(helper, argv, cactshare_environ(), descriptors, Int32(descriptors.count), &pid, &started)
+        } ?? cactshare_spawn(helper, argv, cactshare_environ(), descriptors, Int32(descriptors.count), concurrently ? 1 : 0, &pid, &started)
         close(toHelper[0])
         close(fromHelper[1])
         close(errors[1])

@@ -78,11 +78,11 @@ final class HelperTransport: HookTransport {
     /// that waits for the first call, as for a helper started then. Not for a provider
     /// that may hand off, whose helper is given a connection made for the request's items.
     /// A failure here is left to the first call, which starts again and says what went
-    /// wrong.
-    func prestart(_ request: ActivityRequest) {
+    /// wrong. `concurrently`: one of several started together (``ProviderProcess``).
+    func prestart(_ request: ActivityRequest, concurrently: Bool) {
         guard process == nil, fault == nil, !manifest.permissions.handoff else { return }
         do {
-            try spawn(grant: nil, phase: .checking)
+            try spawn(grant: nil, phase: .checking, concurrently: concurrently)
             let policy = policy(for: request)
             guard policy.outputFiles.isEmpty else { return }
             self.policy = policy
@@ -128,20 +128,21 @@ final class HelperTransport: HookTransport {
 
     /// Starts a helper process for hooks of `phase`, with its private directory if they
     /// may write one; not yet sandboxed.
-    private func spawn(grant: Int32?, phase: HookPhase) throws {
+    private func spawn(grant: Int32?, phase: HookPhase, concurrently: Bool = false) throws {
         privateDirectory = phase == .acting ? try PrivateDirectory() : nil
         self.phase = phase
-        process = try makeProcess(grant: grant, phase: phase, privateDirectory: privateDirectory?.path)
+        process = try makeProcess(grant: grant, phase: phase, privateDirectory: privateDirectory?.path, concurrently: concurrently)
     }
 
-    private func makeProcess(grant: Int32?, phase: HookPhase, privateDirectory: String?) throws -> ProviderProcess {
+    private func makeProcess(grant: Int32?, phase: HookPhase, privateDirectory: String?, concurrently: Bool = false) throws -> ProviderProcess {
         var environment = SandboxSettings.environment(privateDirectory: privateDirectory, permissions: manifest.permissions)
         if grant != nil { environment.append("\(HandoffGrant.variable)=\(HandoffGrant.descriptor)") }
         var arguments = (manifest.permissions.background ? ["--keep-sessions"] : []) + (manifest.permissions.reachesUnixSockets ? ["--unix-sockets"] : [])
         // Nothing a provider that may start no process leaves behind, and no folder to
         // remove: no guard to fork (0.26 ms of a list).
         if phase == .checking, !manifest.permissions.exec, arguments.isEmpty, grant == nil { arguments = ["--threads-only"] }
-        return try ProviderProcess(helper: helper, provider: manifest.id, arguments: arguments, environment: environment, grant: grant)
+        return try ProviderProcess(
+            helper: helper, provider: manifest.id, arguments: arguments, environment: environment, grant: grant, concurrently: concurrently)
     }
 
     /// Stops the helper, if one runs, and forgets its sandbox: the next start makes another.

@@ -21,8 +21,9 @@ protocol HookTransport: AnyObject {
 
     /// Starts ahead what the first `can-perform` call will need (a helper process and its
     /// sandbox), for `request` as it is known before the items are typed: a hint that
-    /// calls will follow. Failures are left to ``load(symbols:request:phase:)``.
-    func prestart(_ request: ActivityRequest)
+    /// calls will follow. `concurrently`: one of several started together. Failures are
+    /// left to ``load(symbols:request:phase:)``.
+    func prestart(_ request: ActivityRequest, concurrently: Bool)
 
     /// Starts ahead, while a `can-perform` call runs, what prepare and perform will need
     /// for `request` (their own helper and sandbox). A hint; failures are left to them.
@@ -44,7 +45,7 @@ protocol HookTransport: AnyObject {
 
 extension HookTransport {
     /// Nothing to start ahead: in this process, a library is opened when first called.
-    func prestart(_ request: ActivityRequest) {}
+    func prestart(_ request: ActivityRequest, concurrently: Bool) {}
     func prestartActing(_ request: ActivityRequest) {}
 }
 

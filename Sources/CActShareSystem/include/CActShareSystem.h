@@ -21,7 +21,7 @@ int cactshare_pipe_cloexec(int fds[2]);
 /// descriptor from `lowest` up, so it keeps none that another thread opened meanwhile.
 int cactshare_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
-/* ---- A helper started without waiting for its exec (spawn.c) ----------------------- */
+/* ---- A helper started with or without waiting for its exec (spawn.c) --------------- */
 
 /// The most descriptors cactshare_spawn hands a child.
 #define CACTSHARE_SPAWN_MAX_DESCRIPTORS 8
@@ -30,16 +30,17 @@ int cactshare_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 /// the process is reaped, and the error that stopped its exec, if one did.
 typedef struct cactshare_spawned cactshare_spawned;
 
-/// Starts `path` with `argv` and `envp` (NULL-terminated) as posix_spawn would, but returns
-/// without waiting for the child's exec (spawn.c says how, and why that is safe). The child
-/// reads /dev/null on descriptor 0 and has `descriptors[i]` as descriptor i + 1 (`count` of
-/// them, at most CACTSHARE_SPAWN_MAX_DESCRIPTORS), no other; it is in a process group of its
-/// own, with no signal blocked, SIGINT, SIGTERM, SIGUSR1 and SIGPIPE at their defaults, and
-/// no handler of this process. 0 with `*pid` and `*spawned` (free it with
-/// cactshare_spawned_free once the child is reaped), or an errno value. An exec that fails
-/// after this returned ends the child with status 127 (cactshare_spawned_exec_error).
+/// Starts `path` with `argv` and `envp` (NULL-terminated) as posix_spawn would; with
+/// `concurrently`, returns without waiting for the child's exec (spawn.c says how, and why
+/// that is safe). The child reads /dev/null on descriptor 0 and has `descriptors[i]` as
+/// descriptor i + 1 (`count` of them, at most CACTSHARE_SPAWN_MAX_DESCRIPTORS), no other;
+/// it is in a process group of its own, with no signal blocked, SIGINT, SIGTERM, SIGUSR1
+/// and SIGPIPE at their defaults, and no handler of this process. 0 with `*pid` and
+/// `*spawned` (free it with cactshare_spawned_free once the child is reaped), or an errno
+/// value. An exec that fails after a concurrent start returned ends the child with status
+/// 127 (cactshare_spawned_exec_error).
 int cactshare_spawn(const char *path, char *const argv[], char *const envp[], const int *descriptors, int count,
-                    pid_t *pid, cactshare_spawned **spawned);
+                    int concurrently, pid_t *pid, cactshare_spawned **spawned);
 
 /// The errno value that stopped the child's exec, or 0: read once the child has ended.
 int cactshare_spawned_exec_error(const cactshare_spawned *spawned);
