@@ -39,10 +39,10 @@ import CActShareProtocol
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    func transport(helper: String = Self.helper, permissions: ProviderPermissions = .standard) throws -> HelperTransport {
+    func transport(helper: String = Self.helper, permissions: ProviderPermissions = .standard, library: String = Self.library) throws -> HelperTransport {
         try #require(Self.built, "scripts/build-plugins failed")
         let manifest = ProviderManifest(
-            file: location.file, id: "org.example.hello", name: "Hello", version: "1", library: Self.library,
+            file: location.file, id: "org.example.hello", name: "Hello", version: "1", library: library,
             libraryLocation: location, isolation: .process, timeoutMilliseconds: 5000, permissions: permissions, activities: [])
         return HelperTransport(
             manifest: manifest, helper: helper, limits: HookLimits(timeoutMilliseconds: 5000, idleMilliseconds: 5000),
@@ -64,7 +64,7 @@ import CActShareProtocol
         let ahead = try #require(transport.helperProcess, "no helper was started ahead")
 
         let typed = try request("a.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking, answerLater: false) == [])
         #expect(transport.helperProcess == ahead, "the helper started ahead was replaced")
         try transport.begin(typed, phase: .checking)
         #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
@@ -77,7 +77,7 @@ import CActShareProtocol
 
         // Another file: the sandbox started ahead does not allow it, and cannot be widened.
         let other = try request("b.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: other, phase: .checking).isEmpty)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: other, phase: .checking, answerLater: false) == [])
         let replaced = try #require(transport.helperProcess)
         #expect(replaced != ahead)
         #expect(kill(ahead, 0) != 0, "the first helper still runs")
@@ -90,7 +90,7 @@ import CActShareProtocol
     @Test func aHelperForCanPerformHasNoPrivateFolderAndPerformGetsAnother() throws {
         let transport = try transport()
         let typed = try request("a.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking, answerLater: false) == [])
         let checking = try #require(transport.helperProcess)
         #expect(transport.temporaryDirectory == nil)
         try transport.begin(typed, phase: .checking)
@@ -104,12 +104,42 @@ import CActShareProtocol
         #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
     }
 
+    /// A load whose answer is left to the first call (one round trip, not two): the call
+    /// answers, and the symbols the library lacks are known after it.
+    @Test func aLoadAnsweredWithTheFirstCallTellsTheMissingSymbolsAfterIt() throws {
+        let transport = try transport()
+        let typed = try request("a.txt")
+        #expect(try transport.load(symbols: ["hello_can_perform", "no_such_hook"], request: typed, phase: .checking, answerLater: true) == nil)
+        #expect(transport.missingSymbols == nil)
+        try transport.begin(typed, phase: .checking)
+        #expect(try transport.call(canPerform, item: -1) { _ in true }.raw == 1)
+        #expect(transport.missingSymbols == ["no_such_hook"])
+    }
+
+    /// A library that cannot be loaded, its answer left to the first call: that call fails
+    /// with the load's reason, and so does every later one.
+    @Test func aLoadThatFailsWithTheFirstCallIsThatCallsFailure() throws {
+        let transport = try transport(library: "\(root)/not-a-library.so")
+        try "not a library\n".write(toFile: "\(root)/not-a-library.so", atomically: true, encoding: .utf8)
+        let typed = try request("a.txt")
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking, answerLater: true) == nil)
+        for _ in 0..<2 {
+            do {
+                try transport.begin(typed, phase: .checking)
+                _ = try transport.call(canPerform, item: -1) { _ in true }
+                Issue.record("a library that cannot be loaded answered")
+            } catch let error as ActShareError {
+                #expect(error.description.contains("cannot load library \(root)/not-a-library.so"), "\(error)")
+            }
+        }
+    }
+
     /// perform's helper, started while can-perform runs, is the one perform uses when its
     /// sandbox fits the perform's request, and is stopped when it does not.
     @Test func aSpareHelperForPerformIsTakenOnlyWhenItsSandboxFits() throws {
         let transport = try transport()
         let typed = try request("a.txt")
-        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        #expect(try transport.load(symbols: ["hello_can_perform"], request: typed, phase: .checking, answerLater: false) == [])
         transport.prestartActing(typed)
         let spare = try #require(transport.spareProcess, "no spare helper was started")
         try transport.begin(typed, phase: .checking)
@@ -121,7 +151,7 @@ import CActShareProtocol
 
         // A spare sandboxed for another file than the perform's: stopped, and another started.
         let other = try self.transport()
-        #expect(try other.load(symbols: ["hello_can_perform"], request: typed, phase: .checking).isEmpty)
+        #expect(try other.load(symbols: ["hello_can_perform"], request: typed, phase: .checking, answerLater: false) == [])
         other.prestartActing(typed)
         let unfit = try #require(other.spareProcess)
         let elsewhere = try request("b.txt")
@@ -165,7 +195,7 @@ import CActShareProtocol
         transport.prestart(request, concurrently: true)
         #expect(transport.helperProcess == nil)
         do {
-            _ = try transport.load(symbols: ["hello_can_perform"], request: request, phase: .checking)
+            _ = try transport.load(symbols: ["hello_can_perform"], request: request, phase: .checking, answerLater: false)
             Issue.record("a missing helper loaded a library")
         } catch let error as ActShareError {
             #expect(error.description.contains("cannot start \(root)/no-such-helper: No such file or directory"), "\(error)")

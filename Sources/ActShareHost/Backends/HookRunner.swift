@@ -18,6 +18,8 @@ final class HookRunner: ProviderBackend {
     var runsInHelper: Bool { transport is HelperTransport }
     /// The symbols the library lacks, once it is loaded.
     private var missing: Set<String>?
+    /// Whether the library was asked to load (its answer may still be to come).
+    private var loadSent = false
 
     init(manifest: ProviderManifest, transport: any HookTransport, cancelled: UnsafeMutablePointer<Int32>, trace: Trace?) {
         self.manifest = manifest
@@ -40,7 +42,9 @@ final class HookRunner: ProviderBackend {
 
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
         guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
-        try ready(activity, request, .checking)
+        // The library's answer may come with the first call's (not when tracing, which
+        // tells of the load before the calls); then the other hooks are checked after it.
+        let checked = try ready(activity, request, .checking, answerLater: trace == nil)
         try transport.begin(request, phase: .checking)
         var answers: [Bool] = []
         var reason: String?
@@ -56,6 +60,7 @@ final class HookRunner: ProviderBackend {
             if !answer, let said { reason = said }
             answers.append(answer)
         }
+        if !checked { try ready(activity, request, .checking) }
         return CanPerformAnswer(activity.accepts.match.combine(answers), reason: reason)
     }
 
@@ -107,33 +112,44 @@ final class HookRunner: ProviderBackend {
     }
 
     func check() throws -> [ActShareError] {
-        let missing = try loaded(ActivityRequest(activityType: "", items: []), .checking)
+        let missing = try loaded(ActivityRequest(activityType: "", items: []), .checking) ?? []
         return manifest.activities.flatMap { activity in
             activity.hooks.all.filter { missing.contains($0.symbol) }.map(symbolMissing)
         }
     }
 
     func missingHook(_ activity: ActivityDeclaration) -> ActShareError? {
-        guard let missing else { return nil }
+        guard let missing = missing ?? transport.missingSymbols else { return nil }
         return activity.hooks.all.first { missing.contains($0.symbol) }.map(symbolMissing)
     }
 
     // MARK: Steps
 
     /// Loads the library (once, resolving every hook of every activity) and throws if
-    /// one of `activity`'s hooks is missing: such an activity is never offered.
-    private func ready(_ activity: ActivityDeclaration, _ request: ActivityRequest, _ phase: HookPhase) throws {
-        let missing = try loaded(request, phase)
+    /// one of `activity`'s hooks is missing: such an activity is never offered. False when
+    /// the library's answer is still to come (`answerLater`, ``HookTransport``): then this
+    /// is asked again after the next call.
+    @discardableResult
+    private func ready(_ activity: ActivityDeclaration, _ request: ActivityRequest, _ phase: HookPhase,
+                       answerLater: Bool = false) throws -> Bool {
+        guard let missing = try loaded(request, phase, answerLater: answerLater) else { return false }
         if let hook = activity.hooks.all.first(where: { missing.contains($0.symbol) }) { throw symbolMissing(hook) }
+        return true
     }
 
-    private func loaded(_ request: ActivityRequest, _ phase: HookPhase) throws -> Set<String> {
+    /// The symbols the library lacks; nil while the load's answer is still to come.
+    private func loaded(_ request: ActivityRequest, _ phase: HookPhase, answerLater: Bool = false) throws -> Set<String>? {
         if let missing { return missing }
+        if loadSent {
+            missing = transport.missingSymbols
+            return missing
+        }
         var symbols: [String] = []
         for activity in manifest.activities {
             for hook in activity.hooks.all where !symbols.contains(hook.symbol) { symbols.append(hook.symbol) }
         }
-        let found = try transport.load(symbols: symbols, request: request, phase: phase)
+        loadSent = true
+        guard let found = try transport.load(symbols: symbols, request: request, phase: phase, answerLater: answerLater) else { return nil }
         trace?("provider \(manifest.id): loaded \(manifest.library)\(found.isEmpty ? "" : "; missing: \(found.sorted().joined(separator: ", "))")")
         missing = found
         return found

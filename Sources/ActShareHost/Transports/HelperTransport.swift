@@ -63,12 +63,15 @@ final class HelperTransport: HookTransport {
         self.trace = trace
     }
 
-    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
+    private(set) var missingSymbols: Set<String>?
+
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase, answerLater: Bool) throws -> Set<String>? {
         if let fault { throw fault }
         precondition(!loaded, "load twice")
         loaded = true
         self.symbols = symbols
-        return try start(for: request, phase: phase)
+        try start(for: request, phase: phase, answerLater: answerLater)
+        return answerLater ? nil : missingSymbols
     }
 
     /// Starts the helper ahead of the first `can-perform` call, so that its start overlaps
@@ -156,8 +159,9 @@ final class HelperTransport: HookTransport {
     }
 
     /// Starts a helper whose sandbox fits `request` and `phase` (or keeps the one started
-    /// ahead, if its sandbox is the same), and loads the library in it.
-    private func start(for request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
+    /// ahead, if its sandbox is the same), and loads the library in it: ``missingSymbols``
+    /// once the answer is read, which `answerLater` leaves to the next call.
+    private func start(for request: ActivityRequest, phase: HookPhase, answerLater: Bool = false) throws {
         do {
             // Started ahead for other hooks, or sandboxed for other items or options: a
             // sandbox only narrows, so the helper is replaced.
@@ -187,16 +191,18 @@ final class HelperTransport: HookTransport {
             throw record(ActShareError(.providerFailed, "provider \(manifest.id): \(error.description)", at: manifest.libraryLocation))
         }
         let frame = Frame.load(library: manifest.library, symbols: symbols)
-        var missing: Set<String> = []
-        try exchange(frame, hook: nil, event: nil) { reply in
+        let symbols = symbols
+        let answer = { (reply: Frame) throws in
             var reader = FrameReader(reply.payload)
             switch reply.kind {
             case .ok:
+                var missing: Set<String> = []
                 for _ in 0..<(try reader.uint32()) {
                     let index = Int(try reader.uint32())
                     guard index < symbols.count else { throw FrameReader.Malformed(what: "a symbol index out of range") }
                     missing.insert(symbols[index])
                 }
+                self.missingSymbols = missing
             case .error:
                 let (kind, message) = try reader.error()
                 guard Int(kind) == ASP_ERROR_LOAD else { throw self.unexpected(kind, message, hook: nil) }
@@ -208,7 +214,11 @@ final class HelperTransport: HookTransport {
                 throw FrameReader.Malformed(what: "an unexpected reply")
             }
         }
-        return missing
+        if answerLater {
+            try post(frame, handle: answer)
+        } else {
+            try exchange(frame, hook: nil, event: nil, handle: answer)
+        }
     }
 
     /// The user's directories, read once: a policy is made again for every request.
@@ -268,7 +278,7 @@ final class HelperTransport: HookTransport {
         // sandbox gets a new helper, as a sandbox only ever narrows.
         if fault == nil, let policy, self.phase != phase || self.policy(for: request) != policy {
             discardHelper()
-            _ = try start(for: request, phase: phase)
+            try start(for: request, phase: phase)
         }
         // Not awaited here: the reply is read before the next call's (see `exchange`).
         try post(.request(request)) { reply in

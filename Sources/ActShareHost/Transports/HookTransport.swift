@@ -16,8 +16,15 @@ protocol HookTransport: AnyObject {
     /// Loads the provider's library, once, and returns those of `symbols` it lacks.
     /// `request` is the first the provider will see and `phase` the hooks it is loaded
     /// for: they decide what an isolated provider's sandbox allows. A library that cannot
-    /// be loaded throws (``ActShareError``, `providerFailed`).
-    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String>
+    /// be loaded throws (``ActShareError``, `providerFailed`). With `answerLater`, a
+    /// transport may send the load and return nil at once: its answer is then read before
+    /// the next call's (a round trip to a helper saved), and a failure to load is that
+    /// call's; ``missingSymbols`` has it from then on.
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase, answerLater: Bool) throws -> Set<String>?
+
+    /// What ``load(symbols:request:phase:answerLater:)`` found missing, once its answer has
+    /// been read (nil before).
+    var missingSymbols: Set<String>? { get }
 
     /// Starts ahead what the first `can-perform` call will need (a helper process and its
     /// sandbox), for `request` as it is known before the items are typed: a hint that

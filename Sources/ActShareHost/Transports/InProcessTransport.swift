@@ -21,9 +21,14 @@ final class InProcessTransport: HookTransport {
         self.cancelled = cancelled
     }
 
-    func load(symbols: [String], request: ActivityRequest, phase: HookPhase) throws -> Set<String> {
+    private(set) var missingSymbols: Set<String>?
+
+    /// Answers at once: nothing to wait for in this process.
+    func load(symbols: [String], request: ActivityRequest, phase: HookPhase, answerLater: Bool) throws -> Set<String>? {
         let library = try libraries.library(for: manifest)
-        return Set(symbols.filter { !library.has($0) })
+        let missing = Set(symbols.filter { !library.has($0) })
+        missingSymbols = missing
+        return missing
     }
 
     func begin(_ request: ActivityRequest, phase: HookPhase) throws {
