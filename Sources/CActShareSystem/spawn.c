@@ -37,7 +37,7 @@ extern int clone(int (*function)(void *), void *stack, int flags, void *argument
 #endif
 
 /* The child's stack: its one function's frame and the kernel's signal structures. */
-enum { child_stack_size = 32 * 1024, highest_signal = 64, moved_above = 64 };
+enum { child_stack_size = 32 * 1024, highest_signal = 64 };
 
 struct cactshare_spawned {
     /* Written by the child when its exec fails, read by the parent once it is reaped. */
@@ -111,7 +111,7 @@ static int child_main(void *argument) {
      * before it is copied; then each onto its place, /dev/null onto 0, and the rest closed. */
     int moved[CACTSHARE_SPAWN_MAX_DESCRIPTORS];
     for (int index = 0; index < spawned->count; index++) {
-        result = raw_syscall(SYS_fcntl, spawned->descriptors[index], F_DUPFD_CLOEXEC, moved_above, 0);
+        result = raw_syscall(SYS_fcntl, spawned->descriptors[index], F_DUPFD_CLOEXEC, spawned->count + 1, 0);
         if (result < 0) child_fail(spawned, result);
         moved[index] = (int)result;
     }
@@ -147,13 +147,21 @@ static pid_t start_concurrently(struct cactshare_spawned *spawned, int *error) {
 #include <spawn.h>
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int lowest);
 
-/* The same start through posix_spawn, which returns once the child has exec'd. */
+/* The same start through posix_spawn, which returns once the child has exec'd. Its file
+ * actions run in order, so a source that is also a target (a descriptor 3 that must become
+ * 5) is first copied above the targets here, and the copy closed after. */
 static pid_t start_waiting(struct cactshare_spawned *spawned, int *error) {
+    int sources[CACTSHARE_SPAWN_MAX_DESCRIPTORS], copies[CACTSHARE_SPAWN_MAX_DESCRIPTORS];
+    for (int index = 0; index < spawned->count; index++) {
+        int source = spawned->descriptors[index];
+        copies[index] = source <= spawned->count ? fcntl(source, F_DUPFD_CLOEXEC, spawned->count + 1) : -1;
+        sources[index] = copies[index] >= 0 ? copies[index] : source;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     for (int index = 0; index < spawned->count; index++) {
-        posix_spawn_file_actions_adddup2(&actions, spawned->descriptors[index], index + 1);
+        posix_spawn_file_actions_adddup2(&actions, sources[index], index + 1);
     }
     posix_spawn_file_actions_addclosefrom_np(&actions, spawned->count + 1);
     posix_spawnattr_t attributes;
@@ -173,6 +181,9 @@ static pid_t start_waiting(struct cactshare_spawned *spawned, int *error) {
     *error = posix_spawn(&pid, spawned->path, &actions, &attributes, spawned->argv, spawned->envp);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
+    for (int index = 0; index < spawned->count; index++) {
+        if (copies[index] >= 0) close(copies[index]);
+    }
     return *error == 0 ? pid : -1;
 }
 
@@ -212,8 +223,12 @@ int cactshare_spawn(const char *path, char *const argv[], char *const envp[], co
     size_t pointers = (arguments + 1 + variables + 1) * sizeof(char *);
     size_t text = strlen(path) + 1 + list_size(argv) + list_size(envp);
     spawned->strings = malloc(pointers + text);
-    spawned->stack = aligned_alloc(64, child_stack_size);
-    if (!spawned->strings || !spawned->stack) {
+#ifdef HAS_CONCURRENT_START
+    if (concurrently) spawned->stack = aligned_alloc(64, child_stack_size);
+    if (!spawned->strings || (concurrently && !spawned->stack)) {
+#else
+    if (!spawned->strings) {
+#endif
         cactshare_spawned_free(spawned);
         return ENOMEM;
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ActShareCore
+import CActShareSystem
 @testable import ActShareHost
 
 /// A helper's start (``ProviderProcess``, through `cactshare_spawn`, waiting for the
@@ -68,6 +69,37 @@ import ActShareCore
         var environment: [UInt8] = []
         #expect(throws: Never.self) { environment = try FileSystem.readToEnd(environ, limit: 4096) }
         #expect(environment == Array("A=1\0".utf8))
+    }
+
+    /// A descriptor that must move to a place another one takes first (here the test's own
+    /// standard output, 1, to become 5, while 1 becomes a pipe): each arrives where it must.
+    @Test(arguments: [false, true]) func aDescriptorThatIsAlsoATargetIsCopiedFirst(concurrently: Bool) throws {
+        let sleep = try #require(["/usr/bin/sleep", "/bin/sleep"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let real = URL(fileURLWithPath: sleep).resolvingSymlinksInPath().path
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let descriptors = [ends[1], ends[1], ends[0], ends[1], 1]
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(sleep), strdup("5"), nil]
+        defer { argv.forEach { free($0) } }
+        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        var pid: pid_t = 0
+        var started: OpaquePointer?
+        let result = environment.withUnsafeBufferPointer {
+            cactshare_spawn(sleep, argv, $0.baseAddress, descriptors, Int32(descriptors.count), concurrently ? 1 : 0, &pid, &started)
+        }
+        #expect(result == 0)
+        defer {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            cactshare_spawned_free(started)
+        }
+        #expect(executable(of: pid, becoming: real) != nil, "the program did not exec")
+        let link = { (path: String) in try FileManager.default.destinationOfSymbolicLink(atPath: path) }
+        #expect(try link("/proc/\(pid)/fd/5") == link("/proc/self/fd/1"))
+        #expect(try link("/proc/\(pid)/fd/1") == link("/proc/self/fd/\(ends[1])"))
+        #expect(try link("/proc/\(pid)/fd/3") == link("/proc/self/fd/\(ends[0])"))
     }
 
     @Test func anExecThatFailsAfterTheStartIsSaidAsSuch() throws {
