@@ -14,15 +14,26 @@ import CActShareSystem
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    /// The program's path once it has exec'd (`/proc/PID/exe`), waiting up to 5 s.
+    /// The program's path once it has exec'd (`/proc/PID/exe`), waiting up to 5 s: until
+    /// the exec has set up the new program's environment too (a start that waits for the
+    /// exec returns as the old memory is let go, before that).
     private func executable(of pid: pid_t, becoming path: String) -> String? {
         for _ in 0..<500 {
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), target == path {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), target == path,
+               !environment(of: pid).isEmpty {
                 return target
             }
             usleep(10_000)
         }
         return nil
+    }
+
+    /// `/proc/PID/environ`, read to its end (its size says 0, so a read by size gets nothing).
+    private func environment(of pid: pid_t) -> [UInt8] {
+        let file = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return [] }
+        defer { close(file) }
+        return (try? FileSystem.readToEnd(file, limit: 4096)) ?? []
     }
 
     /// A line of `/proc/PID/status` (`SigBlk:` and the like) as a number.
@@ -62,13 +73,7 @@ import CActShareSystem
         for signal in [SIGINT, SIGTERM, SIGUSR1, SIGPIPE] {
             #expect(ignored & (1 << UInt64(signal - 1)) == 0, "signal \(signal) is ignored in the helper")
         }
-        // Read to its end: a /proc file's size says 0, so a read by size gets nothing.
-        let environ = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
-        #expect(environ >= 0)
-        defer { close(environ) }
-        var environment: [UInt8] = []
-        #expect(throws: Never.self) { environment = try FileSystem.readToEnd(environ, limit: 4096) }
-        #expect(environment == Array("A=1\0".utf8))
+        #expect(environment(of: pid) == Array("A=1\0".utf8))
     }
 
     /// A descriptor that must move to a place another one takes first (here the test's own
@@ -82,7 +87,8 @@ import CActShareSystem
         let descriptors = [ends[1], ends[1], ends[0], ends[1], 1]
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(sleep), strdup("5"), nil]
         defer { argv.forEach { free($0) } }
-        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("A=1"), nil]
+        defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
         var started: OpaquePointer?
         let result = environment.withUnsafeBufferPointer {
