@@ -144,9 +144,6 @@ static pid_t start_concurrently(struct cactshare_spawned *spawned, int *error) {
 
 #endif
 
-#include <spawn.h>
-extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int lowest);
-
 /* The same start through posix_spawn, which returns once the child has exec'd. Its file
  * actions run in order, so a source that is also a target (a descriptor 3 that must become
  * 5) is first copied above the targets here, and the copy closed after. */
@@ -163,7 +160,7 @@ static pid_t start_waiting(struct cactshare_spawned *spawned, int *error) {
     for (int index = 0; index < spawned->count; index++) {
         posix_spawn_file_actions_adddup2(&actions, sources[index], index + 1);
     }
-    posix_spawn_file_actions_addclosefrom_np(&actions, spawned->count + 1);
+    cactshare_spawn_close_from(&actions, spawned->count + 1);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t none, defaults;

@@ -28,6 +28,8 @@ final class HelperTransport: HookTransport {
     private var symbols: [String] = []
     /// Whether LOAD was asked for: once per transport (a helper may be started before).
     private var loaded = false
+    /// What LOAD's answer named missing, once it is read.
+    private(set) var missingSymbols: Set<String>?
     /// What the running helper's sandbox allows, the hooks it was started for, and its
     /// private temporary directory (none for `can-perform` alone: ``HookPhase``).
     private var policy: SandboxPolicy?
@@ -62,8 +64,6 @@ final class HelperTransport: HookTransport {
         self.cancelled = cancelled
         self.trace = trace
     }
-
-    private(set) var missingSymbols: Set<String>?
 
     func load(symbols: [String], request: ActivityRequest, phase: HookPhase, answerLater: Bool) throws -> Set<String>? {
         if let fault { throw fault }
