@@ -62,9 +62,9 @@ public final class ActivityHost {
                 if let reason = router.rejection(of: route, items: items) { trace("\(route.type): not offered: \(reason)") }
             }
         }
-        // can-perform hooks: the isolated providers' first, each on a thread of its own
-        // (its calls wait on its helper process), then the in-process ones here, one
-        // provider at a time, while the threads wait.
+        // can-perform hooks: the isolated providers' first, sent without waiting (each
+        // helper answers while actshare asks the next provider), then the in-process ones,
+        // which run as they are asked; then the helpers' answers are read.
         var answers = [Result<CanPerformAnswer, ActShareError>?](repeating: nil, count: candidates.count)
         var byProvider: [String: [Int]] = [:]
         var providerOrder: [String] = []
@@ -72,37 +72,36 @@ public final class ActivityHost {
             if byProvider[offer.providerID] == nil { providerOrder.append(offer.providerID) }
             byProvider[offer.providerID, default: []].append(index)
         }
-        var running: [BackgroundWork<[(Int, Result<CanPerformAnswer, ActShareError>)]>] = []
         let helperFirst = providerOrder.filter { id in
             guard let index = byProvider[id]?.first, let manifest = try? candidates[index].declaration().provider else { return false }
             return !runsInProcess(manifest)
         }
         let startsAHelper = Set(helperFirst)  // a set: 1,000 providers, not a million comparisons
         providerOrder = helperFirst + providerOrder.filter { !startsAHelper.contains($0) }
+        var posted: [(index: Int, answer: () throws -> CanPerformAnswer)] = []
+        var asked: [any ProviderBackend] = []
         for id in providerOrder {
             let indices = byProvider[id] ?? []
-            let group = indices.map { candidates[$0] }
-            let config = config
-            let work = { @Sendable (backend: any ProviderBackend) -> [(Int, Result<CanPerformAnswer, ActShareError>)] in
-                zip(indices, group).map { index, offer in (index, Self.ask(offer, backend: backend, items: items, config: config)) }
-            }
             do {
-                let backend = try backend(forProviderOf: group[0])
-                // The last provider, when isolated, is asked here: no thread to start and join.
-                if let runner = backend as? HookRunner, runner.runsInHelper, id != providerOrder.last {
-                    nonisolated(unsafe) let isolated = runner
-                    running.append(BackgroundWork { work(isolated) })
-                } else {
-                    for (index, answer) in work(backend) { answers[index] = answer }
+                let backend = try backend(forProviderOf: candidates[indices[0]])
+                asked.append(backend)
+                for index in indices {
+                    do {
+                        let offer = candidates[index]
+                        let (provider, activity) = try offer.declaration()
+                        let request = ActivityRequest(activityType: offer.type, items: items, options: Self.defaultOptions(config: config, provider, activity))
+                        posted.append((index, try backend.postCanPerform(activity, request: request)))
+                    } catch {
+                        answers[index] = .failure(Self.fault(error, provider: id))
+                    }
                 }
-            } catch let error as ActShareError {
-                for index in indices { answers[index] = .failure(error) }
             } catch {
-                for index in indices { answers[index] = .failure(ActShareError(.providerFailed, "provider \(id): \(error)")) }
+                for index in indices { answers[index] = .failure(Self.fault(error, provider: id)) }
             }
         }
-        for work in running {
-            for (index, answer) in work.wait() { answers[index] = answer }
+        for backend in asked { backend.settle() }
+        for (index, answer) in posted {
+            answers[index] = Result { try answer() }.mapError { Self.fault($0, provider: candidates[index].providerID) }
         }
         var offers: [Offer] = []
         var faults: [String: ActShareError] = [:]
@@ -241,17 +240,9 @@ public final class ActivityHost {
         }
     }
 
-    /// Asks one offer's can-perform hook.
-    private static func ask(_ offer: Offer, backend: any ProviderBackend, items: [Item], config: Config) -> Result<CanPerformAnswer, ActShareError> {
-        do {
-            let (provider, activity) = try offer.declaration()
-            let request = ActivityRequest(activityType: offer.type, items: items, options: defaultOptions(config: config, provider, activity))
-            return .success(try backend.canPerform(activity, request: request))
-        } catch let error as ActShareError {
-            return .failure(error)
-        } catch {
-            return .failure(ActShareError(.providerFailed, "provider \(offer.providerID): \(error)"))
-        }
+    /// `error` as the fault of a provider's can-perform hook.
+    private static func fault(_ error: any Error, provider: String) -> ActShareError {
+        error as? ActShareError ?? ActShareError(.providerFailed, "provider \(provider): \(error)")
     }
 
     private func backend(forProviderOf offer: Offer) throws -> any ProviderBackend {

@@ -20,6 +20,18 @@ final class HookRunner: ProviderBackend {
     private var missing: Set<String>?
     /// Whether the library was asked to load (its answer may still be to come).
     private var loadSent = false
+    /// Why calls posted were not answered (the helper's fault), once one was not.
+    private var unanswered: (any Error)?
+
+    /// The answers of one activity's posted can-perform calls, filled in as they are read.
+    private final class PostedCalls {
+        var results: [Result<HookReturnValue, any Error>?]
+        var said: [String?]
+        init(count: Int) {
+            results = Array(repeating: nil, count: count)
+            said = Array(repeating: nil, count: count)
+        }
+    }
 
     init(manifest: ProviderManifest, transport: any HookTransport, cancelled: UnsafeMutablePointer<Int32>, trace: Trace?) {
         self.manifest = manifest
@@ -41,27 +53,55 @@ final class HookRunner: ProviderBackend {
     }
 
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer {
-        guard let hook = activity.hooks.canPerform else { return CanPerformAnswer(true) }
-        // The library's answer may come with the first call's (not when tracing, which
-        // tells of the load before the calls); then the other hooks are checked after it.
-        let checked = try ready(activity, request, .checking, answerLater: trace == nil)
-        try transport.begin(request, phase: .checking)
-        var answers: [Bool] = []
-        var reason: String?
-        for index in indices(hook, request) {
-            var said: String?
-            let value = try transport.call(hook, item: index) { event in
-                if case .declined(let words) = event { said = Self.text(words) }
-                return false
+        let answer = try postCanPerform(activity, request: request)
+        settle()
+        return try answer()
+    }
+
+    func postCanPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> () throws -> CanPerformAnswer {
+        guard let hook = activity.hooks.canPerform else { return { CanPerformAnswer(true) } }
+        let calls = indices(hook, request)
+        let answers = PostedCalls(count: calls.count)
+        do {
+            // The library's answer may come with the first call's (not when tracing, which
+            // tells of the load before the calls); then the other hooks are checked after it.
+            let checked = try ready(activity, request, .checking, answerLater: trace == nil)
+            try transport.begin(request, phase: .checking)
+            for (slot, index) in calls.enumerated() {
+                try transport.post(hook, item: index, event: { event in
+                    if case .declined(let words) = event { answers.said[slot] = Self.text(words) }
+                    return false
+                }, done: { answers.results[slot] = $0 })
             }
-            let answer = HookResult.verdict(value.raw, returns: hook.returns)
-            let why = !answer ? said.map { " (\($0))" } ?? "" : ""
-            trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))\(why)")
-            if !answer, let said { reason = said }
-            answers.append(answer)
+            return { [self] in
+                var verdicts: [Bool] = []
+                var reason: String?
+                for (slot, index) in calls.enumerated() {
+                    guard let result = answers.results[slot] else { throw unanswered ?? HookCancelled() }
+                    let value = try result.get()
+                    let answer = HookResult.verdict(value.raw, returns: hook.returns)
+                    let said = answers.said[slot]
+                    let why = !answer ? said.map { " (\($0))" } ?? "" : ""
+                    trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))\(why)")
+                    if !answer, let said { reason = said }
+                    verdicts.append(answer)
+                }
+                if !checked { try ready(activity, request, .checking) }
+                return CanPerformAnswer(activity.accepts.match.combine(verdicts), reason: reason)
+            }
+        } catch {
+            // What ended the helper also leaves the calls posted before unanswered.
+            unanswered = error
+            throw error
         }
-        if !checked { try ready(activity, request, .checking) }
-        return CanPerformAnswer(activity.accepts.match.combine(answers), reason: reason)
+    }
+
+    func settle() {
+        do {
+            try transport.settle()
+        } catch {
+            unanswered = error
+        }
     }
 
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome {

@@ -35,6 +35,14 @@ public protocol ProviderBackend: AnyObject {
     /// items, and why not if it says so.
     func canPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> CanPerformAnswer
 
+    /// Asks as ``canPerform(_:request:)`` does, without waiting for the answer: the
+    /// returned closure gives it once ``settle()`` has run. A provider in a helper answers
+    /// while actshare asks others (in process, the hook runs at once).
+    func postCanPerform(_ activity: ActivityDeclaration, request: ActivityRequest) throws -> () throws -> CanPerformAnswer
+
+    /// Reads the answers of the calls ``postCanPerform(_:request:)`` sent.
+    func settle()
+
     /// Runs the activity's `prepare` and `perform` hooks.
     func perform(_ activity: ActivityDeclaration, request: ActivityRequest, observer: (any SessionObserver)?) throws -> PerformOutcome
 

@@ -155,19 +155,23 @@ final class ProviderProcess {
             }
             let now = Self.now()
             let deadline = deadline()
-            guard now < deadline else {
-                stop()
-                throw Fault(description: "did not answer within \(timeout), and was stopped")
-            }
+            // Past the deadline, what is in the pipe already is still taken: a reply read
+            // late (while actshare read another helper's) came in time.
             var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: diagnostics, events: Int16(POLLIN), revents: 0)]
-            let wait = Int32(min((deadline - now) / 1_000_000 + 1, 50))
+            let wait = now < deadline ? Int32(min((deadline - now) / 1_000_000 + 1, 50)) : 0
             let ready = Glibc.poll(&descriptors, 2, wait)
             if ready < 0 && errno != EINTR { throw Fault(description: ended(during: "a reply")) }
             if descriptors[1].revents != 0 { relayAvailable() }
             // A helper that is gone while its pipe is still open (a child of the provider
             // holds it) has ended all the same: say how, rather than wait for the time limit.
             if descriptors[0].revents & Int16(POLLIN) == 0, hasExited() { throw Fault(description: ended(during: "the call")) }
-            if descriptors[0].revents == 0 { continue }
+            if descriptors[0].revents == 0 {
+                guard now < deadline else {
+                    stop()
+                    throw Fault(description: "did not answer within \(timeout), and was stopped")
+                }
+                continue
+            }
             let count = FileSystem.read(output, appendingTo: &buffer, atMost: 65536)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { throw Fault(description: ended(during: "the call")) }

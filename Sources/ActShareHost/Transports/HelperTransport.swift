@@ -156,6 +156,7 @@ final class HelperTransport: HookTransport {
         phase = nil
         outputFiles = []
         unanswered = []
+        unansweredBytes = 0
     }
 
     /// Starts a helper whose sandbox fits `request` and `phase` (or keeps the one started
@@ -173,7 +174,7 @@ final class HelperTransport: HookTransport {
                 privateDirectory = spare.directory
                 self.phase = .acting
                 policy = spare.policy
-                unanswered = [sandboxAnswer(spare.policy)]
+                unanswered = [Pending(handle: sandboxAnswer(spare.policy))]
             }
             if process == nil {
                 let grant = manifest.permissions.handoff ? HandoffGrant.open(items: request.items.compactMap(\.path)) : nil
@@ -277,6 +278,7 @@ final class HelperTransport: HookTransport {
         // hooks (a private TMPDIR for prepare and perform): a request that needs another
         // sandbox gets a new helper, as a sandbox only ever narrows.
         if fault == nil, let policy, self.phase != phase || self.policy(for: request) != policy {
+            try settle()  // what this helper was sent is answered first
             discardHelper()
             try start(for: request, phase: phase)
         }
@@ -294,21 +296,32 @@ final class HelperTransport: HookTransport {
     }
 
     func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue {
-        let frame = Frame.call(hook, item: item)
-        var result = HookReturnValue(raw: 0, string: nil)
-        try withoutActuallyEscaping(event) { event in try exchange(frame, hook: hook, event: event) { reply in
+        var result: Result<HookReturnValue, any Error>?
+        try withoutActuallyEscaping(event) { event in
+            try post(hook, item: item, event: event) { result = $0 }
+            try settle()
+        }
+        guard let result else { preconditionFailure("a call settled without its answer") }
+        return try result.get()
+    }
+
+    func post(_ hook: HookDeclaration, item: Int, event: @escaping (SessionEvent) -> Bool,
+              done: @escaping (Result<HookReturnValue, any Error>) -> Void) throws {
+        try post(Frame.call(hook, item: item), hook: hook, event: event) { reply in
             var reader = FrameReader(reply.payload)
             switch reply.kind {
             case .done:
-                result = HookReturnValue(raw: try reader.uint64(), string: try reader.optionalBytes())
+                done(.success(HookReturnValue(raw: try reader.uint64(), string: try reader.optionalBytes())))
             case .error:
                 let (kind, message) = try reader.error()
-                throw self.unexpected(kind, message, hook: hook)
+                let error = self.unexpected(kind, message, hook: hook)
+                // Recorded, the helper is gone and the rest unanswered; else only this call failed.
+                if self.fault != nil { throw error }
+                done(.failure(error))
             default:
                 throw FrameReader.Malformed(what: "an unexpected reply")
             }
-        } }
-        return result
+        }
     }
 
     // MARK: Frames
@@ -324,83 +337,124 @@ final class HelperTransport: HookTransport {
             at: manifest.libraryLocation))
     }
 
-    /// Frames sent whose replies are still to be read, in order, with their handlers.
-    /// REQUEST is sent without waiting, so a call costs one round trip, not two.
-    private var unanswered: [(Frame) throws -> Void] = []
+    /// A frame sent whose reply is still to be read: what reads it, the hook it calls (for
+    /// what is said if the helper fails meanwhile), and where the call's callbacks go.
+    private struct Pending {
+        var handle: (Frame) throws -> Void
+        var hook: HookDeclaration? = nil
+        var event: ((SessionEvent) -> Bool)? = nil
+        /// When it was sent (CLOCK_MONOTONIC nanoseconds): a call's time limit runs from then
+        /// if it is the first the helper has to answer.
+        var sent = ProviderProcess.now()
+    }
 
-    private func post(_ frame: Frame, handle: @escaping (Frame) throws -> Void) throws {
+    /// Frames sent whose replies are still to be read, in order. REQUEST, and LOAD and
+    /// CALL when asked, are sent without waiting, so calls cost one round trip together.
+    private var unanswered: [Pending] = []
+    /// The bytes sent since a reply was last waited for.
+    private var unansweredBytes = 0
+    /// The most bytes sent ahead of the replies: a pipe holds at least a page, and a helper
+    /// blocked writing replies no one reads would not read the rest (each would wait for
+    /// the other). Past this, the replies are read first.
+    static let bytesAhead = 4096
+
+    private func post(_ frame: Frame, hook: HookDeclaration? = nil, event: ((SessionEvent) -> Bool)? = nil,
+                      handle: @escaping (Frame) throws -> Void) throws {
         if let fault { throw fault }
         try checkSize(frame)
+        let size = 4 + 1 + frame.payload.count
+        if !unanswered.isEmpty && unansweredBytes + size > Self.bytesAhead { try settle() }
         guard let process else { preconditionFailure("a frame before load") }
         do {
             try process.send(frame)
         } catch let fault as ProviderProcess.Fault {
-            throw record(failure(nil, fault.description))
+            throw record(failure(hook, fault.description))
         }
-        unanswered.append(handle)
+        unansweredBytes += size
+        unanswered.append(Pending(handle: handle, hook: hook, event: event))
     }
 
-    /// Sends `frame` and hands replies to `handle` until it has taken one (earlier
-    /// posted frames' replies first), passing callbacks to `event` on the way. Faults end
-    /// the helper and are remembered.
+    /// Sends `frame` and reads replies until every frame sent has its reply.
     private func exchange(_ frame: Frame, hook: HookDeclaration?, event: ((SessionEvent) -> Bool)?,
-                          handle: (Frame) throws -> Void) throws {
+                          handle: @escaping (Frame) throws -> Void) throws {
+        try post(frame, hook: hook, event: event, handle: handle)
+        try settle()
+    }
+
+    /// Hands replies to their frames' handlers, in order, until none is left, passing
+    /// callbacks to the call they belong to (the first unanswered). Each call must end
+    /// within the provider's time limit from when it was sent or the one before it ended;
+    /// once it reports, within the idle limit of its last report. Faults end the helper
+    /// and are remembered; what was not answered then is dropped.
+    func settle() throws {
         if let fault { throw fault }
-        guard let process else { preconditionFailure("a frame before load") }
-        try checkSize(frame)
+        unansweredBytes = 0
+        guard let process, let first = unanswered.first else { return }
         let limit = limits.timeoutMilliseconds
-        var deadline = ProviderProcess.now() + UInt64(limit) * 1_000_000
+        // From when the first was sent: the helper has worked on it since, while actshare
+        // sent the other helpers theirs and read their answers.
+        var deadline = first.sent + UInt64(limit) * 1_000_000
         var waited = HookLimits.words(limit)
         var cancelling = false
+        // The hook a failure is said of: the next call's (REQUEST and LOAD go with one).
+        var hook: HookDeclaration? { unanswered.first { $0.hook != nil }?.hook }
         do {
-            try process.send(frame)
-            // Replies come in order: first those of frames posted earlier, then this one's.
-            try withoutActuallyEscaping(handle) { handle in
-                var handlers = unanswered + [handle]
-                unanswered = []
-                while !handlers.isEmpty {
-                    let reply = try process.receive(deadline: {
-                        if !cancelling && cancelled.pointee != 0 {
-                            // The user cancelled: tell the provider, and give it a grace period.
-                            cancelling = true
-                            process.requestCancel()
-                            deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
-                        }
-                        return deadline
-                    }, timeout: waited)
-                    var reader = FrameReader(reply.payload)
-                    let callback: SessionEvent?
-                    switch reply.kind {
-                    case .progress: callback = .progress(Double(bitPattern: try reader.uint64()))
-                    case .log: callback = .log(level: Int32(try reader.byte()), message: try reader.bytes())
-                    case .item:
-                        callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
-                    case .setError: callback = .setError(try reader.bytes())
-                    case .decline: callback = .declined(try reader.bytes())
-                    case .refused: callback = .refused(what: Int32(try reader.byte()), subject: try reader.bytes())
-                    default: callback = nil
+            while !unanswered.isEmpty {
+                let reply = try process.receive(deadline: {
+                    if !cancelling && cancelled.pointee != 0 {
+                        // The user cancelled: tell the provider, and give it a grace period.
+                        cancelling = true
+                        process.requestCancel()
+                        deadline = min(deadline, ProviderProcess.now() + Self.cancellationGrace)
                     }
-                    guard let callback else {
-                        try handlers[0](reply)
-                        handlers.removeFirst()
-                        continue
+                    return deadline
+                }, timeout: waited)
+                var reader = FrameReader(reply.payload)
+                let callback: SessionEvent?
+                switch reply.kind {
+                case .progress: callback = .progress(Double(bitPattern: try reader.uint64()))
+                case .log: callback = .log(level: Int32(try reader.byte()), message: try reader.bytes())
+                case .item:
+                    callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
+                case .setError: callback = .setError(try reader.bytes())
+                case .decline: callback = .declined(try reader.bytes())
+                case .refused: callback = .refused(what: Int32(try reader.byte()), subject: try reader.bytes())
+                default: callback = nil
+                }
+                guard let callback else {
+                    let pending = unanswered.removeFirst()
+                    do {
+                        try pending.handle(reply)
+                    } catch {
+                        unanswered = []
+                        throw error
                     }
-                    guard let event, handlers.count == 1 else { throw FrameReader.Malformed(what: "a callback outside a call") }
-                    let accepted = event(callback)
-                    if case .item = callback {
-                        try process.send(.answer(accepted: accepted))
+                    if pending.hook != nil && !cancelling {
+                        // The next call's time starts now.
+                        deadline = ProviderProcess.now() + UInt64(limit) * 1_000_000
+                        waited = HookLimits.words(limit)
                     }
-                    // A sign of life: from now on the idle limit applies.
-                    if !cancelling {
-                        deadline = ProviderProcess.now() + UInt64(limits.idleMilliseconds) * 1_000_000
-                        waited = HookLimits.words(limits.idleMilliseconds) + " since its last report"
-                    }
+                    continue
+                }
+                guard let event = unanswered[0].event else { throw FrameReader.Malformed(what: "a callback outside a call") }
+                let accepted = event(callback)
+                if case .item = callback {
+                    try process.send(.answer(accepted: accepted))
+                }
+                // A sign of life: from now on the idle limit applies.
+                if !cancelling {
+                    deadline = ProviderProcess.now() + UInt64(limits.idleMilliseconds) * 1_000_000
+                    waited = HookLimits.words(limits.idleMilliseconds) + " since its last report"
                 }
             }
         } catch let fault as ProviderProcess.Fault {
+            let hook = hook
+            unanswered = []
             if cancelling { throw HookCancelled() }
             throw record(failure(hook, fault.description))
         } catch let malformed as FrameReader.Malformed {
+            let hook = hook
+            unanswered = []
             process.stop()
             throw record(failure(hook, "sent \(malformed.what) (the pipe is corrupt), and was stopped"))
         }

@@ -45,6 +45,16 @@ protocol HookTransport: AnyObject {
     /// cancelled and the provider had to be stopped.
     func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue
 
+    /// Calls `hook` as ``call(_:item:event:)`` does, without waiting for its answer: `done`
+    /// is given it (or the call's failure) when ``settle()`` reads it; in process, at once.
+    /// Throws what keeps the call from being sent.
+    func post(_ hook: HookDeclaration, item: Int, event: @escaping (SessionEvent) -> Bool,
+              done: @escaping (Result<HookReturnValue, any Error>) -> Void) throws
+
+    /// Reads the answers of the calls posted, in order. Throws a fault that ended the
+    /// provider's helper, after which the calls not answered are not.
+    func settle() throws
+
     /// The provider's private `$TMPDIR`, removed when its helper ends (nil in process,
     /// where the provider's files are where it put them).
     var temporaryDirectory: TemporaryDirectoryView? { get }

@@ -35,6 +35,14 @@ final class InProcessTransport: HookTransport {
         session = CSession(request: CRequest(request), cancelled: cancelled)
     }
 
+    /// Calls at once: nothing to wait for in this process.
+    func post(_ hook: HookDeclaration, item: Int, event: @escaping (SessionEvent) -> Bool,
+              done: @escaping (Result<HookReturnValue, any Error>) -> Void) throws {
+        done(Result { try call(hook, item: item, event: event) })
+    }
+
+    func settle() throws {}
+
     func call(_ hook: HookDeclaration, item: Int, event: (SessionEvent) -> Bool) throws -> HookReturnValue {
         guard let session else { preconditionFailure("call before begin") }
         let function = try libraries.library(for: manifest).address(of: hook, provider: manifest.id)
