@@ -63,9 +63,9 @@ final class HookRunner: ProviderBackend {
         let calls = indices(hook, request)
         let answers = PostedCalls(count: calls.count)
         do {
-            // The library's answer may come with the first call's (not when tracing, which
-            // tells of the load before the calls); then the other hooks are checked after it.
-            let checked = try ready(activity, request, .checking, answerLater: trace == nil)
+            // The library's answer may come with the first call's: then the other hooks are
+            // checked after it.
+            let checked = try ready(activity, request, .checking, answerLater: true)
             try transport.begin(request, phase: .checking)
             for (slot, index) in calls.enumerated() {
                 try transport.post(hook, item: index, event: { event in
@@ -74,6 +74,7 @@ final class HookRunner: ProviderBackend {
                 }, done: { answers.results[slot] = $0 })
             }
             return { [self] in
+                if !checked { takeLoadAnswer() }
                 var verdicts: [Bool] = []
                 var reason: String?
                 for (slot, index) in calls.enumerated() {
@@ -181,7 +182,7 @@ final class HookRunner: ProviderBackend {
     private func loaded(_ request: ActivityRequest, _ phase: HookPhase, answerLater: Bool = false) throws -> Set<String>? {
         if let missing { return missing }
         if loadSent {
-            missing = transport.missingSymbols
+            takeLoadAnswer()
             return missing
         }
         var symbols: [String] = []
@@ -189,10 +190,16 @@ final class HookRunner: ProviderBackend {
             for hook in activity.hooks.all where !symbols.contains(hook.symbol) { symbols.append(hook.symbol) }
         }
         loadSent = true
-        guard let found = try transport.load(symbols: symbols, request: request, phase: phase, answerLater: answerLater) else { return nil }
+        _ = try transport.load(symbols: symbols, request: request, phase: phase, answerLater: answerLater)
+        takeLoadAnswer()
+        return missing
+    }
+
+    /// Takes the load's answer once it has been read, and tells it when tracing.
+    private func takeLoadAnswer() {
+        guard missing == nil, let found = transport.missingSymbols else { return }
         trace?("provider \(manifest.id): loaded \(manifest.library)\(found.isEmpty ? "" : "; missing: \(found.sorted().joined(separator: ", "))")")
         missing = found
-        return found
     }
 
     private func indices(_ hook: HookDeclaration, _ request: ActivityRequest) -> [Int] {
