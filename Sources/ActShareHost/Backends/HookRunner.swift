@@ -14,8 +14,6 @@ final class HookRunner: ProviderBackend {
     private let cancelled: UnsafeMutablePointer<Int32>
     /// Where calls and dropped items are explained, if asked.
     var trace: Trace?
-    /// Whether calls go to a helper process (and may run on a thread of their own).
-    var runsInHelper: Bool { transport is HelperTransport }
     /// The symbols the library lacks, once it is loaded.
     private var missing: Set<String>?
     /// Whether the library was asked to load (its answer may still be to come).
