@@ -45,6 +45,7 @@ import Testing
         ("hang", "hostile_hang", "did not answer within 1s, and was stopped"),
         ("elsewhere", "hostile_hang_elsewhere", "did not answer within 1s, and was stopped"),
         ("garbage", "hostile_garbage", "sent a reply of unknown type 81 (the pipe is corrupt), and was stopped"),
+        ("short", "hostile_short_reply", "sent a frame that ended early (the pipe is corrupt), and was stopped"),
         ("close", "hostile_close", "broke its pipe to actshare during the call"),
     ])
     func aFaultyCanPerformHookIsLeftOut(_ name: String, _ symbol: String, _ what: String) throws {

@@ -426,7 +426,7 @@ final class HelperTransport: HookTransport {
                     do {
                         try pending.handle(reply)
                     } catch {
-                        unanswered = []
+                        unanswered.insert(pending, at: 0)  // what a failure below is said of
                         throw error
                     }
                     if pending.hook != nil && !cancelling {
@@ -457,6 +457,9 @@ final class HelperTransport: HookTransport {
             unanswered = []
             process.stop()
             throw record(failure(hook, "sent \(malformed.what) (the pipe is corrupt), and was stopped"))
+        } catch {
+            unanswered = []
+            throw error
         }
     }
 

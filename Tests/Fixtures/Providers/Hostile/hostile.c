@@ -72,6 +72,17 @@ int32_t hostile_garbage(const actshare_request *request) {
     return 1;
 }
 
+/* Writes a DONE frame too short to hold its result on every descriptor that might be the
+ * host's pipe: a well-formed frame whose payload ends early. */
+int32_t hostile_short_reply(const actshare_request *request) {
+    (void)request;
+    static const char short_done[] = "\x02\x00\x00\x00" "D" "\x01";
+    for (int fd = 3; fd < 1024; fd++) {
+        if (write(fd, short_done, sizeof short_done - 1) < 0) continue;
+    }
+    return 1;
+}
+
 int32_t hostile_close(const actshare_request *request) {
     (void)request;
     for (int fd = 3; fd < 1024; fd++) close(fd);

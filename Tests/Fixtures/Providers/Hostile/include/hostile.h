@@ -8,6 +8,7 @@ ACTSHARE_EXPORT int32_t hostile_bus(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_exit(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_hang(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_garbage(const actshare_request *request);
+ACTSHARE_EXPORT int32_t hostile_short_reply(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_close(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_print(const actshare_request *request);
 ACTSHARE_EXPORT const char *hostile_huge(void);
