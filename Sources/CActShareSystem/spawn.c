@@ -16,7 +16,8 @@
  *   handled signal back to its default before unblocking: no handler of the parent's runs
  *   in it.
  *
- * Where this file has no raw system calls for the processor, it waits, as posix_spawn does. */
+ * Where this file has no raw system calls for the processor, it waits, as posix_spawn does;
+ * so it does under Valgrind (under_valgrind). */
 #include "CActShareSystem.h"
 
 #include <errno.h>
@@ -184,6 +185,15 @@ static pid_t start_waiting(struct cactshare_spawned *spawned, int *error) {
     return *error == 0 ? pid : -1;
 }
 
+/* Whether Valgrind runs actshare: it runs no process that shares the parent's memory
+ * without being one of its threads, and stops the whole program at such a clone
+ * ("Unsupported clone() flags"). Its preload library is in the LD_PRELOAD of every
+ * program it runs. */
+static int under_valgrind(void) {
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "/vgpreload_");
+}
+
 /* The bytes `list` (NULL-terminated) needs as copied by copy_list. */
 static size_t list_size(char *const list[]) {
     size_t size = 0;
@@ -212,6 +222,7 @@ static size_t list_count(char *const list[]) {
 int cactshare_spawn(const char *path, char *const argv[], char *const envp[], const int *descriptors, int count,
                     int concurrently, pid_t *pid, cactshare_spawned **spawned_out) {
     if (count < 0 || count > CACTSHARE_SPAWN_MAX_DESCRIPTORS) return EINVAL;
+    if (concurrently && under_valgrind()) concurrently = 0;
     /* What posix_spawn would report at once; a failure after this comes as exit 127. */
     if (access(path, X_OK) != 0) return errno;
     struct cactshare_spawned *spawned = calloc(1, sizeof *spawned);

@@ -158,6 +158,27 @@ import Testing
         #expect(try run.listedTypes() == Self.goodTypes)
     }
 
+    /// Under Valgrind (as a plugin author may run actshare), the examples' two helpers start
+    /// one after the other: the start that does not wait for the first's exec shares
+    /// actshare's memory, a clone Valgrind cannot run (it stopped the whole list). Valgrind
+    /// 3.19 reads no DWARF 5, so it runs a copy without debugging information.
+    @Test func aListUnderValgrindStartsItsHelpers() throws {
+        let valgrind = "/usr/bin/valgrind"
+        try #require(FileManager.default.isExecutableFile(atPath: valgrind), "valgrind is missing: scripts/install-deps")
+        let sandbox = try Sandbox()
+        // Beside the original, where actshare finds its helper and the built-ins.
+        let copy = "\(Sandbox.buildDirectory)/actshare-valgrind-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let strip = try Sandbox.execute("/usr/bin/objcopy", ["--strip-debug", Sandbox.binary, copy], environment: [:], stdin: nil)
+        try #require(strip.status == 0, "\(strip.stderr)")
+        let text = try sandbox.file("a.txt", "some words\n")
+        let run = try Sandbox.execute(
+            valgrind, ["--tool=none", "-q", copy, "list", "--json", text], environment: sandbox.environment, stdin: nil, timeout: 120)
+        #expect(!run.stderr.contains("Unsupported clone"), "\(run.stderr)")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.listedTypes() == Self.goodTypes)
+    }
+
     @Test func theConfigOverridesATimeLimit() throws {
         let (sandbox, file) = try Self.sandbox("hang", Self.hostile("hang", canPerform: "hostile_hang", timeout: "30s"))
         try sandbox.writeConfig("timeouts: {org.test.hang: 300ms}\n")

@@ -32,7 +32,7 @@ typedef struct cactshare_spawned cactshare_spawned;
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) as posix_spawn would; with
 /// `concurrently`, returns without waiting for the child's exec (spawn.c says how, and why
-/// that is safe). The child reads /dev/null on descriptor 0 and has `descriptors[i]` as
+/// that is safe; not under Valgrind, which cannot run such a child). The child reads /dev/null on descriptor 0 and has `descriptors[i]` as
 /// descriptor i + 1 (`count` of them, at most CACTSHARE_SPAWN_MAX_DESCRIPTORS), no other;
 /// it is in a process group of its own, with no signal blocked, SIGINT, SIGTERM, SIGUSR1
 /// and SIGPIPE at their defaults, and no handler of this process. 0 with `*pid` and
