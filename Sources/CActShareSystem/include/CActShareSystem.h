@@ -32,13 +32,14 @@ typedef struct cactshare_spawned cactshare_spawned;
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) as posix_spawn would; with
 /// `concurrently`, returns without waiting for the child's exec (spawn.c says how, and why
-/// that is safe; not under Valgrind, which cannot run such a child). The child reads /dev/null on descriptor 0 and has `descriptors[i]` as
-/// descriptor i + 1 (`count` of them, at most CACTSHARE_SPAWN_MAX_DESCRIPTORS), no other;
-/// it is in a process group of its own, with no signal blocked, SIGINT, SIGTERM, SIGUSR1
-/// and SIGPIPE at their defaults, and no handler of this process. 0 with `*pid` and
-/// `*spawned` (free it with cactshare_spawned_free once the child is reaped), or an errno
-/// value. An exec that fails after a concurrent start returned ends the child with status
-/// 127 (cactshare_spawned_exec_error).
+/// that is safe; not under Valgrind, which cannot run such a child). The child reads
+/// /dev/null on descriptor 0 and has `descriptors[i]` as descriptor i + 1 (`count` of
+/// them, at most CACTSHARE_SPAWN_MAX_DESCRIPTORS), no other; it is in a process group of
+/// its own, with no signal blocked, SIGINT, SIGTERM, SIGUSR1 and SIGPIPE at their
+/// defaults, and no handler of this process. 0 with `*pid` and `*spawned` (free it with
+/// cactshare_spawned_free once the child is reaped), or an errno value. An exec that fails
+/// after a concurrent start returned ends the child with status 127
+/// (cactshare_spawned_exec_error).
 int cactshare_spawn(const char *path, char *const argv[], char *const envp[], const int *descriptors, int count,
                     int concurrently, pid_t *pid, cactshare_spawned **spawned);
 
