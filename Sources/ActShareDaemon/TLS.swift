@@ -43,13 +43,15 @@ enum TLS {
         return try NIOSSLContext(configuration: configuration)
     }
 
-    /// LocalSend's server: this device's certificate; no client certificate asked for
-    /// (LocalSend apps send none).
+    /// LocalSend's server: this device's certificate; a client's certificate asked for but
+    /// not required (a device that sends none is still heard, and only asked about), and
+    /// any accepted: ``localSendRecorder(_:)`` notes which one it was.
     static func localSendServerContext(_ identity: Identity) throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(identity.certificate)], privateKey: .privateKey(identity.privateKey))
         configuration.minimumTLSVersion = .tlsv12
-        configuration.certificateVerification = .none
+        configuration.certificateVerification = .optionalVerification
+        configuration.trustRoots = .certificates([])
         return try NIOSSLContext(configuration: configuration)
     }
 
@@ -65,6 +67,16 @@ enum TLS {
             let fingerprint = certificates.first.flatMap(localSendFingerprint)
             presented.withLockedValue { $0 = fingerprint }
             promise.succeed(fingerprint == expected.uppercased() ? .certificateVerified : .failed)
+        }
+    }
+
+    /// Accepts whatever certificate a LocalSend client presents, recording its fingerprint:
+    /// the only proof of the fingerprint a request claims is the certificate presented on
+    /// the connection that carries it.
+    static func localSendRecorder(_ presented: NIOLockedValueBox<String?>) -> NIOSSLCustomVerificationCallback {
+        { certificates, promise in
+            presented.withLockedValue { $0 = certificates.first.flatMap(localSendFingerprint) }
+            promise.succeed(.certificateVerified)
         }
     }
 

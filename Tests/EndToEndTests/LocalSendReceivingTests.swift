@@ -6,6 +6,8 @@ import Testing
 @Suite(.serialized) struct LocalSendReceivingTests {
     typealias Machine = HandoffTests.Machine
     static let client = "\(Sandbox.repository)/Tests/Fixtures/localsend-client.py"
+    /// A TCP relay an attacker runs (Tests/Fixtures/tcp-relay.py).
+    static let relay = "\(Sandbox.repository)/Tests/Fixtures/tcp-relay.py"
 
     static func requests(_ machine: Machine) throws -> [[String: Any]] {
         let run = try machine.run("handoff", "requests", "--json")
@@ -368,8 +370,9 @@ import Testing
     }
 
     /// "Always" holds only for a device whose certificate is pinned here and which proves
-    /// it holds it (it serves it at its own address): a reinstalled one, or another device
-    /// claiming its fingerprint, is asked about again.
+    /// it holds it (it presents it on the connection that asks): a reinstalled one, or
+    /// another device claiming its fingerprint (through a relay to the real one too), is
+    /// asked about again.
     @Test func alwaysAcceptsOnlyAPinnedDeviceThatProvesItsCertificate() throws {
         let (link, alpha, peer) = try LocalSendTests.setUp("lsa", hosts: 3)
         defer { withExtendedLifetime(link) {} }
@@ -392,11 +395,25 @@ import Testing
         #expect(Self.waitFor("\(received)/photo (1).jpg"), "accepted without asking")
         #expect(alpha.log.contains("accepted 1 files from LocalSend device Pixel Test without asking"), "\(alpha.log)")
 
-        // Another host claiming Pixel's name and fingerprint cannot present its certificate.
+        // Another host claiming Pixel's name and fingerprint cannot present its certificate,
+        // not even through a relay to the real Pixel on a port it names as its own.
         let fingerprint = try peer.fingerprint()
+        let relay = Process()
+        relay.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        relay.arguments = ["netns", "exec", link.hosts[2], "/usr/bin/python3", Self.relay, link.address(1), "53317"]
+        let relayOut = Pipe(), relayIn = Pipe()
+        relay.standardOutput = relayOut
+        relay.standardInput = relayIn
+        try relay.run()
+        defer {
+            try? relayIn.fileHandleForWriting.close()
+            relay.waitUntilExit()
+        }
+        let relayPort = try #require(Int(String(decoding: relayOut.fileHandleForReading.availableData, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)), "the relay listens")
         let impostorBody = "\(alpha.sandbox.root)/impostor.json"
         let claim: [String: Any] = [
-            "info": ["alias": "Pixel Test", "version": "2.1", "fingerprint": fingerprint, "port": 53317, "protocol": "https"],
+            "info": ["alias": "Pixel Test", "version": "2.1", "fingerprint": fingerprint, "port": relayPort, "protocol": "https"],
             "files": ["x": ["id": "x", "fileName": "invoice.pdf", "size": 5, "fileType": "application/pdf"]],
         ]
         try JSONSerialization.data(withJSONObject: claim).write(to: URL(fileURLWithPath: impostorBody))
@@ -407,8 +424,10 @@ import Testing
         try asking.run()
         let impostor = try Self.waitForRequest(alpha)
         #expect(impostor["pinned"] as? Bool == false && impostor["address"] as? String == link.address(2), "asked, and not shown as pinned: \(impostor)")
+        #expect(alpha.log.components(separatedBy: "without asking").count == 2, "only Pixel's own send went without asking: \(alpha.log)")
         #expect(try alpha.run("handoff", "decline", try #require(impostor["id"] as? String)).status == 0)
         asking.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: "\(received)/invoice.pdf"))
 
         // Reinstalled: another certificate, asked about again.
         try peer.newCertificate()

@@ -41,7 +41,8 @@ struct LocalSendServer: Sendable {
 
     enum Accepted: Sendable {
         case refused(any Channel)
-        case admitted(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, address: String, whole: NIOLockedValueBox<Bool>)
+        case admitted(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, address: String, whole: NIOLockedValueBox<Bool>,
+                      presented: NIOLockedValueBox<String?>)
     }
 
     /// Listens until the daemon ends; a port in use is said in the log, and LocalSend then
@@ -74,14 +75,16 @@ struct LocalSendServer: Sendable {
                         }
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
                         try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                        let presented = NIOLockedValueBox<String?>(nil)
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLServerHandler(context: context, customVerificationCallback: TLS.localSendRecorder(presented)))
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: true)
                         let address = channel.remoteAddress?.ipAddress ?? ""
                         // At most 16 pieces read ahead of the disk: a few MiB a connection.
                         let configuration = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>.Configuration(
                             backPressureStrategy: .init(lowWatermark: 4, highWatermark: 16))
                         return .admitted(try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: configuration),
-                                         address: address, whole: whole)
+                                         address: address, whole: whole, presented: presented)
                     }
                 }
         } catch {
@@ -95,8 +98,8 @@ struct LocalSendServer: Sendable {
                 for try await accepted in inbound {
                     switch accepted {
                     case .refused(let channel): channel.close(promise: nil)
-                    case .admitted(let connection, let address, let whole):
-                        connections.addTask { await self.serve(connection, from: address, whole: whole) }
+                    case .admitted(let connection, let address, let whole, let presented):
+                        connections.addTask { await self.serve(connection, from: address, whole: whole, presented: presented) }
                     }
                 }
             }
@@ -104,8 +107,9 @@ struct LocalSendServer: Sendable {
     }
 
     /// One request and its answer.
+    /// `presented`: the fingerprint of the certificate the client presented, if any.
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, from address: String,
-                       whole: NIOLockedValueBox<Bool>) async {
+                       whole: NIOLockedValueBox<Bool>, presented: NIOLockedValueBox<String?>) async {
         let closed = connection.channel.closeFuture
         try? await connection.executeThenClose { inbound, outbound in
             var parts = inbound.makeAsyncIterator()
@@ -125,7 +129,8 @@ struct LocalSendServer: Sendable {
             case (.POST, "/api/localsend/v2/prepare-upload"):
                 guard let body = try await Self.body(&parts, limit: LocalSendPrepareUpload.maximumBytes) else { return try await reply.tooLarge(&parts) }
                 whole.withLockedValue { $0 = true }
-                let (status, tokens) = await prepare(body, pin: query["pin"], from: address, closed: closed)
+                let (status, tokens) = await prepare(body, pin: query["pin"], from: address, presenting: presented.withLockedValue { $0 },
+                                                     closed: closed)
                 if let tokens { try await reply.json(status, tokens) } else { try await reply.empty(status) }
             case (.POST, "/api/localsend/v2/upload"):
                 whole.withLockedValue { $0 = true }
@@ -146,7 +151,8 @@ struct LocalSendServer: Sendable {
     }
 
     /// `prepare-upload`: the status, and the session's tokens when accepted.
-    private func prepare(_ body: [UInt8], pin: String?, from address: String, closed: EventLoopFuture<Void>) async -> (Int, LocalSendUploadTokens?) {
+    private func prepare(_ body: [UInt8], pin: String?, from address: String, presenting presented: String?,
+                         closed: EventLoopFuture<Void>) async -> (Int, LocalSendUploadTokens?) {
         guard service.settings.mode != .off else { return (403, nil) }
         if let required = service.settings.pin {
             guard await service.pinAttempts.mayTry(address) else { return (429, nil) }
@@ -174,8 +180,10 @@ struct LocalSendServer: Sendable {
         }
         let fingerprint = offer.info.fingerprint.uppercased()
         let pinned = await service.pins.pin(fingerprint: fingerprint)
-        // Its own claim proves nothing: the certificate it serves at its own address does.
-        let proved = pinned != nil && offer.info.scheme == .https ? await service.proves(offer.info, at: address) : false
+        // Its own claim proves nothing, nor does a certificate served at an address or port
+        // it names (a relay there reaches the real device): only the certificate presented
+        // on this very connection does.
+        let proved = pinned != nil && presented == fingerprint
         let request = LocalSendRequest(id: String(LocalSendSession.randomToken().prefix(8)), device: sender, address: address, fingerprint: fingerprint,
                                        pinned: proved, files: files.map { LocalSendRequest.File(name: $0.fileName, size: $0.size) },
                                        bytes: files.reduce(0) { $0 &+ $1.size }, message: Self.message(files), expires: LocalSendRequests.answerSeconds)
@@ -198,7 +206,7 @@ struct LocalSendServer: Sendable {
             if proved {
                 try? await service.pins.learn(alias: sender, fingerprint: fingerprint, always: true)
             } else {
-                DaemonLog.line("\(sender)'s certificate could not be proved (it must serve it at \(address)): accepted this once, not always")
+                DaemonLog.line("\(sender)'s certificate could not be proved (it must present it when it connects): accepted this once, not always")
             }
         }
         let session: LocalSendSession

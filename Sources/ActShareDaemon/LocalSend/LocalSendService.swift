@@ -112,16 +112,6 @@ struct LocalSendService: Sendable {
         }
     }
 
-    /// Whether the device that claims `info` at `address` serves the certificate it claims
-    /// there (its `info`, within 3 s): anyone can claim a fingerprint, only its holder can
-    /// present it.
-    func proves(_ info: LocalSendDeviceInfo, at address: String) async -> Bool {
-        guard let clientContext else { return false }
-        let connection = LocalSendConnection(host: address, port: info.port, fingerprint: info.fingerprint, deviceName: info.alias,
-                                             group: group, context: clientContext)
-        return (try? await Wire.within(3) { try await connection.request(.GET, LocalSendSender.apiPrefix + "info") })?.status == 200
-    }
-
     /// `seen` proved its certificate (a request went through): pinned under its name.
     func proved(_ seen: LocalSendDiscovery.Seen) async {
         do {
