@@ -121,6 +121,8 @@ typedef struct reading {
     read_target list[AGENT_MAX_TARGETS];
     size_t count;
     int secret;    /* a password manager marked it (never offered) */
+    int hint_unread; /* it offered the password hint but did not answer it in time: taken as
+                      * a secret (a password manager under load answers late), and said so */
     int too_large; /* more than the limit: sizes only, no data */
     uint64_t total;
 } reading;

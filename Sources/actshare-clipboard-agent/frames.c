@@ -32,6 +32,7 @@ void report_reading(int fd, int result, reading *r, int push) {
         return;
     }
     json_object_object_add(header, "secret", json_object_new_boolean(r->secret));
+    if (r->hint_unread) json_object_object_add(header, "hint-unread", json_object_new_boolean(1));
     json_object_object_add(header, "too-large", json_object_new_boolean(r->too_large));
     json_object_object_add(header, "total", json_object_new_int64((int64_t)r->total));
     json_object *targets = json_object_new_array();

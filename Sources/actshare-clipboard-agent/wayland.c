@@ -95,6 +95,9 @@ int wayland_read(wayland *w, wayland_offer *offer, uint64_t limit, reading *out)
         if (receive(w, offer, offer->types[hint], 256, &value, &length, NULL) == 0) {
             out->secret = hint_is_secret(value, length);
             free(value);
+        } else {
+            /* Fail closed: a hint not read may be a password's. */
+            out->secret = out->hint_unread = 1;
         }
     }
     int answered = count == 0;

@@ -138,6 +138,9 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
         if (convert(d, selection, listed_atoms[hint], property, 256, &hint_data, &hint_length, &type, NULL) == 0) {
             out->secret = hint_is_secret(hint_data, hint_length);
             free(hint_data);
+        } else {
+            /* Fail closed: a hint not read may be a password's. */
+            out->secret = out->hint_unread = 1;
         }
     }
     for (size_t i = 0; i < count && !out->secret; i++) {

@@ -154,5 +154,24 @@ extension HandoffTests {
         #expect(try a.run("handoff", "devices").stdout.contains("beta"), "still paired")
         #expect(!FileManager.default.fileExists(atPath: marker))
         #expect(try a.run("activity", "list").stdout.isEmpty, "nothing was published")
+
+        // A link in an item folder (one a provider with write: [items] may write in) leads
+        // nowhere: the path is found from the item's descriptor, never through a link.
+        let folder = "\(a.sandbox.root)/home/project"
+        try FileManager.default.createDirectory(atPath: "\(folder)/sub", withIntermediateDirectories: true)
+        try "notes\n".write(toFile: "\(folder)/notes.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: "\(folder)/key", withDestinationPath: secret)
+        try FileManager.default.createSymbolicLink(atPath: "\(folder)/home", withDestinationPath: "\(a.sandbox.root)/home")
+        for path in ["\(folder)/key", "\(folder)/home/secret.txt"] {
+            let run = try a.run("perform", "org.test.intruder.handoff", folder, "-o",
+                                #"target={"op":"send-files","paths":["\#(path)"],"devices":["beta"]}"#, "--json")
+            let answer = (try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String ?? ""
+            #expect(run.status == 1 && answer.contains("symbolic link: a provider's send follows none"), "\(path): \(answer) \(run.stderr)")
+        }
+        let notes = try a.run("perform", "org.test.intruder.handoff", folder, "-o",
+                              #"target={"op":"send-files","paths":["\#(folder)/notes.txt"],"devices":["beta"]}"#, "--json")
+        #expect(notes.status == 0, "what is the item's goes: \(notes.stdout) \(notes.stderr)")
+        let after = try b.run("handoff", "received", "--json").stdout
+        #expect(after.contains("notes.txt") && !after.contains("secret.txt") && !after.contains("\"key\""), "\(after)")
     }
 }

@@ -438,4 +438,92 @@ import Testing
         #expect(try alpha.run("handoff", "decline", try #require(again["id"] as? String)).status == 0)
         #expect(!FileManager.default.fileExists(atPath: "\(received)/photo (2).jpg"))
     }
+
+    /// A sandboxed provider with `handoff: true` sends its items and text only to devices
+    /// the user trusts: paired ones, and a LocalSend device pinned with "always" — never a
+    /// device merely heard on the LAN, nor one the user sent to once.
+    @Test func aProviderSendsToALocalSendDeviceOnlyWhenTheUserTrustsItAlways() throws {
+        let (link, alpha, peer) = try LocalSendTests.setUp("lst")
+        defer { withExtendedLifetime(link) {} }
+        let directory = "\(alpha.sandbox.root)/intruder"
+        alpha.sandbox.providerPath.insert(directory, at: 0)
+        try Sandbox.write(SandboxTests.manifest(permissions: "  handoff: true"), to: "\(directory)/provider.yaml")
+        let item = try alpha.sandbox.file("shared.txt", "shared words\n")
+        func ask(_ line: String) throws -> (status: Int32, answer: String) {
+            let run = try alpha.run("perform", "org.test.intruder.handoff", item, "-o", "target=\(line)", "--json")
+            let answer = (try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String ?? ""
+            return (run.status, answer)
+        }
+        let sendItem = #"{"op":"send-files","paths":["\#(item)"],"devices":["Pixel Test"]}"#
+        let sendText = #"{"op":"send","device":"Pixel Test","activity":{"type":"org.actshare.handoff.url","title":"x","user_info":{},"version":1,"webpage_url":"https://example.org/from-a-provider"}}"#
+        let untrusted = "a provider may hand off only to a paired device, or to a LocalSend device pinned with"
+        _ = try LocalSendTests.localSendDevices(alpha)
+
+        // First contact: refused, and nothing reaches the device.
+        for line in [sendItem, sendText] {
+            let (status, answer) = try ask(line)
+            #expect(status == 1 && answer.contains(untrusted), "\(line): \(answer)")
+        }
+        // Sent to once by the user: pinned, but not trusted with what providers send.
+        let mine = try alpha.sandbox.file("hello.txt", "hello\n")
+        #expect(try alpha.run("handoff", "send", "--device", "Pixel Test", mine).status == 0)
+        let (status, answer) = try ask(sendItem)
+        #expect(status == 1 && answer.contains(untrusted), "\(answer)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: peer.downloads) == ["hello.txt"], "only the user's file arrived")
+
+        // Accepted from it with "always": now a provider's item may go there.
+        try Self.waitUntilHeard(peer, "alpha")
+        let photo = "\(peer.root)/photo.jpg"
+        try LocalSendTests.makeRandomFile(photo, bytes: 10_000)
+        _ = try peer.control(["send", "--to", "alpha", photo])
+        let request = try Self.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "accept", "--always", try #require(request["id"] as? String)).status == 0)
+        #expect(eventually { (try? alpha.run("handoff", "requests", "--json").stdout) == "[]\n" || FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/home/Downloads/photo.jpg") })
+        let trusted = try ask(sendItem)
+        #expect(trusted.status == 0, "\(trusted.answer)")
+        #expect(eventually { FileManager.default.fileExists(atPath: "\(peer.downloads)/shared.txt") })
+    }
+
+    /// Per-host limits count hosts, not addresses: an IPv6 /64 is one host (180 wrong PINs
+    /// from 60 of its addresses are locked out after 3), and with `listen: "::"` each IPv4
+    /// client is a host of its own (`::ffff:a.b.c.d` unmapped), so one holding its four
+    /// connections shuts no other phone out.
+    @Test func limitsCountAnIPv6Slash64AsOneHostAndEachIPv4ClientOfTheIPv6PortAsOne() throws {
+        let link = try NetworkLink(hosts: 3, tag: "ls6")
+        try NetworkLink.ipCommand(["-n", link.hosts[0], "addr", "add", "fd77::1/64", "dev", "eth0", "nodad"])
+        let sources = (1...60).map { "fd77::1:\(String($0, radix: 16))" }
+        for source in sources { try NetworkLink.ipCommand(["-n", link.hosts[1], "addr", "add", "\(source)/64", "dev", "eth0", "nodad"]) }
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  listen: \"::\"\n  localsend-pin: \"4711\"\n")
+        let one = try Self.offer([["id": "a", "fileName": "note.txt", "size": 4, "fileType": "text/plain"]], from: "Guesser", in: alpha)
+        func client(_ from: Int, _ arguments: [String]) throws -> [String] {
+            let run = try link.run(from, ["/usr/bin/python3", Self.client] + arguments, timeout: 300)
+            try #require(run.status == 0, "\(run.stderr)")
+            return run.stdout.split(separator: "\n").map(String.init)
+        }
+
+        let guesses = try client(1, ["guess", "fd77::1", "53317", one, "0000", "3"] + sources)
+        #expect(guesses.count == 180, "\(guesses)")
+        #expect(guesses.prefix(3) == ["401", "401", "401"], "\(guesses.prefix(6))")
+        #expect(guesses.dropFirst(3).allSatisfy { $0 == "429" }, "locked out after 3: \(Set(guesses.dropFirst(3)))")
+        // Even the right PIN, from another address of that /64, waits its minute.
+        try NetworkLink.ipCommand(["-n", link.hosts[1], "addr", "add", "fd77::1:ff/64", "dev", "eth0", "nodad"])
+        #expect(try client(1, ["guess", "fd77::1", "53317", one, "4711", "1", "fd77::1:ff"]).first == "429")
+
+        // One IPv4 host holds the four connections a host may have; another is still heard.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        holder.arguments = ["netns", "exec", link.hosts[1], "/usr/bin/python3", Self.client, "hold", link.address(0), "53317", "6"]
+        let held = Pipe(), keep = Pipe()
+        holder.standardOutput = held
+        holder.standardInput = keep
+        try holder.run()
+        defer {
+            try? keep.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let line = String(decoding: held.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(line.hasPrefix("held 4"), "a host keeps at most 4: \(line)")
+        #expect(try client(2, ["prepare", link.address(0), "53317", one]).first == "401", "another IPv4 phone is answered (no PIN given)")
+        #expect(try Self.requests(alpha).isEmpty, "nobody was asked")
+    }
 }

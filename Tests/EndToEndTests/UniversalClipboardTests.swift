@@ -302,6 +302,22 @@ import Testing
         _ = plain
     }
 
+    /// A password manager that answers the password hint late (it stalls 2 s, then
+    /// answers in order) has its copy taken as a password: not offered, and said so.
+    @Test func aPasswordHintAnsweredLateIsTakenAsAPassword() throws {
+        let desktops = try Desktops(tag: "ch")
+        let late = try desktops.qtCopy(0, ["hunter2-answered-late", "--secret", "--hint-delay", "2", "--seconds", "30"])
+        let said = try Self.waitFor(desktops.a, seconds: 60) { ($0["notice"] as? String)?.contains("did not say in time") == true }
+        #expect((said["notice"] as? String)?.contains("the copy was not offered: its program marks passwords") == true, "\(said) \(desktops.a.log)")
+        #expect(Self.offered(said) == nil)
+        // The owner has answered everything by now: still nothing reached beta.
+        #expect(eventually { (try? desktops.targets(0))?.contains("UTF8_STRING") == true })
+        #expect(Self.received(try Self.status(desktops.b)) == nil)
+        #expect(!desktops.b.log.contains("took"), "\(desktops.b.log)")
+        #expect(!desktops.a.log.contains("hunter2"), "\(desktops.a.log)")
+        _ = late
+    }
+
     @Test func manualOffersOnlyWhenPushedAndOffNeither() throws {
         let desktops = try Desktops(tag: "cm", config: "handoff: {clipboard: manual}\n", betaConfig: "handoff: {clipboard: manual}\n")
         let copy = try desktops.xclip(0, Data("only when pushed".utf8))

@@ -127,6 +127,26 @@ public enum FileSystem {
     /// (say the directory and a slash, for full paths); nil if it cannot be read.
     public static func contents(ofDirectory path: String, prefixedWith prefix: String = "") -> [String]? {
         guard let dir = opendir(path) else { return nil }
+        return contents(of: dir, prefixedWith: prefix)
+    }
+
+    /// Linux's `O_PATH` (a descriptor that names a file without opening it for reading):
+    /// Glibc's module does not export it, as it is behind `_GNU_SOURCE`.
+    public static let openPathOnly: Int32 = 0o10_000_000
+
+    /// The names in the directory open on `descriptor` (any open descriptor of it, `O_PATH`
+    /// too; it stays open), as ``contents(ofDirectory:prefixedWith:)`` lists them.
+    public static func contents(ofDirectoryAt descriptor: Int32, prefixedWith prefix: String = "") -> [String]? {
+        let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let dir = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
+        return contents(of: dir, prefixedWith: prefix)
+    }
+
+    private static func contents(of dir: OpaquePointer, prefixedWith prefix: String) -> [String]? {
         defer { closedir(dir) }
         // The names are collected in one buffer and sorted there by memcmp (the C locale's
         // order), before any String is made: sorting Strings costs far more.

@@ -44,6 +44,8 @@ struct AgentMessage: Codable, Sendable {
     var tooLarge: Bool?
     var total: UInt64?
     var unanswered: Bool?
+    /// With `secret`: the owner offered a password hint and did not answer it in time.
+    var hintUnread: Bool?
     var targets: [Target]?
 
     init(_ type: String, offer: String? = nil, hash: String? = nil, ok: Bool? = nil, more: Bool? = nil, targets: [Target]? = nil) {
@@ -58,6 +60,7 @@ struct AgentMessage: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case type, display, offer, hash, target, ok, more, push, secret, total, unanswered, targets
         case tooLarge = "too-large"
+        case hintUnread = "hint-unread"
     }
 }
 

@@ -16,6 +16,9 @@ actor ClipboardBoard {
         var takenBy: [String: String] = [:]
         /// The files copied, for an offer of files.
         var files: [String]? = nil
+        /// For files a provider copied (its restricted connection): its items, from which
+        /// they are found again when fetched.
+        var grants: ItemGrants? = nil
     }
 
     /// Another device's offer, which this device's clipboard carries.
@@ -55,6 +58,7 @@ actor ClipboardBoard {
     /// returned, to be withdrawn.
     func localChange(_ next: Outgoing?) -> Outgoing? {
         lastLocalChange = Self.now()
+        notice = nil
         defer { outgoing = next }
         return outgoing
     }
@@ -90,9 +94,10 @@ actor ClipboardBoard {
     func note(_ notice: String) { self.notice = notice }
 
     /// The files of this device's offer `id`, for the device `pin` that took it.
-    func files(offer id: String, for pin: String) -> [String]? {
-        guard let outgoing, outgoing.offer.id == id, outgoing.offer.expires > Self.now(), outgoing.takenBy[pin] != nil else { return nil }
-        return outgoing.files
+    func files(offer id: String, for pin: String) -> (paths: [String], grants: ItemGrants?)? {
+        guard let outgoing, outgoing.offer.id == id, outgoing.offer.expires > Self.now(), outgoing.takenBy[pin] != nil,
+              let files = outgoing.files else { return nil }
+        return (files, outgoing.grants)
     }
 
     /// The arrival of the incoming offer `id`'s files: the one under way, or `start`ed now.

@@ -65,10 +65,10 @@ extension ClipboardService {
     /// A paired device's `clipboard-files`: the files of this device's offer, sent to it as
     /// a transfer (only to a device that took the offer); the answer names them there.
     func serveFiles(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
-        guard let id = request.id, let paths = await board.files(offer: id, for: entry.pin) else {
+        guard let id = request.id, let (paths, grants) = await board.files(offer: id, for: entry.pin) else {
             return PeerMessage(.error, message: "no such clipboard offer of files (withdrawn or expired)")
         }
-        let delivery = await transfers.deliver(paths: paths, to: entry)
+        let delivery = await transfers.deliver(paths: paths, grants: grants, to: entry)
         if let error = delivery.error { return PeerMessage(.error, message: error) }
         DaemonLog.line("clipboard: sent \(paths.count) file\(paths.count == 1 ? "" : "s") to \(entry.name), pasted there")
         return PeerMessage(.clipboardData, received: delivery.received)

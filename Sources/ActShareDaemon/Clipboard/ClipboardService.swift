@@ -108,7 +108,8 @@ struct ClipboardService: Sendable {
 
     /// Offers what the agent read to `devices` (names or ids; nil: every paired device
     /// that takes clipboards). Returns the offer, or why there is none.
-    func offerLocal(_ frame: AgentFrame, to devices: [String]?) async -> Result<ClipboardOffer, HandoffError> {
+    /// `grants`: a provider's items, for files its restricted connection pushed.
+    func offerLocal(_ frame: AgentFrame, to devices: [String]?, grants: ItemGrants? = nil) async -> Result<ClipboardOffer, HandoffError> {
         let message = frame.header
         let now = ClipboardBoard.now()
         let targets = message.targets ?? []
@@ -116,6 +117,10 @@ struct ClipboardService: Sendable {
         if message.secret == true || targets.isEmpty {
             // Cleared, or a password: what was offered is withdrawn everywhere.
             if let old = await board.localChange(nil) { withdraw(old) }
+            if message.hintUnread == true {
+                await board.note("the copy was not offered: its program marks passwords, and did not say in time whether this is one")
+                DaemonLog.line("clipboard: a copy's password hint was not answered in time: not offered")
+            }
             return .failure(message.secret == true ? .clipboardSecret : .clipboardEmpty)
         }
         var offer = ClipboardOffer(id: Pairing.newID(), created: now, expires: now + settings.offerSeconds, targets: [])
@@ -150,7 +155,7 @@ struct ClipboardService: Sendable {
             offer.targets = offer.targets.filter { FileClipboard.targets.contains($0.name) }
             offer.preview = nil
         }
-        if let old = await board.localChange(ClipboardBoard.Outgoing(offer: offer, bytes: bytes, files: files)) { withdraw(old) }
+        if let old = await board.localChange(ClipboardBoard.Outgoing(offer: offer, bytes: bytes, files: files, grants: files == nil ? nil : grants)) { withdraw(old) }
         if offer.tooLarge == true {
             DaemonLog.line("clipboard: \(ByteCount.describe(offer.total ?? 0)) copied, over clipboard-max: only noticed")
         }
@@ -228,11 +233,12 @@ struct ClipboardService: Sendable {
 
     /// `clipboard-push`: reads the clipboard now and offers it (to `devices`, or all); or
     /// offers `content` instead, which needs no clipboard here ("Copy to device").
-    func push(to devices: [String], content: ClipboardContent? = nil) async -> ControlResponse {
+    /// `grants`: the items of a provider's restricted connection, which its files must be.
+    func push(to devices: [String], content: ClipboardContent? = nil, grants: ItemGrants? = nil) async -> ControlResponse {
         guard settings.mode != .off else { return .failure(.clipboardOff) }
         let read: AgentFrame
         if let content {
-            switch Self.frame(for: content) {
+            switch Self.frame(for: content, grants: grants) {
             case .success(let frame): read = frame
             case .failure(let error): return .failure(error)
             }
@@ -249,7 +255,7 @@ struct ClipboardService: Sendable {
             guard let frame else { return .failure(.clipboardNotAnswered) }
             read = frame
         }
-        switch await offerLocal(read, to: devices) {
+        switch await offerLocal(read, to: devices, grants: grants) {
         case .failure(let error): return .failure(error)
         case .success:
             var response = ControlResponse.success()
@@ -261,7 +267,7 @@ struct ClipboardService: Sendable {
     /// `content` as the agent would have read it from a copy: text under its X and MIME
     /// names; files (checked now as a send would check them) as a `text/uri-list`, which
     /// ``offerLocal(_:to:)`` offers as files.
-    static func frame(for content: ClipboardContent) -> Result<AgentFrame, HandoffError> {
+    static func frame(for content: ClipboardContent, grants: ItemGrants? = nil) -> Result<AgentFrame, HandoffError> {
         let targets: [(String, [UInt8])]
         switch content {
         case .text(let text):
@@ -269,7 +275,7 @@ struct ClipboardService: Sendable {
             targets = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"].map { ($0, Array(text.utf8)) }
         case .files(let paths):
             do {
-                _ = try LocalTree(paths: paths)
+                _ = try LocalTree(paths: paths, grants: grants)
             } catch {
                 return .failure(HandoffError(error))
             }

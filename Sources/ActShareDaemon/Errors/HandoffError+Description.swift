@@ -97,6 +97,8 @@ extension HandoffError: CustomStringConvertible {
             return "this connection is restricted already"
         case .notAllowedWhenRestricted(let operation):
             return "this connection may only hand off the items actshare gave the provider, to a paired device (\(operation) is not allowed)"
+        case .notTrustedForProvider(let device):
+            return "a provider may hand off only to a paired device, or to a LocalSend device pinned with \"always\" (handoff accept --always): \(device) is neither"
         case .notExpectedHere(let operation):
             return "\(operation) is not expected here"
         case .updateWithoutWillSave:
@@ -145,6 +147,10 @@ extension HandoffError: CustomStringConvertible {
             return "\(path) is nested more than \(limit) folders deep"
         case .linkInFolder(let path):
             return "\(path) is a symbolic link: links inside a folder are not sent (send what it points to by name)"
+        case .notAnItemOfTheProvider(let path):
+            return "this connection may only hand off the items actshare gave the provider (\(path) is not one of them)"
+        case .linkNotFollowedForProvider(let path):
+            return "\(path) is, or passes through, a symbolic link: a provider's send follows none"
         case .notFileOrFolder(let path, let kind):
             return "\(path) is \(kind): only files and folders are sent"
         case .nothingToSend:

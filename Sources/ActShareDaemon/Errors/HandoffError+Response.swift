@@ -7,6 +7,7 @@ extension HandoffError {
         switch self {
         case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .deviceNotPaired, .noDeviceWithID, .ambiguousNearbyName,
              .alreadyRunning, .notAControlRequest, .badControlRequest, .restrictedAlready, .notAllowedWhenRestricted,
+             .notTrustedForProvider, .notAnItemOfTheProvider, .linkNotFollowedForProvider,
              .notExpectedHere, .updateWithoutWillSave, .continuedNeedsDevice, .discoveryOff,
              .activityRefused, .noCurrentActivity, .cannotHandOff,
              .cannotStat, .twoItemsNamed, .tooManyToSend, .unreadable, .nestedTooDeep, .linkInFolder, .notFileOrFolder,

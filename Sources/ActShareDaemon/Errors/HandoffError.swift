@@ -77,6 +77,9 @@ enum HandoffError: Error, Sendable {
     case badControlRequest(String)
     case restrictedAlready
     case notAllowedWhenRestricted(operation: String)
+    /// A restricted connection named a device it may not send to: not paired, nor a
+    /// LocalSend device the user pinned with "always".
+    case notTrustedForProvider(device: String)
     case notExpectedHere(operation: String)
     case updateWithoutWillSave
     case continuedNeedsDevice
@@ -106,6 +109,10 @@ enum HandoffError: Error, Sendable {
     case unreadable(path: String, errno: Int32)
     case nestedTooDeep(path: String, limit: Int)
     case linkInFolder(path: String)
+    /// A restricted connection's path is not one of its items, nor beneath one.
+    case notAnItemOfTheProvider(path: String)
+    /// A restricted connection's path leads through a link.
+    case linkNotFollowedForProvider(path: String)
     case notFileOrFolder(path: String, kind: String)
     case nothingToSend
     case sourceGone(path: String, errno: Int32)

@@ -31,7 +31,7 @@ actor LocalSendRequests {
 
     /// Whether another request may wait now from `address`.
     func hasRoom(from address: String) -> Bool {
-        pending.count < Self.maximumPending && !pending.values.contains { $0.request.address == address }
+        pending.count < Self.maximumPending && !pending.values.contains { ClientAddress.host($0.request.address) == ClientAddress.host(address) }
     }
 
     /// Waits for the user's answer to `request`, at most ``answerSeconds``; `shown` is

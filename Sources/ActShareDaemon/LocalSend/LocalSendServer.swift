@@ -79,7 +79,7 @@ struct LocalSendServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(
                             NIOSSLServerHandler(context: context, customVerificationCallback: TLS.localSendRecorder(presented)))
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: true)
-                        let address = channel.remoteAddress?.ipAddress ?? ""
+                        let address = ClientAddress.unmapped(channel.remoteAddress?.ipAddress ?? "")
                         // At most 16 pieces read ahead of the disk: a few MiB a connection.
                         let configuration = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>.Configuration(
                             backPressureStrategy: .init(lowWatermark: 4, highWatermark: 16))

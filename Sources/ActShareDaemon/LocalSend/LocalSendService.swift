@@ -112,6 +112,13 @@ struct LocalSendService: Sendable {
         }
     }
 
+    /// Whether a sandboxed provider's restricted connection may send to `seen`: only when
+    /// the user pinned the certificate it announces with "always" (`handoff accept
+    /// --always`), never on first contact. The connection then checks that certificate.
+    func trustsForProviders(_ seen: LocalSendDiscovery.Seen) async -> Bool {
+        await pins.pin(fingerprint: seen.info.fingerprint)?.always == true
+    }
+
     /// `seen` proved its certificate (a request went through): pinned under its name.
     func proved(_ seen: LocalSendDiscovery.Seen) async {
         do {

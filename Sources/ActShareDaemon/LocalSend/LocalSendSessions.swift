@@ -9,7 +9,7 @@ actor LocalSendSessions {
     /// Drops the stale ones; whether `address` may open a session now.
     func hasRoom(for address: String) -> Bool {
         sweep()
-        return sessions.count < Self.maximumSessions && !sessions.values.contains { $0.address == address }
+        return sessions.count < Self.maximumSessions && !sessions.values.contains { ClientAddress.host($0.address) == ClientAddress.host(address) }
     }
 
     func add(_ session: LocalSendSession) { sessions[session.id] = session }

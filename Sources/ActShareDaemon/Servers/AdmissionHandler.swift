@@ -21,7 +21,7 @@ final class AdmissionHandler: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let accepted = Self.unwrapInboundIn(data)
-        guard let ticket = budget.admit(accepted.remoteAddress?.ipAddress ?? "") else {
+        guard let ticket = budget.admit(ClientAddress.unmapped(accepted.remoteAddress?.ipAddress ?? "")) else {
             accepted.close(promise: nil)
             return
         }

@@ -42,8 +42,8 @@ final class ConnectionBudget: Sendable {
 
     /// A place for a new connection from `address`, or nil: close it.
     func admit(_ address: String) -> Ticket? {
-        let key = Self.key(address)
-        let paired = pairedAddresses.withLockedValue { $0.contains(address) }
+        let key = ClientAddress.host(address)
+        let paired = pairedAddresses.withLockedValue { $0.contains(ClientAddress.unmapped(address)) }
         let admitted = state.withLockedValue { state -> Bool in
             let fromHere = state.unprovenByAddress[key, default: 0]
             if paired {
@@ -110,13 +110,5 @@ final class ConnectionBudget: Sendable {
         if stranger { state.strangers -= 1 }
         let left = state.unprovenByAddress[key, default: 1] - 1
         state.unprovenByAddress[key] = left > 0 ? left : nil
-    }
-
-    /// IPv4 addresses count one by one; IPv6 addresses by their /64, which one host can
-    /// fill with addresses of its own.
-    static func key(_ address: String) -> String {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
-        return Hex.string(bytes.prefix(8)) + "::/64"
     }
 }

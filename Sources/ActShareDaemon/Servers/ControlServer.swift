@@ -50,7 +50,7 @@ struct ControlServer {
                 return
             }
             let link = AppLink(outbound: outbound)
-            var restriction: [String]?
+            var restriction: [String]?, grants: ItemGrants?
             while let line = try await lines.next() {
                 let request: ControlRequest
                 do {
@@ -70,6 +70,7 @@ struct ControlServer {
                     let response: ControlResponse
                     if restriction == nil {
                         restriction = paths
+                        grants = ItemGrants(paths: paths)
                         response = .success()
                     } else {
                         response = .failure(.restrictedAlready)
@@ -89,20 +90,20 @@ struct ControlServer {
                 case .pairWait(let expect):
                     response = await pairing.pairAsResponder(expect: expect, closed: connection.channel.closeFuture, outbound: outbound, lines: &lines)
                 case .sendFiles(let paths, let devices, let all, let copy, let pin):
-                    response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin,
+                    response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin, grants: grants,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
                 case .update(let userInfo):
                     // An app's answer to will-save: no response of its own.
                     link.answer(userInfo)
                     continue
                 case .becomeCurrent(_, let watch):
-                    response = await answer(command, op: request.op)
+                    response = await answer(command, op: request.op, grants: grants)
                     if watch, let id = response.id {
                         await relay.store.link(id, to: link)
                         linked.append(id)
                     }
                 default:
-                    response = await answer(command, op: request.op)
+                    response = await answer(command, op: request.op, grants: grants)
                 }
                 try await outbound.write(try Wire.line(response))
             }
@@ -111,8 +112,9 @@ struct ControlServer {
         for id in linked { _ = await relay.store.invalidate(id) }
     }
 
-    /// The answer to a one-shot control request.
-    private func answer(_ command: ControlCommand, op: ControlRequest.Operation) async -> ControlResponse {
+    /// The answer to a one-shot control request; `grants`, the items of a restricted
+    /// connection (a sandboxed provider's).
+    private func answer(_ command: ControlCommand, op: ControlRequest.Operation, grants: ItemGrants?) async -> ControlResponse {
         do {
             switch command {
             case .becomeCurrent(let activity, _):
@@ -168,6 +170,7 @@ struct ControlServer {
                 if case .string(let said)? = activity.userInfo["text"] { text = said }
                 if let device, let text, await peers.paired.list.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)),
                    let seen = await localSend.device(named: device) {
+                    if grants != nil, !(await localSend.trustsForProviders(seen)) { return .failure(.notTrustedForProvider(device: device)) }
                     return await localSend.sendMessage(text, to: seen, pin: pin)
                 }
                 return await relay.send(activity, to: device)
@@ -186,7 +189,7 @@ struct ControlServer {
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
             case .clipboardPush(let devices, let content):
-                return await clipboard.push(to: devices, content: content)
+                return await clipboard.push(to: devices, content: content, grants: grants)
             case .clipboardStatus:
                 var response = ControlResponse.success()
                 response.clipboard = await clipboard.status()

@@ -26,7 +26,7 @@ struct PeerServer {
             // Paired devices have a budget of their own; when even that is full, it closes.
             guard ticket.prove() else { throw HandoffError.tooManyPairedConnections }
         }
-        let remoteHost = channel.remoteAddress?.ipAddress ?? "127.0.0.1"
+        let remoteHost = ClientAddress.unmapped(channel.remoteAddress?.ipAddress ?? "127.0.0.1")
         try? await connection.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
             DaemonLog.debug("peer \(remoteHost): connected")

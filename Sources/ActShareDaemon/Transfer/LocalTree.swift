@@ -58,28 +58,42 @@ struct LocalTree {
         return String(Hex.string(hasher.finalize()).prefix(16))
     }
 
-    init(paths: [String]) throws {
+    /// The tree of `paths`. With `grants` (a sandboxed provider's restricted connection),
+    /// each path must be an item or beneath one, and is found from that item's descriptor
+    /// without following a link, the one named included.
+    init(paths: [String], grants: ItemGrants? = nil) throws {
         var names = Set<String>()
         for path in paths {
-            var info = stat()
-            guard PathName.withCString(path, { stat($0, &info) }) == 0 else {
-                throw HandoffError.cannotStat(path: path, errno: errno)
-            }
             var name = FileSystem.baseName(path)
             if name.isEmpty || name == "/" || name == "." || name == ".." { name = "files" }
             // Two items of one name (a/x and b/x) cannot sit side by side on the receiver.
             guard names.insert(name).inserted else {
                 throw HandoffError.twoItemsNamed(name)
             }
-            // Named by the user, a link is followed, as cp does: read from what it points to.
-            try add(FileSystem.resolved(path) ?? path, as: name, info: info)
+            let fd: Int32, source: String
+            if let grants {
+                fd = try grants.open(path)
+                source = path
+            } else {
+                // Named by the user, a link is followed, as cp does: read from what it points to.
+                source = FileSystem.resolved(path) ?? path
+                fd = PathName.withCString(source) { open($0, FileSystem.openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
+                guard fd >= 0 else { throw HandoffError.cannotStat(path: path, errno: errno) }
+            }
+            defer { close(fd) }
+            try add(fd, source: source, as: name)
         }
     }
 
-    private mutating func add(_ path: String, as name: String, info: stat) throws {
+    /// The file or folder open (`O_PATH`) on `fd`, read from `path`, and what is in it:
+    /// listed through descriptors, so that a folder swapped for a link midway is not
+    /// followed.
+    private mutating func add(_ fd: Int32, source path: String, as name: String) throws {
         guard items.count < Self.maximumEntries else {
             throw HandoffError.tooManyToSend(limit: Self.maximumEntries)
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw HandoffError.cannotStat(path: path, errno: errno) }
         let mode = UInt32(info.st_mode) & 0o777
         switch info.st_mode & S_IFMT {
         case S_IFREG:
@@ -91,7 +105,7 @@ struct LocalTree {
                               identity: (UInt64(info.st_dev), UInt64(info.st_ino))))
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
-            guard let children = FileSystem.contents(ofDirectory: path) else {
+            guard let children = FileSystem.contents(ofDirectoryAt: fd) else {
                 throw HandoffError.unreadable(path: path, errno: errno)
             }
             guard name.split(separator: "/").count < ReceivedName.maximumDepth else {
@@ -99,15 +113,18 @@ struct LocalTree {
             }
             for child in children {
                 let childPath = FileSystem.join(path, child)
+                let childFD = PathName.withCString(child) { openat(fd, $0, FileSystem.openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
+                guard childFD >= 0 else { throw HandoffError.cannotStat(path: childPath, errno: errno) }
+                defer { close(childFD) }
                 var childInfo = stat()
-                guard PathName.withCString(childPath, { lstat($0, &childInfo) }) == 0 else {
-                    throw HandoffError.cannotStat(path: childPath, errno: errno)
-                }
+                guard fstat(childFD, &childInfo) == 0 else { throw HandoffError.cannotStat(path: childPath, errno: errno) }
                 if childInfo.st_mode & S_IFMT == S_IFLNK {
                     throw HandoffError.linkInFolder(path: childPath)
                 }
-                try add(childPath, as: name + "/" + child, info: childInfo)
+                try add(childFD, source: childPath, as: name + "/" + child)
             }
+        case S_IFLNK:
+            throw HandoffError.linkNotFollowedForProvider(path: path)
         default:
             throw HandoffError.notFileOrFolder(path: path, kind: FileSystem.kindName(info.st_mode))
         }

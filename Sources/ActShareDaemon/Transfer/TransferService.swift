@@ -22,18 +22,20 @@ struct TransferService: Sendable {
     /// LocalSend devices named by the name they announce (with `pin` when they ask for
     /// one). Progress goes to the control connection as `progress` events; its closing
     /// (Ctrl-C in `handoff send`) cancels, and the receivers then keep nothing.
-    func sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, pin: String?, closed: EventLoopFuture<Void>,
-                   outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
+    /// `grants`: a sandboxed provider's items (its restricted connection): the files are
+    /// found from them, and go only to a device trusted for providers, now or not at all.
+    func sendFiles(paths: [String], devices: [String], all: Bool, copy: Bool, pin: String?, grants: ItemGrants? = nil,
+                   closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
         let tree: LocalTree
         do {
-            tree = try LocalTree(paths: paths)
+            tree = try LocalTree(paths: paths, grants: grants)
         } catch {
             return .failure(HandoffError(error))
         }
         guard !tree.items.isEmpty else { return .failure(.nothingToSend) }
         let chosen: [PeerDirectory.Target], localSendDevices: [LocalSendDiscovery.Seen]
         do {
-            (chosen, localSendDevices) = try await targets(named: devices, all: all)
+            (chosen, localSendDevices) = try await targets(named: devices, all: all, forProvider: grants != nil)
         } catch {
             return .failure(HandoffError(error))
         }
@@ -48,7 +50,9 @@ struct TransferService: Sendable {
                             sent.withLockedValue { $0[entry.pin] = bytes }
                         }
                         let (delivery, retry) = await self.deliver(sender, to: entry, addresses: addresses)
-                        guard retry != nil, !Task.isCancelled else { return delivery }
+                        // A provider's send is not kept: later, its files would be found by
+                        // path again, with no sandbox and no item to hold them to.
+                        guard retry != nil, !Task.isCancelled, grants == nil else { return delivery }
                         // Off or away, or gone mid-way: the files wait, and go when it is back
                         // (resuming from what it kept). A send that broke off says so and how
                         // much went; one that never started says nothing more.
@@ -116,11 +120,14 @@ struct TransferService: Sendable {
     /// The paired devices and the LocalSend devices `names` name: a name no paired device
     /// has may be a LocalSend device's — unless an actshare device nearby has it, which is
     /// to be paired (and so said), not asked over LocalSend.
-    private func targets(named names: [String], all: Bool) async throws -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen]) {
+    /// The devices `names` name; `forProvider`: a LocalSend device only if the user trusts it
+    /// with what providers send (``LocalSendService/trustsForProviders(_:)``).
+    private func targets(named names: [String], all: Bool, forProvider: Bool) async throws -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen]) {
         let paired = await peers.paired.list
         var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = []
         for name in names {
             if paired.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)), let seen = await localSend.device(named: name) {
+                if forProvider, !(await localSend.trustsForProviders(seen)) { throw HandoffError.notTrustedForProvider(device: name) }
                 if !localSendDevices.contains(where: { $0.info.fingerprint == seen.info.fingerprint }) { localSendDevices.append(seen) }
             } else {
                 pairedNames.append(name)
@@ -223,10 +230,10 @@ struct TransferService: Sendable {
     /// A paired device's transfer, received and recorded.
     /// `paths` to one paired device now, without progress or a queue (files copied to the
     /// clipboard, fetched when pasted there): what it received, or why not.
-    func deliver(paths: [String], to entry: PairedDevices.Entry) async -> Delivery {
+    func deliver(paths: [String], grants: ItemGrants? = nil, to entry: PairedDevices.Entry) async -> Delivery {
         let tree: LocalTree
         do {
-            tree = try LocalTree(paths: paths)
+            tree = try LocalTree(paths: paths, grants: grants)
         } catch {
             return Delivery(device: entry.name, error: HandoffError(error).description)
         }
