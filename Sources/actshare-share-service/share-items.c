@@ -2,11 +2,14 @@
 
 #include "share-error.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* At most this many descriptors in one call (dbus-daemon itself drops a caller that sends
@@ -16,12 +19,43 @@
 /* A handle_token: letters, digits and _, as the portals take it; a path element. */
 #define MAX_TOKEN_LENGTH 64
 
+/* `path` (absolute) opened for reading as `caller` sees the file system: inside its root
+ * and mount namespace (/proc/PID/root), every link resolved there too. Through the plain
+ * /proc/PID/root/PATH an absolute link would jump to the service's own root instead, and
+ * reach a file the caller's namespace hides. -1 with errno when it cannot. */
+static int open_in_callers_root(pid_t caller, const char *path) {
+    g_autofree char *root_path = g_strdup_printf("/proc/%d/root", (int)caller);
+    int root = open(root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) return -1;
+    struct open_how how = {
+        .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+        .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+    };
+    int fd = (int)syscall(SYS_openat2, root, path, &how, sizeof how);
+    int saved = errno;
+    close(root);
+    errno = saved;
+    return fd;
+}
+
+/* The item `path` for actshare, with the identity of the file the service checked: actshare
+ * shares it only while the path still names that file (a path swapped for a link since is
+ * refused there, not followed). */
+static json_object *path_item(const char *path, const struct stat *checked) {
+    json_object *item = json_object_new_object();
+    json_object_object_add(item, "path", json_object_new_string(path));
+    json_object_object_add(item, "device", json_object_new_int64((int64_t)checked->st_dev));
+    json_object_object_add(item, "inode", json_object_new_int64((int64_t)checked->st_ino));
+    return item;
+}
+
 /* What actshare is given for `uri`, item `index` of `uris`: a file: URI as its path, and
- * only if the caller could open that file itself, as it sees the file system (through
- * /proc/PID/root: its mount namespace and root); another URI as it is. A path given
- * without a scheme is refused: it would pass as a file without that check. A descriptor
- * needs no check: the caller opened it (docs/DBUS.md). */
-static char *uri_operand(const char *uri, pid_t caller, gsize index, GError **error) {
+ * only if the caller could open that file itself, as it sees the file system (its root and
+ * mount namespace, links resolved there), and the path names the same file here; another
+ * URI as it is. A path given without a scheme is refused: it would pass as a file without
+ * that check. `checked` is the file's identity. A descriptor needs no such check: the
+ * caller opened it (docs/DBUS.md). */
+static char *uri_operand(const char *uri, pid_t caller, gsize index, struct stat *checked, GError **error) {
     g_autofree char *scheme = g_uri_parse_scheme(uri);
     if (!scheme) {
         g_set_error(error, SHARE_ERROR, SHARE_ERROR_INVALID_ITEM,
@@ -31,13 +65,10 @@ static char *uri_operand(const char *uri, pid_t caller, gsize index, GError **er
     if (g_ascii_strcasecmp(scheme, "file") != 0) return g_strdup(uri);
     g_autofree char *path = g_filename_from_uri(uri, NULL, NULL);
     struct stat ours, theirs;
-    int fd = -1;
-    if (path && path[0] == '/') {
-        g_autofree char *seen = g_strdup_printf("/proc/%d/root%s", (int)caller, path);
-        fd = open(seen, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    }
+    int fd = path && path[0] == '/' ? open_in_callers_root(caller, path) : -1;
     gboolean same = fd >= 0 && fstat(fd, &theirs) == 0 && stat(path, &ours) == 0 && ours.st_dev == theirs.st_dev
                     && ours.st_ino == theirs.st_ino;
+    if (same) *checked = theirs;
     if (fd >= 0) close(fd);
     if (!same) {
         g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
@@ -127,19 +158,18 @@ gboolean share_items_add(GVariant *items, GUnixFDList *fds, pid_t caller, json_o
                 }
                 close(fd);
                 descriptors++;
-                json_object *item = json_object_new_object();
-                json_object_object_add(item, "path", json_object_new_string(path));
-                json_object_array_add(list, item);
+                json_object_array_add(list, path_item(path, &status));
                 count++;
             }
         } else if (strcmp(key, "uris") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING_ARRAY)) {
             gsize n;
             g_autofree const char **uris = g_variant_get_strv(value, &n);
             for (gsize i = 0; i < n; i++) {
-                g_autofree char *operand = uri_operand(uris[i], caller, i, error);
+                struct stat checked;
+                g_autofree char *operand = uri_operand(uris[i], caller, i, &checked, error);
                 if (!operand) return FALSE;
-                json_object *item = json_object_new_object();
-                json_object_object_add(item, operand[0] == '/' ? "path" : "url", json_object_new_string(operand));
+                json_object *item = operand[0] == '/' ? path_item(operand, &checked) : json_object_new_object();
+                if (operand[0] != '/') json_object_object_add(item, "url", json_object_new_string(operand));
                 json_object_array_add(list, item);
                 count++;
             }

@@ -160,11 +160,18 @@ import Testing
         let hiding = try sandbox.file("hiding.sh", """
             mount -t tmpfs none \(hidden) && \(Self.share) "{'uris': <['file://\(secret)']>}" \(count)
             """)
+        // …and an absolute link to it, which must be resolved in the caller's root, not the service's.
+        let link = "\(sandbox.root)/link.txt"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: secret)
+        let linking = try sandbox.file("linking.sh", """
+            mount -t tmpfs none \(hidden) && \(Self.share) "{'uris': <['file://\(link)']>}" \(count)
+            """)
         let listing = try sandbox.file("list.sh", list)  // the provider's item, so that it may read it
         let run = try Self.onSessionBus(sandbox, """
             echo "confined: $(\(Sandbox.repository)/.build/bin/no-landlock \(list) 2>&1)"
             echo "provider: $(\(Sandbox.binary) perform org.test.intruder.command \(listing) -o "target=/bin/sh \(listing)" --json 2>&1)"
             echo "hidden: $(unshare --mount /bin/sh \(hiding) 2>&1)"
+            echo "linked: $(unshare --mount /bin/sh \(linking) 2>&1)"
             echo "path: $(\(Self.share) "{'uris': <['\(secret)']>}" \(count) 2>&1)"
             echo "dash: $(\(Self.share) "{'uris': <['-']>}" \(count) 2>&1)"
             echo "own: $(\(Self.share) "{'uris': <['file://\(notes)']>}" \(count) 2>&1)"
@@ -175,6 +182,7 @@ import Testing
         #expect(line("confined").contains(refused), "\(run.stdout)\(run.stderr)")
         #expect(line("provider").contains(refused), "\(run.stdout)")
         #expect(line("hidden").contains("error org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(secret) itself, so it is not shared"), "\(run.stdout)")
+        #expect(line("linked").contains("error org.freedesktop.DBus.Error.AccessDenied: items 'uris'[0]: the caller cannot open \(link) itself, so it is not shared"), "\(run.stdout)")
         #expect(line("path").contains("error org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI; give a file as file:///… or as a descriptor in 'fds'"), "\(run.stdout)")
         #expect(line("dash").contains("org.actshare.Share.Error.InvalidItem: items 'uris'[0] is not a URI"), "\(run.stdout)")
         #expect(line("own").contains("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'3 words, 1 lines, 18 bytes (item 1)'>"), "\(run.stdout)")
@@ -224,6 +232,45 @@ import Testing
             "\(refused) is not open for reading (open the file with O_RDONLY)",
             "3 words, 1 lines, 18 bytes (item 1)",
         ], "\(run.stdout)")
+    }
+
+    /// A descriptor whose path the caller swaps for a link to another file right after it
+    /// asks is shared as the file it is open on, or refused: never as the link's target.
+    @Test func aDescriptorWhosePathBecomesALinkIsNeverSharedAsTheLinksTarget() throws {
+        let sandbox = try Sandbox()
+        let secret = try sandbox.file("secret.txt", "top secret\n")
+        let script = """
+            import os, sys, threading, time, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            \(Self.importClient)
+            folder, secret = sys.argv[1], sys.argv[2]
+            for attempt in range(12):
+                name = os.path.join(folder, f'notes-{attempt}.txt')
+                with open(name, 'w') as notes:
+                    notes.write('one two three four\\n')
+                fd = os.open(name, os.O_RDONLY)
+                def swap(delay=attempt * 0.004):
+                    time.sleep(delay)
+                    os.symlink(secret, name + '.link')
+                    os.rename(name + '.link', name)
+                swapper = threading.Thread(target=swap)
+                swapper.start()
+                items = {'fds': GLib.Variant('ah', [0])}
+                options = {'activity': GLib.Variant('s', 'org.example.wordcount.count')}
+                try:
+                    response, results = share(items, options, Gio.UnixFDList.new_from_array([fd]))
+                    print(results.unpack()['returned_items'][0]['text'] if response == 0 else 'failed ' + results.unpack().get('error', ''))
+                except GLib.Error as error:
+                    print('refused', error.message)
+                swapper.join()
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/swapper.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/swapper.py \(sandbox.root) \(secret)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 12, "\(run.stdout)\(run.stderr)")
+        #expect(!lines.contains { $0.hasPrefix("2 words") }, "the secret was shared: \(run.stdout)")
+        #expect(lines.allSatisfy { $0.hasPrefix("4 words") || $0.hasPrefix("refused") || $0.contains("no longer the file that was shared") }, "\(run.stdout)")
     }
 
     /// Without an activity, Share shows the window on the caller's display; what is picked

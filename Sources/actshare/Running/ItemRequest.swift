@@ -15,7 +15,10 @@ import Glibc
 ///     {"items": [{"path": "/home/u/a.pdf"}, {"url": "https://…"}, {"text": "…", "type": "text/html"}],
 ///      "subject": "…", "options": {"to": "…"}}
 ///
-/// `type` is optional (found from the text otherwise); `subject` and `options` too. The
+/// `type` is optional (found from the text otherwise); `subject` and `options` too. A path
+/// may carry the `device` and `inode` of the file its sender checked (the D-Bus service
+/// does): it is shared only if the path still names that file, so a path swapped for a
+/// link after the check is refused, not followed. The
 /// items come after any on the command line; the subject and options stand for `--subject`
 /// and `-o` (an option given both ways is the request's).
 struct ItemRequest: Decodable {
@@ -24,6 +27,8 @@ struct ItemRequest: Decodable {
         var url: String?
         var text: String?
         var type: String?
+        var device: UInt64?
+        var inode: UInt64?
     }
 
     var items: [Entry]
@@ -57,6 +62,12 @@ struct ItemRequest: Decodable {
             switch (entry.path, entry.url, entry.text) {
             case (let path?, nil, nil):
                 guard path.hasPrefix("/") else { throw ActShareError(.badInput, "item \(index + 1): a path must be absolute, not '\(path)'") }
+                if entry.device != nil || entry.inode != nil {
+                    var info = stat()
+                    guard PathName.withCString(path, { stat($0, &info) }) == 0, UInt64(info.st_dev) == entry.device,
+                          UInt64(info.st_ino) == entry.inode
+                    else { throw ActShareError(.badInput, "item \(index + 1): \(PathName.display(path)) is no longer the file that was shared (it was replaced)") }
+                }
                 return try reader.item(for: path)
             case (nil, let url?, nil):
                 guard URLScheme.of(url) != nil else { throw ActShareError(.badInput, "item \(index + 1): '\(url)' is not a URL") }
