@@ -434,6 +434,43 @@ import Glibc
         #expect(try sandbox.run("providers").stdout.contains("writes to new files beside the shared items (placed there by actshare)"))
     }
 
+    /// What is placed beside the items is bounded in total by the provider's
+    /// temporary-files limit: a sparse file returned four times is placed once, and sparse
+    /// files that take nothing of the temporary folder count at the size they are copied.
+    @Test func filesPlacedBesideTheItemsAreBoundedInTotal() throws {
+        let (sandbox, item) = try Self.sandbox(besideItems: true)
+        try Sandbox.write("limits: {temporary-files: 64MiB}\n", to: "\(sandbox.root)/config/actshare/config.yaml")
+        let folder = (item as NSString).deletingLastPathComponent
+        func placed() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "a.txt" }.sorted() }
+
+        let again = try Self.make(sandbox, item, then: "sparse:48:4")
+        #expect((again["returned_items"] as? [[String: Any]])?.count == 1, "\(again)")
+        let repeats = (again["dropped_items"] as? [[String: Any]]) ?? []
+        #expect(repeats.count == 3 && repeats.allSatisfy { $0["reason"] as? String == "it was returned before, and is placed once" }, "\(repeats)")
+        #expect(try placed() == ["sparse-0.bin"])
+        try FileManager.default.removeItem(atPath: "\(folder)/sparse-0.bin")
+
+        let each = try Self.make(sandbox, item, then: "sparse-each:24:4")
+        #expect((each["returned_items"] as? [[String: Any]])?.count == 2, "\(each)")
+        let over = (each["dropped_items"] as? [[String: Any]]) ?? []
+        #expect(over.count == 2 && over.allSatisfy { ($0["reason"] as? String)?.hasPrefix("the files placed beside the items would come to more than the provider's temporary-files limit") == true }, "\(over)")
+        #expect(try placed() == ["sparse-0.bin", "sparse-1.bin"], "nothing partial left")
+
+        // A folder without room for it: dropped before a byte is copied.
+        let small = "\(sandbox.root)/small"
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let mounted = try Sandbox.execute("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0755", "none", small],
+                                          environment: ProcessInfo.processInfo.environment, stdin: nil)
+        try #require(mounted.status == 0, "\(mounted.stderr)")
+        defer { _ = try? Sandbox.execute("/usr/bin/umount", [small], environment: ProcessInfo.processInfo.environment, stdin: nil) }
+        let smallItem = "\(small)/b.txt"
+        try "the item\n".write(toFile: smallItem, atomically: true, encoding: .utf8)
+        let full = try Self.make(sandbox, smallItem, then: "sparse:20:1")
+        let noRoom = (full["dropped_items"] as? [[String: Any]])?.first?["reason"] as? String
+        #expect(noRoom == "\(small) has not enough free space for it", "\(full)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small) == ["b.txt"])
+    }
+
     @Test func aLinkIsNotFollowedAndUndeclaredFilesAreDroppedWithWhy() throws {
         let (sandbox, item) = try Self.sandbox(besideItems: true)
         let folder = (item as NSString).deletingLastPathComponent

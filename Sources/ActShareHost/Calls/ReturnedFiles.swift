@@ -14,7 +14,10 @@ import Glibc
 /// a file without allowing to write the files already there. It reads the provider's file
 /// through descriptors from the private directory down (`O_NOFOLLOW` at each step), so a
 /// link the provider left there is refused, never followed to a file of the user's, and it
-/// copies into a hidden partial file first: nothing incomplete under a real name.
+/// copies into a hidden partial file first: nothing incomplete under a real name. What it
+/// places is bounded in total by the provider's `temporary-files` limit (a file returned
+/// again is placed once, and a sparse file counts at its full size, as it is copied), and
+/// each file only where the disk has room for it.
 enum ReturnedFiles {
     /// The largest file placed (the helper's own file size limit is larger; a provider
     /// that makes more than this should write to an `output` folder).
@@ -26,6 +29,7 @@ enum ReturnedFiles {
                        trace: Trace?) {
         let destination = request.items.first { $0.kind == .file }?.path.map(FileSystem.directoryName)
         var kept: [Item] = []
+        var allowance = Allowance(limit: temporary.limit)
         for item in outcome.returnedItems {
             guard item.kind == .file, let path = item.path, let relative = temporary.relative(path) else {
                 kept.append(item)
@@ -35,7 +39,7 @@ enum ReturnedFiles {
             if !besideItems {
                 result = .failure(.notDeclared)
             } else if let destination {
-                result = place(relative, from: temporary.view, into: destination)
+                result = place(relative, from: temporary.view, into: destination, allowance: &allowance)
             } else {
                 result = .failure(.noFileShared)
             }
@@ -61,6 +65,10 @@ enum ReturnedFiles {
         case noFileShared
         case notRegular
         case tooLarge
+        /// More than the provider's `temporary-files` limit in all.
+        case overTotal(limit: UInt64)
+        case returnedAgain
+        case noSpace(folder: String)
         case unsafeName
         case system(String)
 
@@ -71,15 +79,29 @@ enum ReturnedFiles {
             case .noFileShared: return "there is no shared file to place it beside"
             case .notRegular: return "it is not a regular file in the provider's temporary folder (a link is not followed)"
             case .tooLarge: return "it is larger than \(ReturnedFiles.maximumBytes >> 30) GiB"
+            case .overTotal(let limit):
+                return "the files placed beside the items would come to more than the provider's temporary-files limit (\(ByteCount.describe(limit)))"
+            case .returnedAgain: return "it was returned before, and is placed once"
+            case .noSpace(let folder): return "\(PathName.display(folder)) has not enough free space for it"
             case .unsafeName: return "its name cannot be made safe"
             case .system(let words): return words
             }
         }
     }
 
+    /// What may still be placed in one call: bytes, and the files placed already.
+    struct Allowance {
+        /// The provider's `temporary-files` limit.
+        let limit: UInt64
+        var used: UInt64 = 0
+        /// The files placed, by device and inode.
+        var placed = Set<[UInt64]>()
+        var left: UInt64 { limit - used }
+    }
+
     /// Copies the regular file `relative` (beneath `privateDirectory`, as actshare sees
-    /// it) into `folder` as a new file; its path there.
-    static func place(_ relative: String, from privateDirectory: String, into folder: String) -> Result<String, Failure> {
+    /// it) into `folder` as a new file, within `allowance`; its path there.
+    static func place(_ relative: String, from privateDirectory: String, into folder: String, allowance: inout Allowance) -> Result<String, Failure> {
         let components = relative.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let last = components.last, !components.contains(".."), !components.contains("."),
               let name = ReceivedName.sanitised(last)
@@ -93,11 +115,18 @@ enum ReturnedFiles {
         var info = stat()
         guard fstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegular) }
         guard UInt64(info.st_size) <= maximumBytes else { return .failure(.tooLarge) }
+        let identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        guard !allowance.placed.contains(identity) else { return .failure(.returnedAgain) }
+        guard UInt64(info.st_size) <= allowance.left else { return .failure(.overTotal(limit: allowance.limit)) }
 
         let target: FolderDescriptor
         switch FolderDescriptor.open(folder) {
         case .success(let opened): target = opened
         case .failure(let error): return .failure(.system("cannot open \(PathName.display(folder)): \(error.words)"))
+        }
+        var space = statvfs()
+        guard fstatvfs(target.fd, &space) == 0, UInt64(info.st_size) <= UInt64(space.f_bavail) * UInt64(space.f_frsize) else {
+            return .failure(.noSpace(folder: folder))
         }
         let partial = ".actshare-partial-\(UInt32.random(in: 0...UInt32.max))"
         let copy = target.openFile(partial, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
@@ -107,7 +136,9 @@ enum ReturnedFiles {
             close(copy)
             if placed == nil { target.remove(partial) }
         }
-        if let problem = copyAll(from: source, to: copy, limit: maximumBytes) { return .failure(problem) }
+        if let problem = copyAll(from: source, to: copy, limit: min(maximumBytes, allowance.left)) {
+            return .failure(problem == .tooLarge && allowance.left < maximumBytes ? .overTotal(limit: allowance.limit) : problem)
+        }
         fchmod(copy, 0o644)
         var problem: FolderDescriptor.Errno?
         placed = ReceivedName.unique(name) { candidate in
@@ -121,6 +152,8 @@ enum ReturnedFiles {
             return .failure(.system("cannot place it in \(PathName.display(folder)): \(problem.words)"))
         }
         guard let placed else { return .failure(.system("every name for it in \(PathName.display(folder)) is taken")) }
+        allowance.placed.insert(identity)
+        allowance.used += UInt64(info.st_size)
         return .success(FileSystem.join(folder, placed))
     }
 

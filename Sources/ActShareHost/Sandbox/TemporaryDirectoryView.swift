@@ -11,9 +11,13 @@ struct TemporaryDirectoryView: Sendable {
     let path: String
     /// The same folder, reachable from actshare.
     let view: String
+    /// The most it may hold (the sandbox's `temporary-files` limit): also the most actshare
+    /// places of it beside the items, however often a file is returned.
+    let limit: UInt64
 
-    init(path: String, helper pid: Int32) {
+    init(path: String, helper pid: Int32, limit: UInt64) {
         self.path = path
+        self.limit = limit
         view = "/proc/\(Self.worker(of: pid))/root" + path
     }
 

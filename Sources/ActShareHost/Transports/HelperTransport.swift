@@ -37,7 +37,7 @@ final class HelperTransport: HookTransport {
     private var privateDirectory: PrivateDirectory?
     var temporaryDirectory: TemporaryDirectoryView? {
         guard let privateDirectory, let process else { return nil }
-        return TemporaryDirectoryView(path: privateDirectory.path, helper: process.pid)
+        return TemporaryDirectoryView(path: privateDirectory.path, helper: process.pid, limit: policy?.temporaryFiles ?? 0)
     }
     /// A helper for prepare and perform, started while can-perform runs in another
     /// (``prestartActing(_:)``), with its private directory and its sandbox, whose answer

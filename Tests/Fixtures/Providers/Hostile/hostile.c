@@ -309,13 +309,30 @@ int32_t hostile_slow_silence(const actshare_request *request, actshare_session *
 /* Makes a file in its private $TMPDIR and returns it: the name is option `then` (default
  * made.txt), and with `then` starting "link:" the file is instead a symbolic link to the
  * rest of the option (a file of the user's the sandbox does not let it read), which
- * actshare must not follow when it places returned files. */
+ * actshare must not follow when it places returned files. `then` "sparse:MIB:COUNT" makes
+ * one sparse file of MIB MiB and returns it COUNT times; "sparse-each:MIB:COUNT" makes
+ * COUNT of them and returns each once: little of the temporary folder, much to copy. */
 int32_t hostile_make_file(const actshare_request *request, actshare_session *session) {
     (void)request;
     const char *tmp = getenv("TMPDIR");
     const char *then = session->option(session, "then");
     if (tmp == NULL) return ACTSHARE_STATUS_FAILED;
     char path[4096];
+    unsigned mib, count;
+    int each = then != NULL && strncmp(then, "sparse-each:", 12) == 0;
+    if (then != NULL && (each || strncmp(then, "sparse:", 7) == 0)
+        && sscanf(then + (each ? 12 : 7), "%u:%u", &mib, &count) == 2 && count <= 64) {
+        for (unsigned i = 0; i < count; i++) {
+            snprintf(path, sizeof path, "%s/sparse-%u.bin", tmp, each ? i : 0);
+            if (each || i == 0) {
+                int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (fd < 0 || ftruncate(fd, (off_t)mib << 20) != 0) return ACTSHARE_STATUS_FAILED;
+                close(fd);
+            }
+            if (session->return_item(session, ACTSHARE_ITEM_FILE, path, NULL) != 0) return ACTSHARE_STATUS_FAILED;
+        }
+        return ACTSHARE_STATUS_DONE;
+    }
     if (then != NULL && strncmp(then, "link:", 5) == 0) {
         snprintf(path, sizeof path, "%s/made.txt", tmp);
         if (symlink(then + 5, path) != 0) return ACTSHARE_STATUS_FAILED;
