@@ -23,8 +23,9 @@ import Testing
         static let executable: String? = ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd",
                                           "/usr/libexec/kdeconnectd"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-        /// On a session bus of its own, or on `sessionBus` (a desktop's).
-        init(name: String, namespace: String, sessionBus: String? = nil) throws {
+        /// On a session bus of its own, or on `sessionBus` (a desktop's); `trusted`, devices
+        /// paired before (id and name), written into its config as KDE Connect keeps them.
+        init(name: String, namespace: String, sessionBus: String? = nil, trusted: [String: String] = [:]) throws {
             let executable = try #require(Self.executable, "kdeconnectd is not installed: run scripts/install-deps")
             self.namespace = namespace
             root = NSTemporaryDirectory() + "actshare-kdeconnect-\(UUID().uuidString.prefix(8))"
@@ -40,6 +41,10 @@ import Testing
             // the old one until it reconnects.
             try FileManager.default.createDirectory(atPath: "\(root)/home/.config/kdeconnect", withIntermediateDirectories: true)
             try "[General]\nname=\(name)\n".write(toFile: "\(root)/home/.config/kdeconnect/config", atomically: true, encoding: .utf8)
+            if !trusted.isEmpty {
+                try trusted.sorted { $0.key < $1.key }.map { "[\($0.key)]\nname=\($0.value)\ntype=phone\n" }.joined(separator: "\n")
+                    .write(toFile: "\(root)/home/.config/kdeconnect/trusted_devices", atomically: true, encoding: .utf8)
+            }
             let log = open("\(root)/kdeconnectd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             defer { close(log) }
             daemon = try ClipboardTests.Server(["/usr/sbin/ip", "netns", "exec", namespace, executable],
@@ -103,10 +108,10 @@ import Testing
     /// laptop (on host `laptopHost`, on `laptopBus` if given) and Phone (on `phoneHost`),
     /// paired: laptop asked, Phone's user accepted.
     static func pairedDaemons(_ link: NetworkLink, laptopHost: Int = 0, phoneHost: Int = 1,
-                              laptopBus: String? = nil) throws -> (laptop: Daemon, phone: Daemon) {
+                              laptopBus: String? = nil, laptopTrusted: [String: String] = [:]) throws -> (laptop: Daemon, phone: Daemon) {
         // kdeconnectd finds others by UDP broadcast, which goes out by the default route.
         for host in [laptopHost, phoneHost] { try NetworkLink.ipCommand(["-n", link.hosts[host], "route", "add", "default", "dev", "eth0"]) }
-        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus)
+        let laptop = try Daemon(name: "laptop", namespace: link.hosts[laptopHost], sessionBus: laptopBus, trusted: laptopTrusted)
         let phone = try Daemon(name: "Phone", namespace: link.hosts[phoneHost])
         let phoneID = try laptop.deviceID(named: "Phone")
         let laptopID = try phone.deviceID(named: "laptop")
@@ -148,7 +153,9 @@ import Testing
     /// arrive at the other kdeconnectd; with kdeconnectd stopped, not offered, and why.
     @Test func filesAndURLsGoThroughKDEConnectToThePairedDevice() throws {
         let link = try NetworkLink(hosts: 2, tag: "kck")
-        let (laptop, phone) = try Self.pairedDaemons(link)
+        // A tablet paired long ago, out of reach now, whose id is "Phone": the name the
+        // reachable phone goes by.
+        let (laptop, phone) = try Self.pairedDaemons(link, laptopTrusted: ["Phone": "Old tablet"])
         let sandbox = try Sandbox(providerPath: [])
         sandbox.extraEnvironment["DBUS_SESSION_BUS_ADDRESS"] = laptop.busAddress
         sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
@@ -201,6 +208,11 @@ import Testing
         // A device by a name no device has: refused, naming those there are.
         let wrong = try sandbox.run("perform", "org.actshare.kdeconnect", "--option", "device=Tablet", file)
         #expect(wrong.status == 2 && wrong.stderr.contains("is called Tablet (reachable: Phone)"), "\(wrong.stderr)")
+        // An id names that device alone: `device=Phone` is the tablet's id, and does not go
+        // to the reachable device that calls itself Phone.
+        let byID = try sandbox.run("perform", "org.actshare.kdeconnect", "--option", "device=Phone", "https://example.org/for-the-tablet")
+        #expect(byID.status == 2 && byID.stderr.contains("Old tablet (Phone) is paired with KDE Connect but not reachable now"), "\(byID.stderr)")
+        #expect(!phone.log.contains("for-the-tablet"), "\(phone.log)")
         // A folder: not something KDE Connect sends.
         let folder = "\(sandbox.root)/files"
         #expect(!(try sandbox.run("list", "--json", folder)).stdout.contains("org.actshare.kdeconnect"))

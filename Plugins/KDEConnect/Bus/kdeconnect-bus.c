@@ -49,9 +49,9 @@ static int daemon_runs(GDBusConnection *bus) {
 }
 
 /* The paired devices reachable now: id → name (a{ss}), or NULL. */
-static GVariant *reachable_devices(GDBusConnection *bus) {
+static GVariant *paired_devices(GDBusConnection *bus, gboolean only_reachable) {
     GVariant *reply = g_dbus_connection_call_sync(bus, KDECONNECT_NAME, KDECONNECT_PATH, KDECONNECT_DAEMON, "deviceNames",
-                                                  g_variant_new("(bb)", TRUE, TRUE), G_VARIANT_TYPE("(a{ss})"),
+                                                  g_variant_new("(bb)", only_reachable, TRUE), G_VARIANT_TYPE("(a{ss})"),
                                                   G_DBUS_CALL_FLAGS_NO_AUTO_START, CALL_MS, NULL, NULL);
     if (!reply) return NULL;
     GVariant *devices = g_variant_get_child_value(reply, 0);
@@ -82,7 +82,7 @@ int32_t kdeconnect_bus_can_perform(const actshare_request *request) {
     GVariant *devices = NULL;
     if (!daemon_runs(bus)) {
         actshare_decline(request, "KDE Connect is not running (kdeconnectd): start it, and pair a phone in KDE Connect");
-    } else if (!(devices = reachable_devices(bus)) || g_variant_n_children(devices) == 0) {
+    } else if (!(devices = paired_devices(bus, TRUE)) || g_variant_n_children(devices) == 0) {
         actshare_decline(request, "No device paired with KDE Connect is reachable now: open KDE Connect on the phone, on this network");
     } else {
         answer = 1;
@@ -94,25 +94,49 @@ int32_t kdeconnect_bus_can_perform(const actshare_request *request) {
 
 /* The device to send to: the one `wanted` names (its id, or its name), or the only one
  * reachable. Its id and name are copied out; 0, or -1 with the error said. */
-static int choose_device(GVariant *devices, const char *wanted, char *id, size_t id_size, char *name, size_t name_size,
-                         actshare_session *session) {
+/* Whether `wanted` is the id of a device in `devices` (its name copied out). */
+static int has_id(GVariant *devices, const char *wanted, char *name, size_t name_size) {
+    GVariantIter iter;
+    const char *each_id, *each_name;
+    g_variant_iter_init(&iter, devices);
+    while (g_variant_iter_next(&iter, "{&s&s}", &each_id, &each_name)) {
+        if (strcmp(wanted, each_id) == 0) {
+            snprintf(name, name_size, "%s", each_name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* `wanted` names a device by id if it is the id of any paired device, reachable or not:
+ * then only that device matches, never another whose name is that id (a device may call
+ * itself anything). Otherwise it names reachable devices by name. */
+static int choose_device(GVariant *devices, GVariant *paired, const char *wanted, char *id, size_t id_size, char *name,
+                         size_t name_size, actshare_session *session) {
     GVariantIter iter;
     const char *each_id, *each_name;
     int found = 0;
+    char error[1024];
+    if (wanted && *wanted && paired && has_id(paired, wanted, name, name_size) && !has_id(devices, wanted, name, name_size)) {
+        snprintf(error, sizeof error, "%s (%s) is paired with KDE Connect but not reachable now: open KDE Connect on it, on this network",
+                 name, wanted);
+        session->set_error(session, error);
+        return -1;
+    }
+    int by_id = wanted && *wanted && has_id(devices, wanted, name, name_size);
     GString *names = g_string_new(NULL);
     g_variant_iter_init(&iter, devices);
     while (g_variant_iter_next(&iter, "{&s&s}", &each_id, &each_name)) {
         if (!is_device_id(each_id)) continue;
         if (names->len) g_string_append(names, ", ");
         g_string_append(names, each_name);
-        int matches = wanted && *wanted ? strcmp(wanted, each_id) == 0 || g_utf8_collate(wanted, each_name) == 0 : 1;
+        int matches = wanted && *wanted ? (by_id ? strcmp(wanted, each_id) == 0 : g_utf8_collate(wanted, each_name) == 0) : 1;
         if (matches) {
             found++;
             snprintf(id, id_size, "%s", each_id);
             snprintf(name, name_size, "%s", each_name);
         }
     }
-    char error[1024];
     int result = 0;
     if (found == 0 && wanted && *wanted) {
         snprintf(error, sizeof error, "no device paired with KDE Connect and reachable now is called %s (reachable: %s)", wanted,
@@ -137,14 +161,17 @@ int32_t kdeconnect_bus_send(const actshare_request *request, actshare_session *s
         session->set_error(session, why);
         return ACTSHARE_STATUS_FAILED;
     }
-    GVariant *devices = daemon_runs(bus) ? reachable_devices(bus) : NULL;
+    GVariant *devices = daemon_runs(bus) ? paired_devices(bus, TRUE) : NULL;
     if (!devices) {
         session->set_error(session, "KDE Connect is not running (kdeconnectd): start it, and pair a phone in KDE Connect");
         g_object_unref(bus);
         return ACTSHARE_STATUS_FAILED;
     }
     char id[160], name[256];
-    if (choose_device(devices, session->option(session, DEVICE_OPTION), id, sizeof id, name, sizeof name, session) != 0) {
+    GVariant *paired = paired_devices(bus, FALSE);
+    int chosen = choose_device(devices, paired, session->option(session, DEVICE_OPTION), id, sizeof id, name, sizeof name, session);
+    if (paired) g_variant_unref(paired);
+    if (chosen != 0) {
         g_variant_unref(devices);
         g_object_unref(bus);
         return ACTSHARE_STATUS_BAD_INPUT;
