@@ -95,5 +95,7 @@ import Testing
     @Test func controlsAreShownNotObeyed() {
         #expect(TerminalText.visible("a\u{1B}]0;t\u{07}b\n\tc\u{202E}d\u{9B}") == "a\\e]0;t\\x07b\n\tc\\u{202E}d\\x9B")
         #expect(TerminalText.visible("plain ✓") == "plain ✓")
+        #expect(TerminalText.visible("a\u{2028}b\u{2029}c\u{200E}d\u{85}") == "a\\u{2028}b\\u{2029}c\\u{200E}d\\x85")
+        #expect(TerminalText.oneLine("a\nb\tc") == "a\\x0Ab\\x09c")
     }
 }

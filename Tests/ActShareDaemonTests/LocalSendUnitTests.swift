@@ -47,6 +47,23 @@ import Glibc
         #expect(LocalSendPrompt.words(escaped).body.hasPrefix("Hi\\e[2J 👋\n\n"))
     }
 
+    /// A name cannot draw a second line or turn the text around in a notice: line and
+    /// paragraph separators, line feeds and every bidirectional control are shown as
+    /// escapes, in the LocalSend question and in the notice of files received alike.
+    @Test func namesInANoticeShowTheirSeparatorsAndBidiControls() {
+        let name = "invoice\u{2028}Accepted: from your bank\u{2029}x\u{202E}fdp.exe\u{200F}\u{061C}\u{2066}\n.pdf"
+        let request = LocalSendRequest(id: "r3", device: "Pixel\u{2028}Your bank", address: "10.0.0.2", fingerprint: "", pinned: true,
+                                       files: [.init(name: name, size: 5)], bytes: 5, message: nil, expires: 60)
+        let (summary, body) = LocalSendPrompt.words(request)
+        let (received, list) = ReceivedNotice.words([(from: "desk\u{2029}bank", files: 1, names: [name])])
+        for shown in [summary, body, received, list] {
+            #expect(!shown.unicodeScalars.contains { [0x2028, 0x2029, 0x202E, 0x200F, 0x061C, 0x2066].contains($0.value) }, "\(shown)")
+        }
+        #expect(body.hasPrefix("invoice\\u{2028}Accepted: from your bank\\u{2029}x\\u{202E}fdp.exe\\u{200F}\\u{061C}\\u{2066}\\x0A.pdf\n"), "\(body)")
+        #expect(summary.hasPrefix("Pixel\\u{2028}Your bank wants to send 1 file"), "\(summary)")
+        #expect(!list.contains("\n") && received.contains("desk\\u{2029}bank"), "\(received) \(list)")
+    }
+
     @Test func pinsAreKeptByNameAndForgotten() async throws {
         let folder = "/tmp/actshare-pins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(folder, 0o700)

@@ -41,11 +41,11 @@ public enum LocalSendPrompt {
         if let message = request.message {
             // Shortened (to LocalSendRequest.messageShown, or by the sender): so marked.
             let text = TerminalText.visible(message) + (UInt64(message.utf8.count) < request.bytes ? "…" : "")
-            return (Localized.text("%s sends a message", request.device), text + "\n\n" + who)
+            return (Localized.text("%s sends a message", TerminalText.oneLine(request.device)), text + "\n\n" + who)
         }
         let summary = Localized.plural("%s wants to send %d file (%s)", "%s wants to send %d files (%s)", count: request.files.count,
-                                       request.device, request.files.count, ByteCount.describe(request.bytes))
-        var names = request.files.prefix(ReceivedNotice.namesShown).map(\.name).joined(separator: Localized.text(", "))
+                                       TerminalText.oneLine(request.device), request.files.count, ByteCount.describe(request.bytes))
+        var names = request.files.prefix(ReceivedNotice.namesShown).map { TerminalText.oneLine($0.name) }.joined(separator: Localized.text(", "))
         if request.files.count > ReceivedNotice.namesShown {
             names = Localized.plural("%s and %d more", "%s and %d more", count: request.files.count - ReceivedNotice.namesShown,
                                      names, request.files.count - ReceivedNotice.namesShown)

@@ -55,10 +55,10 @@ public enum ReceivedNotice {
     static func words(_ arrivals: [(from: String, files: Int, names: [String])]) -> (summary: String, body: String) {
         let sources = arrivals.enumerated().map { index, arrival in
             index == 0
-                ? Localized.plural("%d file from %s", "%d files from %s", count: arrival.files, arrival.files, arrival.from)
-                : Localized.text("%d from %s", arrival.files, arrival.from)
+                ? Localized.plural("%d file from %s", "%d files from %s", count: arrival.files, arrival.files, TerminalText.oneLine(arrival.from))
+                : Localized.text("%d from %s", arrival.files, TerminalText.oneLine(arrival.from))
         }
-        let names = arrivals.flatMap(\.names)
+        let names = arrivals.flatMap(\.names).map(TerminalText.oneLine)
         let separator = Localized.text(", ")
         var body = names.prefix(namesShown).joined(separator: separator)
         if names.count > namesShown {
