@@ -471,7 +471,11 @@ import Testing
             offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "not-a-hash"}]"#),
             offer("[" + (0..<33).map { #"{"name": "t\#($0)", "size": 1, "sha256": "\#(hash)"}"# }.joined(separator: ",") + "]"),
             offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#, id: "x;touch pwned"),
-            offer(#"[{"name": "image/png", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": ["../../.bashrc"]"#),
+            offer(#"[{"name": "image/png", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": ["a.txt"]"#),
+            // File names with a format of files: a path is refused, whatever climbs out or down.
+            offer(#"[{"name": "text/uri-list", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": ["../../.bashrc"]"#),
+            offer(#"[{"name": "text/uri-list", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": ["sub/a.txt"]"#),
+            offer(#"[{"name": "text/uri-list", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "files": [".."]"#),
             offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#, extra: #", "preview": "\u001b]52;c;AAAA\u0007""#),
         ]
         for lie in lies {
@@ -484,6 +488,11 @@ import Testing
         #expect(good.contains(#""ok""#), "\(good)")
         let taken = try #require(Self.received(try Self.status(desktops.b)))
         #expect(taken["id"] as? String == "1234567890abcdef")
+        // …and so is one of files with a plain name and a format of files.
+        let named = try send(offer(#"[{"name": "text/uri-list", "size": 3, "sha256": "\#(hash)"}]"#, id: "1234567890abcdee", extra: #", "files": ["a.txt"]"#))
+        #expect(named.contains(#""ok""#), "\(named)")
+        #expect(Self.received(try Self.status(desktops.b))?["files"] as? [String] == ["a.txt"])
+        _ = try send(offer(#"[{"name": "UTF8_STRING", "size": 3, "sha256": "\#(hash)"}]"#))
         // Its clock is not believed: no offer from the year 2100, none longer than 2 minutes.
         let now = Date().timeIntervalSince1970
         #expect((taken["created"] as? Double ?? 0) < now + 10 && (taken["expires"] as? Double ?? .infinity) <= now + 121, "\(taken)")

@@ -48,6 +48,10 @@ struct ClipboardOffer: Codable, Sendable {
         if let files {
             guard !files.isEmpty, files.count <= LocalTree.maximumEntries,
                   files.allSatisfy({ ActivityChecks.isDisplayText($0, limit: 255) && !$0.isEmpty }) else { return "its file names are not valid" }
+            // Names, not paths: where the files land is this device's choice.
+            guard files.allSatisfy({ !$0.contains("/") && !$0.contains("\\") && $0 != "." && $0 != ".." }) else {
+                return "a file name is a path"
+            }
             guard targets.allSatisfy({ FileClipboard.targets.contains($0.name) }) else { return "a target is not a format of files" }
         }
         return nil
