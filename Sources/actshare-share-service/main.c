@@ -23,14 +23,61 @@
 /* The interface's version (the `version` property). */
 #define SHARE_INTERFACE_VERSION 2
 
-/* Shares under way at once, for one caller and for all: each is a window and a process. */
-#define MAX_REQUESTS_PER_CALLER 8
-#define MAX_REQUESTS 64
+/* Calls under way at once (shares and lists: each is a process, a share a window too), for
+ * one connection, for one process (however many connections it opens) and for all: one
+ * caller can never take the slots every other caller needs. */
+#define MAX_CALLS_PER_CONNECTION 8
+#define MAX_CALLS_PER_PROCESS 8
+#define MAX_CALLS 64
 
 static const char *actshare;
-static GHashTable *requests_by_sender; /* sender → number of its requests under way */
-static guint request_count;
+static GHashTable *calls_by_sender; /* unique name → its calls under way */
+static GHashTable *calls_by_pid;    /* process id → its calls under way */
+static guint call_count;
 static guint next_token;
+
+/* One call's place in the counts above, taken before it starts and given back when it
+ * ends. */
+typedef struct {
+    char *sender;
+    pid_t pid;
+} CallSlot;
+
+static guint counted(GHashTable *table, gconstpointer key) { return GPOINTER_TO_UINT(g_hash_table_lookup(table, key)); }
+
+/* Adds `change` to `key`'s count; a string key is copied when the table keeps it. */
+static void count_by(GHashTable *table, gconstpointer key, gboolean string_key, int change) {
+    guint count = counted(table, key) + (guint)change;
+    if (count == 0) g_hash_table_remove(table, key);
+    else g_hash_table_insert(table, string_key ? g_strdup(key) : (gpointer)key, GUINT_TO_POINTER(count));
+}
+
+/* A slot for a call of `sender` (process `pid`), or NULL after answering it with why not. */
+static CallSlot *slot_take(GDBusMethodInvocation *invocation, pid_t pid) {
+    const char *sender = g_dbus_method_invocation_get_sender(invocation);
+    if (counted(calls_by_sender, sender) >= MAX_CALLS_PER_CONNECTION || counted(calls_by_pid, GINT_TO_POINTER(pid)) >= MAX_CALLS_PER_PROCESS
+        || call_count >= MAX_CALLS) {
+        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED,
+                                              "too many shares under way (at most %d for one connection, %d for one process, %d in all)",
+                                              MAX_CALLS_PER_CONNECTION, MAX_CALLS_PER_PROCESS, MAX_CALLS);
+        return NULL;
+    }
+    CallSlot *slot = g_new0(CallSlot, 1);
+    slot->sender = g_strdup(sender);
+    slot->pid = pid;
+    count_by(calls_by_sender, slot->sender, TRUE, +1);
+    count_by(calls_by_pid, GINT_TO_POINTER(pid), FALSE, +1);
+    call_count++;
+    return slot;
+}
+
+static void slot_release(CallSlot *slot) {
+    count_by(calls_by_sender, slot->sender, TRUE, -1);
+    count_by(calls_by_pid, GINT_TO_POINTER(slot->pid), FALSE, -1);
+    call_count--;
+    g_free(slot->sender);
+    g_free(slot);
+}
 
 /* The caller's process id, as the bus says; 0 if it cannot say. */
 static pid_t caller_pid(GDBusConnection *connection, const char *sender) {
@@ -56,10 +103,8 @@ static gboolean caller_is_allowed(GDBusMethodInvocation *invocation, pid_t *call
 
 /* actshare's arguments for `command`, and the items (with the subject and option values)
  * for its standard input; NULL after answering the call with an error. */
-static char *request_for(const char *command, GDBusMethodInvocation *invocation, GUnixFDList *fds, GVariant *items,
+static char *request_for(const char *command, GDBusMethodInvocation *invocation, pid_t caller, GUnixFDList *fds, GVariant *items,
                          GVariant *options, GPtrArray *argv, char **token) {
-    pid_t caller;
-    if (!caller_is_allowed(invocation, &caller)) return NULL;
     g_ptr_array_add(argv, g_strdup(actshare));
     g_ptr_array_add(argv, g_strdup(command));
     g_ptr_array_add(argv, g_strdup("--json"));
@@ -87,38 +132,32 @@ static char *request_path(const char *sender, const char *token) {
 }
 
 static void request_ended(ShareRequest *request, gpointer data) {
-    (void)data;
-    const char *sender = share_request_get_sender(request);
-    guint count = GPOINTER_TO_UINT(g_hash_table_lookup(requests_by_sender, sender));
-    if (count <= 1) {
-        g_hash_table_remove(requests_by_sender, sender);
-    } else {
-        g_hash_table_insert(requests_by_sender, g_strdup(sender), GUINT_TO_POINTER(count - 1));
-    }
-    request_count--;
+    (void)request;
+    slot_release(data);
 }
 
 static gboolean handle_share(ActShareShare1 *skeleton, GDBusMethodInvocation *invocation, GUnixFDList *fds,
                              GVariant *items, GVariant *options, gpointer data) {
     (void)data;
     const char *sender = g_dbus_method_invocation_get_sender(invocation);
-    guint count = GPOINTER_TO_UINT(g_hash_table_lookup(requests_by_sender, sender));
-    if (count >= MAX_REQUESTS_PER_CALLER || request_count >= MAX_REQUESTS) {
-        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED,
-                                              "too many shares under way (at most %d for one caller, %d in all)",
-                                              MAX_REQUESTS_PER_CALLER, MAX_REQUESTS);
-        return G_DBUS_METHOD_INVOCATION_HANDLED;
-    }
+    pid_t caller;
+    if (!caller_is_allowed(invocation, &caller)) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    CallSlot *slot = slot_take(invocation, caller);
+    if (!slot) return G_DBUS_METHOD_INVOCATION_HANDLED;
     g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
     g_autofree char *token = NULL;
-    g_autofree char *input = request_for("share", invocation, fds, items, options, argv, &token);
-    if (!input) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    g_autofree char *input = request_for("share", invocation, caller, fds, items, options, argv, &token);
+    if (!input) {
+        slot_release(slot);
+        return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
     if (!token) token = g_strdup_printf("actshare%u", ++next_token);
     g_autofree char *path = request_path(sender, token);
     g_autoptr(GError) error = NULL;
     ShareRequest *request = share_request_start(g_dbus_method_invocation_get_connection(invocation), sender, path,
-                                                (const char *const *)argv->pdata, input, request_ended, NULL, &error);
+                                                (const char *const *)argv->pdata, input, request_ended, slot, &error);
     if (!request) {
+        slot_release(slot);
         if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_EXISTS)) {
             g_dbus_method_invocation_return_error(invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                                                   "a request with handle_token '%s' is under way", token);
@@ -128,8 +167,6 @@ static gboolean handle_share(ActShareShare1 *skeleton, GDBusMethodInvocation *in
         }
         return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
-    g_hash_table_insert(requests_by_sender, g_strdup(sender), GUINT_TO_POINTER(count + 1));
-    request_count++;
     act_share_share1_complete_share(skeleton, invocation, NULL, path);
     return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -138,6 +175,7 @@ static gboolean handle_share(ActShareShare1 *skeleton, GDBusMethodInvocation *in
 typedef struct {
     ActShareShare1 *skeleton;
     GDBusMethodInvocation *invocation;
+    CallSlot *slot;
 } ListCall;
 
 static void listed(GObject *source, GAsyncResult *result, gpointer data) {
@@ -155,7 +193,7 @@ static void listed(GObject *source, GAsyncResult *result, gpointer data) {
                                               error ? error->message : g_strstrip(err ? err : (err = g_strdup(""))));
     }
     if (root) json_object_put(root);
-    request_count--;
+    slot_release(call->slot);
     g_object_unref(call->invocation);
     g_free(call);
 }
@@ -163,19 +201,23 @@ static void listed(GObject *source, GAsyncResult *result, gpointer data) {
 static gboolean handle_list_activities(ActShareShare1 *skeleton, GDBusMethodInvocation *invocation, GUnixFDList *fds,
                                        GVariant *items, gpointer data) {
     (void)data;
-    if (request_count >= MAX_REQUESTS) {
-        g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "too many calls under way");
+    pid_t caller;
+    if (!caller_is_allowed(invocation, &caller)) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    CallSlot *slot = slot_take(invocation, caller);
+    if (!slot) return G_DBUS_METHOD_INVOCATION_HANDLED;
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *input = request_for("list", invocation, caller, fds, items, NULL, argv, NULL);
+    if (!input) {
+        slot_release(slot);
         return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
-    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
-    g_autofree char *input = request_for("list", invocation, fds, items, NULL, argv, NULL);
-    if (!input) return G_DBUS_METHOD_INVOCATION_HANDLED;
     g_autoptr(GError) error = NULL;
     GSubprocess *process = g_subprocess_newv((const char *const *)argv->pdata,
                                              G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE
                                                  | G_SUBPROCESS_FLAGS_STDIN_PIPE,
                                              &error);
     if (!process) {
+        slot_release(slot);
         g_dbus_method_invocation_return_error(invocation, SHARE_ERROR, SHARE_ERROR_FAILED, "cannot run actshare: %s",
                                               error->message);
         return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -183,7 +225,7 @@ static gboolean handle_list_activities(ActShareShare1 *skeleton, GDBusMethodInvo
     ListCall *call = g_new0(ListCall, 1);
     call->skeleton = skeleton;
     call->invocation = g_object_ref(invocation);
-    request_count++;
+    call->slot = slot;
     g_subprocess_communicate_utf8_async(process, input, NULL, listed, call);
     g_object_unref(process);
     return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -212,7 +254,8 @@ int main(int argc, char **argv) {
     }
     actshare = argv[1];
     signal(SIGPIPE, SIG_IGN);
-    requests_by_sender = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    calls_by_sender = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    calls_by_pid = g_hash_table_new(g_direct_hash, g_direct_equal);
     g_autoptr(GError) error = NULL;
     GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &error);
     if (!bus) {

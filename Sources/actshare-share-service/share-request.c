@@ -134,7 +134,3 @@ ShareRequest *share_request_start(GDBusConnection *connection, const char *sende
     g_subprocess_communicate_utf8_async(request->process, input, NULL, finished, request);
     return request;
 }
-
-const char *share_request_get_sender(ShareRequest *request) {
-    return request->sender;
-}

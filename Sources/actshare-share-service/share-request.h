@@ -18,5 +18,3 @@ typedef void (*ShareRequestEnded)(ShareRequest *request, gpointer data);
 ShareRequest *share_request_start(GDBusConnection *connection, const char *sender, const char *path,
                                   const char *const *argv, const char *input, ShareRequestEnded ended, gpointer data,
                                   GError **error);
-
-const char *share_request_get_sender(ShareRequest *request);

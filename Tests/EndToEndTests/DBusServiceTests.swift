@@ -234,6 +234,62 @@ import Testing
         ], "\(run.stdout)")
     }
 
+    /// One caller cannot take every slot: one process is counted across all its
+    /// connections (9 shares over 9 connections: the 9th refused), one connection across
+    /// its calls (9 lists at once on one: one refused), and another process is still served.
+    @Test func oneCallerCannotFillTheService() throws {
+        let (sandbox, manifest) = try IsolationTests.sandbox("waits", IsolationTests.hostile("waits", perform: "hostile_wait_for_cancel", timeout: "60s"))
+        // Its can-perform takes its time (30 s, or until cancelled): a list holds its slot.
+        try Sandbox.write(IsolationTests.hostile("lingers", canPerform: "hostile_wait_for_cancel", timeout: "60s"),
+                          to: (manifest as NSString).deletingLastPathComponent + "/lingers.yaml")
+        let script = """
+            import os, subprocess, sys, threading, gi
+            gi.require_version('Gio', '2.0')
+            from gi.repository import Gio, GLib
+            address = os.environ['DBUS_SESSION_BUS_ADDRESS']
+            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+            def connect():
+                return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+            def call(bus, method, parameters, timeout=60000):
+                try:
+                    bus.call_sync('org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', method, parameters,
+                                  None, Gio.DBusCallFlags.NONE, timeout, None)
+                    return 'ok'
+                except GLib.Error as error:
+                    return 'too many' if 'too many shares under way' in error.message else 'waited'
+            items = {'text': GLib.Variant('s', 'words')}
+            share = GLib.Variant('(a{sv}a{sv})', (items, {'activity': GLib.Variant('s', 'org.test.waits.go')}))
+            if sys.argv[1] == 'shares':
+                connections = [connect() for _ in range(9)]
+                print('shares:', ' '.join(call(bus, 'Share', share) for bus in connections), flush=True)
+                open(sys.argv[2], 'w').close()
+                sys.stdin.read()
+            else:
+                bus, answers = connect(), []
+                threads = [threading.Thread(target=lambda: answers.append(call(bus, 'ListActivities', GLib.Variant('(a{sv})', (items,)), 4000)))
+                           for _ in range(9)]
+                for thread in threads: thread.start()
+                for thread in threads: thread.join()
+                print('lists:', ' '.join(sorted(answers)), flush=True)
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/fill.py")
+        let fill = "/usr/bin/python3 \(sandbox.root)/fill.py"
+        let run = try Self.onSessionBus(sandbox, """
+            exec 3> >(\(fill) shares \(sandbox.root)/shared)
+            for wait in $(seq 1200); do [ -e \(sandbox.root)/shared ] && break; sleep 0.1; done
+            \(fill) lists
+            echo "other: $(\(Self.share) "{'text': <'words'>}" "{'activity': <'org.test.waits.go'>}" --close-after 0.5 2>&1)"
+            exec 3>&-
+            """)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        func line(_ label: String) -> String { lines.first { $0.hasPrefix(label + ": ") } ?? "" }
+        #expect(line("shares") == "shares: " + Array(repeating: "ok", count: 8).joined(separator: " ") + " too many", "\(run.stdout) \(run.stderr.suffix(2000))")
+        // Eight answered, or still listing when the client stopped waiting; the ninth refused.
+        let lists = line("lists")
+        #expect(lists.components(separatedBy: "too many").count == 2 && lists.split(separator: " ").count == 11, "\(run.stdout)")
+        #expect(line("other") == "other: closed", "another process is served: \(run.stdout)")
+    }
+
     /// A descriptor whose path the caller swaps for a link to another file right after it
     /// asks is shared as the file it is open on, or refused: never as the link's target.
     @Test func aDescriptorWhosePathBecomesALinkIsNeverSharedAsTheLinksTarget() throws {
