@@ -25,4 +25,7 @@ public enum HandoffDefaults {
     public static let serviceName = ACTSHARE_HANDOFF_SERVICE_NAME
     /// How long `handoff discover` waits for answers unless told.
     public static let discoverSeconds = 1.0
+    /// Set by `actshare daemon` for the daemon it starts: the config file it read for it
+    /// (`none` without one). A daemon started without it refuses a config it would ignore.
+    public static let configReadVariable = "ACTSHARE_DAEMON_CONFIG"
 }

@@ -7,7 +7,9 @@
 // ACTSHARE_LOCALSEND_PIN: the environment only this user reads, not a command line.
 //
 // The handoff daemon, started by `actshare daemon` (which passes the config's
-// `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md.
+// `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md. Started any other
+// way while a config.yaml exists, it refuses: it does not read the config itself, and would
+// quietly run without the settings the user wrote there.
 import ActShareCore
 import ActShareDaemon
 import ActShareHandoff
@@ -94,6 +96,10 @@ while let argument = arguments.popFirst() {
     default:
         fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N])")
     }
+}
+if Environment.value(HandoffDefaults.configReadVariable) == nil,
+   let config = SearchPaths.fromEnvironment().configFiles.first(where: FileSystem.exists) {
+    fail("\(config) is not read when actshare-daemon is run by itself: start the daemon with `actshare daemon` (or `systemctl --user start actshare`), which passes its handoff settings")
 }
 if let pin = Environment.value("ACTSHARE_LOCALSEND_PIN"), !pin.isEmpty {
     localSend.pin = String(pin.prefix(64))

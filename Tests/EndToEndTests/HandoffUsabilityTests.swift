@@ -15,6 +15,23 @@ extension HandoffTests {
         #expect(try a.run("handoff", "status").stdout.contains("alpha"), "the first daemon still answers")
     }
 
+    /// actshare-daemon run by itself does not read config.yaml: where one exists, it refuses
+    /// and says how to start it, rather than run without the settings written there.
+    @Test func theDaemonRunByItselfRefusesAConfigItWouldIgnore() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        try Sandbox.write("handoff: {port: 27205, device-name: configured}\n", to: "\(sandbox.root)/config/actshare/config.yaml")
+        let direct = try Sandbox.execute("\(Sandbox.buildDirectory)/actshare-daemon", ["--discovery", "static"],
+                                         environment: sandbox.environment, stdin: nil, timeout: 20)
+        #expect(direct.status == 2)
+        #expect(direct.stderr == "actshare daemon: \(sandbox.root)/config/actshare/config.yaml is not read when actshare-daemon is run by itself: start the daemon with `actshare daemon` (or `systemctl --user start actshare`), which passes its handoff settings\n",
+                "\(direct.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/runtime/actshare/daemon.sock"))
+        // Through actshare daemon, the config is read (its clipboard setting, off, is the daemon's).
+        let machine = try Machine("configured", port: 27_206, config: "handoff: {clipboard: off}\n")
+        let status = try machine.run("handoff", "clipboard", "status", "--json").stdout
+        #expect(status.contains(#""mode":"off""#), "\(status) \(machine.log)")
+    }
+
     /// Like NSUserActivity: a new current activity replaces the one of the same type and team.
     @Test func becomingCurrentReplacesTheSameKind() throws {
         let a = try Machine("alpha", port: 27_203)

@@ -55,6 +55,8 @@ struct DaemonCommand: ParsableCommand {
         }
         // In the environment, which only this user can read; a command line anyone can (ps).
         if let pin = handoff["localsend-pin"]?.value { setenv("ACTSHARE_LOCALSEND_PIN", pin, 1) }
+        // The daemon refuses to start beside a config no one read for it (its main.swift).
+        setenv(HandoffDefaults.configReadVariable, invocation.config.file ?? "none", 1)
         let daemon = invocation.paths.daemon
         let argv = ([daemon] + arguments).map { strdup($0) } + [nil]
         execv(daemon, argv)
