@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
@@ -244,8 +245,14 @@ static int install_landlock(int network, char *error, size_t error_size) {
         return -1;
     }
     for (size_t i = 0; i < rule_count; i++) {
-        int fd = open(rules[i].path, O_PATH | O_CLOEXEC);
-        if (fd < 0) continue; /* a path that does not exist grants nothing */
+        int fd;
+        if (rules[i].rights & ASP_RIGHT_NO_LINKS) {
+            struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS};
+            fd = (int)syscall(SYS_openat2, AT_FDCWD, rules[i].path, &how, sizeof how);
+        } else {
+            fd = open(rules[i].path, O_PATH | O_CLOEXEC);
+        }
+        if (fd < 0) continue; /* a path that does not exist (or leads through a link) grants nothing */
         struct stat status;
         uint64_t access = landlock_rights(rules[i].rights, attributes.handled_access_fs);
         if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) access &= FS_FILE_RIGHTS;

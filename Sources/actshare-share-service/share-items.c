@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -69,6 +70,17 @@ static char *uri_operand(const char *uri, pid_t caller, gsize index, struct stat
     gboolean same = fd >= 0 && fstat(fd, &theirs) == 0 && stat(path, &ours) == 0 && ours.st_dev == theirs.st_dev
                     && ours.st_ino == theirs.st_ino;
     if (same) *checked = theirs;
+    /* Named through no link, as actshare must find it (it grants a sandbox the path only
+     * while it leads through none): the same file's real path. */
+    char *real = same ? realpath(path, NULL) : NULL;
+    struct stat named;
+    if (real && stat(real, &named) == 0 && named.st_dev == theirs.st_dev && named.st_ino == theirs.st_ino) {
+        g_free(path);
+        path = g_strdup(real);
+    } else {
+        same = FALSE;
+    }
+    free(real);
     if (fd >= 0) close(fd);
     if (!same) {
         g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,

@@ -288,7 +288,35 @@ static void as_choose_page_class_init(AsChoosePageClass *klass) {
     gtk_widget_class_bind_template_callback(widget_class, on_search_activate);
 }
 
+/* Tab leaves the grid as GTK's focus chain does elsewhere: GtkFlowBox takes Shift+Tab to
+ * move among its own tiles, so from a tile it goes back to the search field here. */
+static gboolean on_grid_key(GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state, AsChoosePage *self) {
+    (void)controller;
+    (void)keycode;
+    if (keyval == GDK_KEY_ISO_Left_Tab || (keyval == GDK_KEY_Tab && (state & GDK_SHIFT_MASK))) {
+        return gtk_widget_grab_focus(GTK_WIDGET(self->search));
+    }
+    return FALSE;
+}
+
+/* …and Tab from the search field reaches the first tile the search matches. */
+static gboolean on_search_key(GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state, AsChoosePage *self) {
+    (void)controller;
+    (void)keycode;
+    if (keyval != GDK_KEY_Tab || (state & GDK_SHIFT_MASK) || !first_match(self)) return FALSE;
+    as_choose_page_focus_first(self);
+    return TRUE;
+}
+
 static void as_choose_page_init(AsChoosePage *self) {
     gtk_widget_init_template(GTK_WIDGET(self));
     gtk_flow_box_set_filter_func(self->grid, filter, self, NULL);
+    GtkEventController *grid_keys = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(grid_keys, GTK_PHASE_CAPTURE);
+    g_signal_connect(grid_keys, "key-pressed", G_CALLBACK(on_grid_key), self);
+    gtk_widget_add_controller(GTK_WIDGET(self->grid), grid_keys);
+    GtkEventController *search_keys = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(search_keys, GTK_PHASE_CAPTURE);
+    g_signal_connect(search_keys, "key-pressed", G_CALLBACK(on_search_key), self);
+    gtk_widget_add_controller(GTK_WIDGET(self->search), search_keys);
 }

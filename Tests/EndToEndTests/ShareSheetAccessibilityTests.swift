@@ -57,7 +57,8 @@ import Testing
     }
 
     /// Arrows move from the first tile at once, and the tile Enter will choose is the
-    /// selected one; a search with no match says so; Esc clears the search (the share goes
+    /// selected one; Shift+Tab reaches the search field and Tab the first tile again; a
+    /// search with no match says so; Esc clears the search (the share goes
     /// on), and Enter then performs what the arrows chose.
     @Test func theKeyboardWorksFromTheFirstTile() throws {
         let sandbox = try Sandbox()
@@ -72,6 +73,12 @@ import Testing
         #expect(try desktop.focused() == "table cell|\(titles[0])|focused,selected,sensitive")
         try session.answer(sheet, keys: ["Right"])
         #expect(try desktop.focused() == "table cell|\(titles[1])|focused,selected,sensitive")
+        // Shift+Tab leaves the grid for the search field, and Tab comes back to the first tile.
+        try session.answer(sheet, keys: ["shift+Tab"])
+        let search = try desktop.focused()
+        #expect(search.contains("|Search activities|") && search.contains("focused"), "\(search)")
+        try session.answer(sheet, keys: ["Tab"])
+        #expect(try desktop.focused() == "table cell|\(titles[0])|focused,selected,sensitive")
         try session.answer(sheet, typing: "zzz", keys: [])
         Thread.sleep(forTimeInterval: 0.6)
         let searched = try desktop.tree()

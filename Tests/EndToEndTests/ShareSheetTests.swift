@@ -173,6 +173,8 @@ import Testing
         _ = try session.window("Share")
         let buttons = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|") && $0.contains("beta") }
         #expect(buttons.map { $0.split(separator: "|")[1] } == ["Hand Off to beta", "Copy to beta’s Clipboard"], "\(buttons)")
+        // A sighted user reads it too: words beside its icon, and the device's name on hover.
+        #expect(try desktop.tree().contains { $0.hasPrefix("label|Copy|") }, "the copy button says Copy")
         #expect(try desktop.atspi(["press", "Copy to beta’s Clipboard"]).status == 0)
         let (status, output) = session.finish()
         #expect(status == 0)

@@ -13,6 +13,10 @@ public struct Item: Sendable {
     public var contentType: String
     /// Bytes: a file's size, a text's UTF-8 length, the data's length, a URL's length.
     public var size: UInt64
+    /// File items a program handed over with the file's identity (the D-Bus service's):
+    /// checked to name that file by a path through no link, and granted to a sandbox only
+    /// while it still does, so that a path swapped for a link later grants nothing.
+    public var pinned = false
 
     public init(kind: ItemKind, path: String? = nil, url: String? = nil, text: String? = nil,
                 data: [UInt8]? = nil, contentType: String, size: UInt64) {

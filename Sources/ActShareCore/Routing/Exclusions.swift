@@ -8,6 +8,9 @@ public struct Exclusions: Sendable {
     public var disabledProviders: Set<String>
     /// When set, only these types are offered.
     public var onlyTypes: Set<String>?
+    /// What named `onlyTypes`, as its reasons say it: `--only` on a command line, the
+    /// request's `only` for a program (the D-Bus service's callers).
+    public var onlyNamedBy = "--only"
 
     public init(excludedTypes: Set<String> = [], disabledProviders: Set<String> = [], onlyTypes: Set<String>? = nil) {
         self.excludedTypes = excludedTypes
@@ -26,7 +29,7 @@ public struct Exclusions: Sendable {
     public func reason(excluding type: String, provider: String) -> String? {
         if disabledProviders.contains(provider) { return "its provider \(provider) is disabled in the config" }
         if excludedTypes.contains(type) { return "it is excluded" }
-        if let onlyTypes, !onlyTypes.contains(type) { return "it is not named by --only" }
+        if let onlyTypes, !onlyTypes.contains(type) { return "it is not named by \(onlyNamedBy)" }
         return nil
     }
 }

@@ -88,7 +88,9 @@ struct SandboxPolicy: Equatable {
             for place in places {
                 switch place {
                 case .items:
-                    for path in Self.itemGrants(request.items.compactMap(\.path)) { add(path, rights) }
+                    let pinned = request.items.filter(\.pinned).compactMap(\.path)
+                    for path in Self.itemGrants(request.items.filter { !$0.pinned }.compactMap(\.path)) { add(path, rights) }
+                    for path in pinned { add(path, rights | UInt8(ASP_RIGHT_NO_LINKS)) }
                 case .output:
                     for option in permissions.outputOptions {
                         switch request.option(option).flatMap({ Self.outputGrant($0, home: home, xdg: xdg) }) {
@@ -187,7 +189,7 @@ struct SandboxPolicy: Equatable {
         var groups: [String] = []
         for (rights, words) in [(read, "read"), (read | execute, "read and run"), (read | write, "read and write"),
                                 (read | write | execute, "read, write and run")] {
-            let paths = rules.filter { $0.rights == rights }.map { PathName.display($0.path) }
+            let paths = rules.filter { $0.rights & ~UInt8(ASP_RIGHT_NO_LINKS) == rights }.map { PathName.display($0.path) }
             if !paths.isEmpty { groups.append("\(words) \(paths.joined(separator: ", "))") }
         }
         groups.append(network ? "network" : "no network")

@@ -27,7 +27,9 @@ struct ActivitySelection {
     func optionPairs() throws -> [(name: String, value: String)] {
         try options.map { pair in
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                throw CommandFailure(.badInput, "-o \(pair): expected KEY=VALUE")
+                // A program gave `options` as names and values: said in its words, not a flag's.
+                throw CommandFailure(.badInput, fromProgram ? "'options' has an option without a name (its value: '\(pair.drop { $0 != "=" }.dropFirst())')"
+                                                            : "-o \(pair): expected KEY=VALUE")
             }
             return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
         }

@@ -85,6 +85,7 @@ final class Invocation {
             throw CommandFailure(.badInput, "'\(type)' is not an activity type such as org.example.hello.greet")
         }
         var exclusions = Exclusions(config: config, exclude: options.exclude, only: options.only)
+        if options.fromProgram { exclusions.onlyNamedBy = "'only'" }
         if let type { exclusions.onlyTypes = (exclusions.onlyTypes ?? [type]).intersection([type]) }
         return exclusions
     }

@@ -62,13 +62,15 @@ struct ItemRequest: Decodable {
             switch (entry.path, entry.url, entry.text) {
             case (let path?, nil, nil):
                 guard path.hasPrefix("/") else { throw ActShareError(.badInput, "item \(index + 1): a path must be absolute, not '\(path)'") }
-                if entry.device != nil || entry.inode != nil {
-                    var info = stat()
-                    guard PathName.withCString(path, { stat($0, &info) }) == 0, UInt64(info.st_dev) == entry.device,
-                          UInt64(info.st_ino) == entry.inode
-                    else { throw ActShareError(.badInput, "item \(index + 1): \(PathName.display(path)) is no longer the file that was shared (it was replaced)") }
-                }
-                return try reader.item(for: path)
+                guard entry.device != nil || entry.inode != nil else { return try reader.item(for: path) }
+                // Named through no link, and still the file checked: what the sandbox grants too.
+                var info = stat()
+                guard FileSystem.resolved(path) == path, PathName.withCString(path, { lstat($0, &info) }) == 0,
+                      UInt64(info.st_dev) == entry.device, UInt64(info.st_ino) == entry.inode
+                else { throw ActShareError(.badInput, "item \(index + 1): \(PathName.display(path)) is no longer the file that was shared (it was replaced)") }
+                var item = try reader.item(for: path)
+                item.pinned = true
+                return item
             case (nil, let url?, nil):
                 guard URLScheme.of(url) != nil else { throw ActShareError(.badInput, "item \(index + 1): '\(url)' is not a URL") }
                 return try reader.item(for: url)

@@ -115,6 +115,10 @@ enum {
     ASP_RIGHT_READ = 1,  /**< read files, list directories */
     ASP_RIGHT_WRITE = 2, /**< create, write, rename and remove */
     ASP_RIGHT_EXEC = 4,  /**< run programs (with ASP_SANDBOX_EXEC) */
+    ASP_RIGHT_NO_LINKS = 8, /**< not a right but a condition: the path is granted only if it
+                                 leads through no symbolic link (a shared item whose file was
+                                 checked when it was handed over, and swapped for a link
+                                 since, grants nothing) */
 };
 
 /** What a REFUSED frame reports. */
