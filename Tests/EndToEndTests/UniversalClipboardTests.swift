@@ -281,6 +281,28 @@ import Testing
         _ = copy
     }
 
+    /// A 5 MiB PNG copied with xclip on a device just paired, twelve times: each is
+    /// offered and pastes whole on the other device.
+    @Test func aFiveMebibytePNGPastesEveryTime() throws {
+        for round in 0..<12 {
+            // Two devices new each time, as a person copies soon after they come up.
+            let desktops = try Desktops(tag: "cp\(round)")
+            let image = "\(desktops.a.sandbox.root)/round-\(round).png"
+            let maker = try Sandbox.execute("/usr/bin/python3", ["\(HandoffTests.fixtures)/make-png.py", image, "\(1290 + round)", "1355"], environment: [:], stdin: nil)
+            try #require(maker.status == 0)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: image))
+            let copy = try desktops.xclip(0, bytes, target: "image/png")
+            let taken = try Self.waitFor(desktops.b, seconds: 60) {
+                (Self.received($0)?["targets"] as? [[String: Any]])?.first?["size"] as? Int == bytes.count
+            }
+            #expect((Self.received(taken)?["targets"] as? [[String: Any]])?.first?["size"] as? Int == bytes.count,
+                    "round \(round): not offered: \(taken) \(desktops.a.log.suffix(2000))")
+            let pasted = try desktops.paste("image/png", on: 1, seconds: 30)
+            #expect(pasted == bytes, "round \(round): pasted \(pasted.count) of \(bytes.count) bytes; alpha: \(desktops.a.log.suffix(1500)) beta: \(desktops.b.log.suffix(1500))")
+            _ = copy
+        }
+    }
+
     @Test func aPasswordIsNeverOfferedAndClearingWithdrawsEverywhere() throws {
         let desktops = try Desktops(tag: "cs")
         let password = try desktops.qtCopy(0, ["hunter2-correct-horse", "--secret", "--seconds", "20"])
