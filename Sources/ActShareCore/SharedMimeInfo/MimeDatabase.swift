@@ -51,22 +51,30 @@ public final class MimeDatabase: Sendable {
     /// `text/` type is a `text/plain`, everything but `inode/` types is an
     /// `application/octet-stream`, and a `base` of `major/*` takes every type under `major`.
     public func isSubclass(_ type: String, of base: String) -> Bool {
-        isSubclass(canonicalType(type), ofCanonical: canonicalType(base), depth: 0)
-    }
-
-    private func isSubclass(_ type: String, ofCanonical base: String, depth: Int) -> Bool {
-        if type == base { return true }
-        if base.hasSuffix("/*"), type.split(separator: "/").first == base.split(separator: "/").first { return true }
-        if base == Self.plainText && type.hasPrefix("text/") { return true }
-        if base == Self.unknown && !type.hasPrefix("inode/") { return true }
-        // The subclass graph comes from files on disk: bounded against a cycle.
-        guard depth < 16 else { return false }
-        for cache in caches {
-            guard let parents = cache.parents(of: type) else { continue }
-            for parent in parents where isSubclass(canonicalType(parent), ofCanonical: base, depth: depth + 1) {
-                return true
-            }
+        let base = canonicalType(base)
+        // The subclass graph comes from files on disk: each type is visited once (a cycle,
+        // or a corrupt cache whose types each list 64 parents, would otherwise take
+        // exponential time), and at most `visitLimit` of them.
+        var pending = [canonicalType(type)], seen = Set<String>()
+        while let next = pending.popLast() {
+            if Self.matches(next, base) { return true }
+            guard seen.count < Self.visitLimit, seen.insert(next).inserted else { continue }
+            for cache in caches { pending += (cache.parents(of: next) ?? []).map(canonicalType) }
         }
         return false
+    }
+
+    /// The most types one subclass question visits: shared-mime-info's deepest chains are
+    /// a few types long, its widest a few dozen.
+    static let visitLimit = 512
+
+    /// Whether `type` is `base` itself, or in it by the rules no cache lists: a `type/*`,
+    /// every `text/*` a `text/plain`, everything but `inode/*` an
+    /// `application/octet-stream`.
+    private static func matches(_ type: String, _ base: String) -> Bool {
+        if type == base { return true }
+        if base.hasSuffix("/*"), type.split(separator: "/").first == base.split(separator: "/").first { return true }
+        if base == plainText && type.hasPrefix("text/") { return true }
+        return base == unknown && !type.hasPrefix("inode/")
     }
 }
