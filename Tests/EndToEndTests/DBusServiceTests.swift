@@ -26,6 +26,18 @@ import Testing
     static let share = "/usr/bin/python3 \(Sandbox.repository)/Tests/Fixtures/share_client.py"
     /// The client as a module, for a test's own Python.
     static let importClient = "import sys; sys.dont_write_bytecode = True; sys.path.insert(0, '\(Sandbox.repository)/Tests/Fixtures'); from share_client import share"
+    /// The first lines of a test's own PyGObject client: Gio, GLib, the client's share(),
+    /// and connect(), a connection of its own to the session bus.
+    static let pythonClient = """
+        import os, sys, gi
+        gi.require_version('Gio', '2.0')
+        from gi.repository import Gio, GLib
+        \(importClient)
+        def connect():
+            address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
+            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+            return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+        """
 
     @Test func gdbusListsSharesAndIsToldWhatIsWrong() throws {
         let sandbox = try Sandbox()
@@ -76,14 +88,7 @@ import Testing
         let sandbox = try Sandbox()
         let notes = try sandbox.file("notes.txt", "three short words\n")
         let script = """
-            import os, sys, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
-            def connect():
-                flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
-                return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-            \(Self.importClient)
+            \(Self.pythonClient)
             def share_files(count):
                 fds = Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY) for _ in range(count)])
                 items = {'fds': GLib.Variant('ah', list(range(count)))}
@@ -119,10 +124,7 @@ import Testing
         let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
         chmod(wrapper, 0o755)
         let script = """
-            import os, sys, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            \(Self.importClient)
+            \(Self.pythonClient)
             def share_and_print(items, options, fds=None):
                 response, results = share(items, options, fds)
                 print(results.unpack()['returned_items'][0]['text'][:200])
@@ -201,10 +203,7 @@ import Testing
         let sandbox = try Sandbox()
         let notes = try sandbox.file("notes.txt", "three short words\n")
         let script = """
-            import os, sys, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            \(Self.importClient)
+            \(Self.pythonClient)
             def share_descriptor(fd, handle=0):
                 fds = Gio.UnixFDList.new_from_array([fd])
                 items = {'fds': GLib.Variant('ah', [handle])}
@@ -249,13 +248,8 @@ import Testing
         try Sandbox.write(IsolationTests.hostile("lingers", canPerform: "hostile_wait_for_cancel", timeout: "60s"),
                           to: (manifest as NSString).deletingLastPathComponent + "/lingers.yaml")
         let script = """
-            import os, subprocess, sys, threading, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            address = os.environ['DBUS_SESSION_BUS_ADDRESS']
-            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
-            def connect():
-                return Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+            \(Self.pythonClient)
+            import subprocess, threading
             def call(bus, method, parameters, timeout=60000):
                 try:
                     bus.call_sync('org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', method, parameters,
@@ -302,10 +296,8 @@ import Testing
         let sandbox = try Sandbox()
         let secret = try sandbox.file("secret.txt", "top secret\n")
         let script = """
-            import os, sys, threading, time, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            \(Self.importClient)
+            \(Self.pythonClient)
+            import threading, time
             folder, secret = sys.argv[1], sys.argv[2]
             for attempt in range(12):
                 name = os.path.join(folder, f'notes-{attempt}.txt')
@@ -407,10 +399,7 @@ import Testing
     @Test func aRequestIsItsCallersAlone() throws {
         let (sandbox, _) = try IsolationTests.sandbox("waits", IsolationTests.hostile("waits", perform: "hostile_wait_for_cancel", timeout: "60s"))
         let script = """
-            import os, sys, gi
-            gi.require_version('Gio', '2.0')
-            from gi.repository import Gio, GLib
-            \(Self.importClient)
+            \(Self.pythonClient)
             address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
             def connect():
                 flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION

@@ -398,19 +398,9 @@ import Testing
         // Another host claiming Pixel's name and fingerprint cannot present its certificate,
         // not even through a relay to the real Pixel on a port it names as its own.
         let fingerprint = try peer.fingerprint()
-        let relay = Process()
-        relay.executableURL = URL(fileURLWithPath: NetworkLink.ip)
-        relay.arguments = ["netns", "exec", link.hosts[2], "/usr/bin/python3", Self.relay, link.address(1), "53317"]
-        let relayOut = Pipe(), relayIn = Pipe()
-        relay.standardOutput = relayOut
-        relay.standardInput = relayIn
-        try relay.run()
-        defer {
-            try? relayIn.fileHandleForWriting.close()
-            relay.waitUntilExit()
-        }
-        let relayPort = try #require(Int(String(decoding: relayOut.fileHandleForReading.availableData, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)), "the relay listens")
+        let (relay, listening) = try link.start(2, ["/usr/bin/python3", Self.relay, link.address(1), "53317"])
+        defer { withExtendedLifetime(relay) {} }
+        let relayPort = try #require(Int(listening), "the relay listens: \(listening)")
         let impostorBody = "\(alpha.sandbox.root)/impostor.json"
         let claim: [String: Any] = [
             "info": ["alias": "Pixel Test", "version": "2.1", "fingerprint": fingerprint, "port": relayPort, "protocol": "https"],
@@ -510,18 +500,8 @@ import Testing
         #expect(try client(1, ["guess", "fd77::1", "53317", one, "4711", "1", "fd77::1:ff"]).first == "429")
 
         // One IPv4 host holds the four connections a host may have; another is still heard.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: NetworkLink.ip)
-        holder.arguments = ["netns", "exec", link.hosts[1], "/usr/bin/python3", Self.client, "hold", link.address(0), "53317", "6"]
-        let held = Pipe(), keep = Pipe()
-        holder.standardOutput = held
-        holder.standardInput = keep
-        try holder.run()
-        defer {
-            try? keep.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        let line = String(decoding: held.fileHandleForReading.availableData, as: UTF8.self)
+        let (holder, line) = try link.start(1, ["/usr/bin/python3", Self.client, "hold", link.address(0), "53317", "6"])
+        defer { withExtendedLifetime(holder) {} }
         #expect(line.hasPrefix("held 4"), "a host keeps at most 4: \(line)")
         #expect(try client(2, ["prepare", link.address(0), "53317", one]).first == "401", "another IPv4 phone is answered (no PIN given)")
         #expect(try Self.requests(alpha).isEmpty, "nobody was asked")

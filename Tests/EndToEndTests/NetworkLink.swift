@@ -45,6 +45,14 @@ final class NetworkLink {
         try Sandbox.execute(Self.ip, ["netns", "exec", hosts[index]] + arguments, environment: environment, stdin: nil, timeout: timeout)
     }
 
+    /// A program in host `index`'s namespace that runs until the returned value is gone (its
+    /// standard input closes then, which the fixtures take as their end, and it is waited
+    /// for), with the first thing it printed: the fixtures print a line when ready.
+    func start(_ index: Int, _ arguments: [String]) throws -> (process: HostProcess, said: String) {
+        let process = try HostProcess(["netns", "exec", hosts[index]] + arguments)
+        return (process, process.firstOutput())
+    }
+
     /// Limits what host `index` sends to `megabits` per second (a token bucket on its
     /// `eth0`): a transfer a test must catch midway then lasts seconds, not a fraction of
     /// one that a loaded machine may not give the test in time.
@@ -66,5 +74,29 @@ final class NetworkLink {
         let run = try Sandbox.execute(ip, arguments, environment: ProcessInfo.processInfo.environment, stdin: nil)
         try #require(run.status == 0, "ip \(arguments.joined(separator: " ")): \(run.stderr)")
         return run
+    }
+}
+
+/// A program ``NetworkLink/start(_:_:)`` runs: it ends when this does.
+final class HostProcess {
+    private let process = Process()
+    private let input = Pipe(), output = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// What it has printed first (waiting for it), trimmed.
+    func firstOutput() -> String {
+        String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }
