@@ -51,11 +51,13 @@ public final class MimeDatabase: Sendable {
     /// `text/` type is a `text/plain`, everything but `inode/` types is an
     /// `application/octet-stream`, and a `base` of `major/*` takes every type under `major`.
     public func isSubclass(_ type: String, of base: String) -> Bool {
-        let base = canonicalType(base)
+        let type = canonicalType(type), base = canonicalType(base)
+        // Most questions are answered here, without a walk (list asks one per item and activity).
+        if Self.matches(type, base) { return true }
         // The subclass graph comes from files on disk: each type is visited once (a cycle,
         // or a corrupt cache whose types each list 64 parents, would otherwise take
         // exponential time), and at most `visitLimit` of them.
-        var pending = [canonicalType(type)], seen = Set<String>()
+        var pending = [type], seen = Set<String>()
         while let next = pending.popLast() {
             if Self.matches(next, base) { return true }
             guard seen.count < Self.visitLimit, seen.insert(next).inserted else { continue }

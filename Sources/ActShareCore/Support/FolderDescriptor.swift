@@ -28,6 +28,13 @@ public final class FolderDescriptor: Sendable {
         return fd >= 0 ? .success(FolderDescriptor(fd: fd, path: path)) : .failure(Errno(errno))
     }
 
+    /// The folder open on `descriptor` (any descriptor of it, `O_PATH` too; it stays the
+    /// caller's), held by a descriptor of its own.
+    public static func open(at descriptor: Int32, path: String) -> Result<FolderDescriptor, Errno> {
+        let fd = PathName.withCString(".") { openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        return fd >= 0 ? .success(FolderDescriptor(fd: fd, path: path)) : .failure(Errno(errno))
+    }
+
     /// The folder `relative` (names separated by `/`) beneath this one, each step opened
     /// without following a link; with `creating`, missing ones are made with that mode.
     public func folder(_ relative: String, creating mode: mode_t? = nil) -> Result<FolderDescriptor, Errno> {

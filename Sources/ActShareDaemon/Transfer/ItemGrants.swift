@@ -43,19 +43,26 @@ final class ItemGrants: Sendable {
         guard path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
               let grant = grants.first(where: { path == $0.path || path.hasPrefix($0.path == "/" ? "/" : $0.path + "/") })
         else { throw .notAnItemOfTheProvider(path: path) }
-        var fd = dup(grant.descriptor)
+        let names = path.dropFirst(grant.path.count).split(separator: "/").filter { $0 != "." }.map(String.init)
+        guard let last = names.last else {
+            let fd = dup(grant.descriptor)
+            guard fd >= 0 else { throw .cannotStat(path: path, errno: errno) }
+            return fd
+        }
+        // The folders on the way, each opened without following a link (a link there fails
+        // as a folder that is none, ENOTDIR, as FolderDescriptor words it)…
+        let folder: FolderDescriptor
+        switch FolderDescriptor.open(at: grant.descriptor, path: grant.path).flatMap({ $0.folder(names.dropLast().joined(separator: "/")) }) {
+        case .success(let opened): folder = opened
+        case .failure(let error): throw error.code == ELOOP || error.code == ENOTDIR ? .linkNotFollowedForProvider(path: path) : .cannotStat(path: path, errno: error.code)
+        }
+        // …and the last name itself: a link there is opened as the link, and refused.
+        let fd = folder.openFile(last, flags: FileSystem.openPathOnly)
         guard fd >= 0 else { throw .cannotStat(path: path, errno: errno) }
-        for component in path.dropFirst(grant.path.count).split(separator: "/") where component != "." {
-            let next = String(component).withCString { openat(fd, $0, FileSystem.openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
-            let failure = errno
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
             close(fd)
-            guard next >= 0 else { throw .cannotStat(path: path, errno: failure) }
-            var info = stat()
-            guard fstat(next, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
-                close(next)
-                throw .linkNotFollowedForProvider(path: path)
-            }
-            fd = next
+            throw .linkNotFollowedForProvider(path: path)
         }
         return fd
     }
