@@ -65,22 +65,14 @@ static char *uri_operand(const char *uri, pid_t caller, gsize index, struct stat
     }
     if (g_ascii_strcasecmp(scheme, "file") != 0) return g_strdup(uri);
     g_autofree char *path = g_filename_from_uri(uri, NULL, NULL);
-    struct stat ours, theirs;
+    /* The file as the caller sees it, and the same file here by its real path, through no
+     * link, as actshare must find it (it grants a sandbox the path only while it leads
+     * through none). realpath's memory is malloc's, which g_free frees. */
     int fd = path && path[0] == '/' ? open_in_callers_root(caller, path) : -1;
-    gboolean same = fd >= 0 && fstat(fd, &theirs) == 0 && stat(path, &ours) == 0 && ours.st_dev == theirs.st_dev
-                    && ours.st_ino == theirs.st_ino;
-    if (same) *checked = theirs;
-    /* Named through no link, as actshare must find it (it grants a sandbox the path only
-     * while it leads through none): the same file's real path. */
-    char *real = same ? realpath(path, NULL) : NULL;
-    struct stat named;
-    if (real && stat(real, &named) == 0 && named.st_dev == theirs.st_dev && named.st_ino == theirs.st_ino) {
-        g_free(path);
-        path = g_strdup(real);
-    } else {
-        same = FALSE;
-    }
-    free(real);
+    g_autofree char *real = fd >= 0 ? realpath(path, NULL) : NULL;
+    struct stat ours;
+    gboolean same = real && fstat(fd, checked) == 0 && stat(real, &ours) == 0 && ours.st_dev == checked->st_dev
+                    && ours.st_ino == checked->st_ino;
     if (fd >= 0) close(fd);
     if (!same) {
         g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED,
@@ -88,7 +80,7 @@ static char *uri_operand(const char *uri, pid_t caller, gsize index, struct stat
                     path ? path : uri);
         return NULL;
     }
-    return g_steal_pointer(&path);
+    return g_steal_pointer(&real);
 }
 
 /* Whether `type` reads as a MIME type, TYPE/SUBTYPE in RFC 2045's token characters. */
