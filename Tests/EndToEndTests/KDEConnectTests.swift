@@ -186,9 +186,11 @@ import Testing
         waitForArrival()
         // kdeconnectd's own transfer to kdeconnectd has stalled under CI's load after its
         // first 64 KiB (three runs in many, with actshare's part done: the share accepted,
-        // the phone downloading): then the file is shared once more.
+        // the phone downloading): then the file is shared once more, as a copy of another
+        // name (the same name went to the stalled transfer's .part, and stalled with it).
         if !arrivedWhole() {
-            let again = try sandbox.run("perform", "org.actshare.kdeconnect", file)
+            let copy = try sandbox.data("Trip photo again.jpg", original)
+            let again = try sandbox.run("perform", "org.actshare.kdeconnect", copy)
             #expect(again.status == 0, "\(again.stderr)")
             waitForArrival()
         }
