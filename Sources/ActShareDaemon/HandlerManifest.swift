@@ -22,7 +22,7 @@ struct HandlerManifest: Sendable {
     static func decode(_ text: String, file: String) throws -> HandlerManifest {
         let what = "a handler manifest"
         guard let root = try YAMLValue.parse(text, file: file, kind: .badManifest) else {
-            throw ActShareError(.badManifest, "the file holds no manifest", at: SourceLocation(file: file, line: 1, column: 1))
+            throw ActShareError(.badManifest, Phrase(verbatim: "the file holds no manifest"), at: SourceLocation(file: file, line: 1, column: 1))
         }
         let keys = try root.mapping(kind: .badManifest)
         try keys.checkKeys(["schema", "id", "team", "continues", "exec", "max-version"], in: what)

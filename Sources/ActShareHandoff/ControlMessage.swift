@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// A request to the local daemon over its control socket: one JSON object per line.
 public struct ControlRequest: Codable, Sendable {
     public enum Operation: String, Codable, Sendable {
@@ -85,7 +87,10 @@ public struct ControlRequest: Codable, Sendable {
 /// The daemon's answer. A pairing sends one with `code` first and waits for `confirm`.
 public struct ControlResponse: Codable, Sendable {
     public var ok: Bool
+    /// What failed, in English (for logs, `--json` and other programs).
     public var error: String?
+    /// The same words as a phrase, for the CLI to say in its person's language.
+    public var phrase: Phrase?
     /// The exit code the CLI ends with when `ok` is false (2 bad input, 3 nothing to
     /// continue or no handler, 1 otherwise).
     public var exitCode: Int32?
@@ -124,7 +129,7 @@ public struct ControlResponse: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ok, error, id, activities, devices, code, device, activity, continuation, event
+        case ok, error, phrase, id, activities, devices, code, device, activity, continuation, event
         case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests
         case exitCode = "exit_code"
     }
@@ -150,8 +155,16 @@ public struct ControlResponse: Codable, Sendable {
         return response
     }
 
-    public static func failure(_ message: String, exitCode: HandoffFailureCode = .failed) -> ControlResponse {
-        ControlResponse(ok: false, error: message, exitCode: exitCode.rawValue)
+    public static func failure(_ message: Phrase, exitCode: HandoffFailureCode = .failed) -> ControlResponse {
+        var response = ControlResponse(ok: false, error: message.description, exitCode: exitCode.rawValue)
+        response.phrase = message
+        return response
+    }
+
+    /// The words of a failed answer in the person's language: its phrase, or the daemon's
+    /// English where an older daemon sent none.
+    public var translatedError: String? {
+        phrase?.translated ?? error
     }
 }
 

@@ -101,7 +101,7 @@ public final class UserActivity: Sendable {
             team: snapshot.teamIdentifier, version: snapshot.version)
         let response = try client.call(ControlRequest(.becomeCurrent, activity: activity, watch: true))
         guard response.ok, let id = response.id else {
-            throw ActShareError(.badInput, response.error ?? "the daemon refused the activity")
+            throw ActShareError(.badInput, response.error.map { Phrase(verbatim: $0) } ?? "the daemon refused the activity")
         }
         state.withLock {
             $0.identifier = id

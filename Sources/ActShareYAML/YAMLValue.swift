@@ -26,7 +26,7 @@ public struct YAMLValue: Sendable {
         } catch let error as ActShareError {
             // The location names the file already.
             let message = error.message.hasPrefix(path + " ") ? "the file " + error.message.dropFirst(path.count + 1) : error.message
-            throw ActShareError(kind, message, at: SourceLocation(file: path, line: 1, column: 1))
+            throw ActShareError(kind, Phrase(verbatim: message), at: SourceLocation(file: path, line: 1, column: 1))
         }
     }
 
@@ -37,7 +37,7 @@ public struct YAMLValue: Sendable {
         do {
             node = try YAMLComposer.compose(text)
         } catch {
-            throw ActShareError(kind, "invalid YAML: \(error.problem)", at: SourceLocation(file: file, line: error.line, column: error.column))
+            throw ActShareError(kind, Phrase(verbatim: "invalid YAML: \(error.problem)"), at: SourceLocation(file: file, line: error.line, column: error.column))
         }
         return node.map { YAMLValue(node: $0, file: file, path: "") }
     }
@@ -50,7 +50,9 @@ public struct YAMLValue: Sendable {
     public var name: String { path.isEmpty ? "the document" : "'\(path)'" }
 
     public func error(_ message: String, kind: ActShareError.Code, cause: (any Error & Sendable)? = nil) -> ActShareError {
-        ActShareError(kind, message, at: location, cause: cause)
+        // A file's diagnostics are for its author, in English as compilers' are read
+        // and searched (docs/TRANSLATING.md).
+        ActShareError(kind, Phrase(verbatim: message), at: location, cause: cause)
     }
 
     // MARK: Shapes

@@ -42,14 +42,14 @@ do {
     exit(ExitStatus.completed.rawValue)
 } catch let failure as CommandFailure {
     if let message = failure.message {
-        JSONFailure.printIfAsked(arguments, error: message)
-        StandardStreams.error(message)
+        JSONFailure.printIfAsked(arguments, error: message.description)
+        StandardStreams.error(message.translated)
     }
     exit(failure.status.rawValue)
 } catch let error as ActShareError {
     let failure = CommandFailure(error)
-    JSONFailure.printIfAsked(arguments, error: failure.message ?? error.message)
-    StandardStreams.error(failure.message ?? error.message)
+    JSONFailure.printIfAsked(arguments, error: error.description)
+    StandardStreams.error(error.translatedDescription)
     exit(failure.status.rawValue)
 } catch {
     let code = ActShareCommand.exitCode(for: error)
@@ -58,7 +58,9 @@ do {
         exit(0)
     }
     JSONFailure.printIfAsked(arguments, error: ActShareCommand.message(for: error))
-    StandardStreams.error(ActShareCommand.message(for: error))
+    // actshare's own checks (its commands' ValidationError) are said in the person's
+    // language; what argument-parser says of the command line is its own, in English.
+    StandardStreams.error(Localized.lookup(ActShareCommand.message(for: error)))
     // argument-parser's full message names the (sub)command whose usage was broken, in
     // "See 'actshare handoff pair --help' for more information."
     let full = ActShareCommand.fullMessage(for: error)
@@ -67,6 +69,6 @@ do {
         let rest = line[line.index(after: quote)...]
         return rest.firstIndex(of: "'").map { rest[..<$0] }
     }.first
-    StandardStreams.err("Usage: see '\(help ?? "actshare --help")'.\n")
+    StandardStreams.err(Localized.text("Usage: see '%s'.", help ?? "actshare --help") + "\n")
     exit(ExitStatus.badInput.rawValue)
 }

@@ -1,8 +1,9 @@
+import ActShareCore
 import Foundation
 import Testing
 
-/// actshare in German (LANGUAGE=de): the window, the terminal's lines, and the file
-/// managers' entries; and the German catalog covers every message the build extracts.
+/// actshare in German (LANGUAGE=de): the window, the terminal's lines and errors, and the
+/// file managers' entries; and the German catalog covers every message the build extracts.
 @Suite struct TranslationTests {
     /// A sandbox whose programs speak German: LANGUAGE counts outside the C locale.
     static func german(_ sandbox: Sandbox) {
@@ -74,5 +75,68 @@ import Testing
         let checked = try Sandbox.execute("/usr/bin/desktop-file-validate", ["\(sandbox.root)/data/kio/servicemenus/\(menus.sorted()[0])"],
                                           environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
         #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+    }
+
+    /// Errors on a terminal are German, the daemon's too (its answer carries the phrase,
+    /// the CLI says it in its own language); `--json` stays English, for programs.
+    @Test func theTerminalsErrorsSpeakGerman() throws {
+        let sandbox = try Sandbox()
+        Self.german(sandbox)
+        let file = try sandbox.file("eins.txt", "eins\n")
+        let unknown = try sandbox.run("perform", "org.example.none", file)
+        #expect(unknown.status == 3)
+        #expect(unknown.stderr == "actshare: kein Anbieter bietet den Aktivitätstyp org.example.none an\n", "\(unknown.stderr)")
+        let json = try sandbox.run("perform", "org.example.none", "--json", file)
+        #expect(json.stdout.contains(#""error":"no provider offers activity type org.example.none""#), "\(json.stdout)")
+        #expect(json.stderr == unknown.stderr)
+        // actshare's own check of the command line, and the line that says where help is.
+        let both = try sandbox.run("handoff", "send", "--all", "--device", "beta", file)
+        #expect(both.status == 2)
+        #expect(both.stderr == "actshare: --device NAME oder --all angeben, nicht beides\nAufruf: siehe „actshare handoff send --help“.\n", "\(both.stderr)")
+        // A value is put in its place as it is, even where it looks like one.
+        let odd = try sandbox.run("perform", "org.example.%s", file)
+        #expect(odd.stderr == "actshare: kein Anbieter bietet den Aktivitätstyp org.example.%s an\n", "\(odd.stderr)")
+
+        // The daemon runs in English; its answer is said in German here.
+        let machine = try HandoffTests.Machine("alpha", port: 27_341)
+        Self.german(machine.sandbox)
+        let note = try machine.sandbox.file("note.txt", "hi\n")
+        let nobody = try machine.run("handoff", "send", "--device", "nobody", note)
+        #expect(nobody.status == 2)
+        #expect(nobody.stderr == "actshare: kein gekoppeltes Gerät heißt nobody\n", "\(nobody.stderr)")
+        // In English, the same answer reads as the daemon wrote it.
+        machine.sandbox.extraEnvironment["LANGUAGE"] = "en"
+        #expect(try machine.run("handoff", "send", "--device", "nobody", note).stderr == "actshare: no paired device is called nobody\n")
+    }
+
+    /// The translators' template has each error's message as Phrase makes it at run time:
+    /// scripts/extract-phrases reads the literal as the compiler's interpolation does.
+    @Test func theTemplateHasEachMessageAsThePhraseMakesIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("phrases-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("Sample.swift").path
+        let path = "p", count = 3
+        let made: [Phrase] = [
+            "\(path) is 100% read, \(count) \"times\"",
+            "nested \(path.map { "\($0)" }.joined(separator: "(")) end",
+            "tab\tand \u{2026}",
+        ]
+        // The same literals, as a Swift source holds them.
+        try #"""
+            throw ActShareError(.io, "\(path) is 100% read, \(count) \"times\"")
+            throw CommandFailure(
+                .badInput,
+                "nested \(path.map { "\($0)" }.joined(separator: "(")) end")
+            let message: Phrase = "tab\tand \u{2026}"
+            """#.write(toFile: source, atomically: true, encoding: .utf8)
+        let template = "\(folder.path)/sample.pot"
+        let extracted = try Sandbox.execute("\(Sandbox.repository)/scripts/extract-phrases", [template, source],
+                                            environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let read = try Sandbox.execute("/usr/bin/msgcat", ["--no-wrap", template], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], stdin: nil)
+        let ids = read.stdout.split(separator: "\n").filter { $0.hasPrefix("msgid \"") }.map { String($0.dropFirst(7).dropLast()) }.filter { !$0.isEmpty }
+        let expected = made.map { $0.message.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\t", with: "\\t") }
+        #expect(ids == expected, "\(read.stdout)")
     }
 }

@@ -41,19 +41,21 @@ public struct ActShareError: Error, Sendable, CustomStringConvertible {
 
     /// What kind of failure this is.
     public let code: Code
-    /// A one-line message for people.
-    public let message: String
+    /// A one-line message for people, kept so that it can be said in their language.
+    public let phrase: Phrase
+    /// The message in English: for `--json`, logs and other programs.
+    public var message: String { phrase.description }
     /// The place in a file the error is about, if any.
     public let location: SourceLocation?
     /// The underlying error, if any.
     public let cause: (any Error & Sendable)?
 
     public init(
-        _ code: Code, _ message: String, at location: SourceLocation? = nil,
+        _ code: Code, _ message: Phrase, at location: SourceLocation? = nil,
         cause: (any Error & Sendable)? = nil
     ) {
         self.code = code
-        self.message = message
+        self.phrase = message
         self.location = location
         self.cause = cause
     }
@@ -61,11 +63,19 @@ public struct ActShareError: Error, Sendable, CustomStringConvertible {
     /// `error` itself if it is an ``ActShareError``, else one with the given code wrapping it.
     public static func wrapping(_ error: any Error) -> ActShareError {
         if let error = error as? ActShareError { return error }
-        return ActShareError(.io, "\(error)")
+        return ActShareError(.io, Phrase(verbatim: "\(error)"))
     }
 
     public var description: String {
         guard let location else { return message }
         return "\(location): error: \(message)"
+    }
+
+    /// ``description`` in the person's language, for their terminal. A place in a file
+    /// keeps its `FILE:LINE:COLUMN: error:` (what editors match); the words after it are
+    /// translated.
+    public var translatedDescription: String {
+        guard let location else { return phrase.translated }
+        return "\(location): error: \(phrase.translated)"
     }
 }

@@ -38,7 +38,7 @@ enum ConfigCodec {
             let message = try reader.readString()
             let line = try reader.readInt(), column = try reader.readInt()
             let location = line > 0 ? SourceLocation(file: file, line: line, column: column) : nil
-            return .failure(ActShareError(.badConfig, message, at: location))
+            return .failure(ActShareError(.badConfig, Phrase(verbatim: message), at: location))
         }
         var config = Config()
         config.file = file

@@ -46,7 +46,7 @@ enum ManifestCodec {
             let message = try reader.readString()
             let location = try readLocation(file: file, from: &reader)
             let missing = try reader.readStrings()
-            return (.failure(ActShareError(.badManifest, message, at: location, cause: missing.isEmpty ? nil : MissingFiles(missing))), reader.offset)
+            return (.failure(ActShareError(.badManifest, Phrase(verbatim: message), at: location, cause: missing.isEmpty ? nil : MissingFiles(missing))), reader.offset)
         }
         let id = try reader.readString()
         let count = try reader.readCount()

@@ -7,9 +7,10 @@ import Glibc
 /// Messages for people in their language, through gettext (domain `actshare`; the
 /// catalogs are made from `po/`, docs/TRANSLATING.md).
 ///
-/// Only what a person reads is translated: the window, notices, prompts and the lines
-/// that say what a share did. Diagnostics (`FILE:LINE:COLUMN: error: …`), `--json`, error
-/// names and exit codes stay as they are, for programs and for searching.
+/// Only what a person reads is translated: the window, notices, prompts, the lines that
+/// say what a share did, and the errors on a terminal (``Phrase``). `--json`, error names,
+/// exit codes and the checks of manifests and the config stay as they are, for programs
+/// and for searching (docs/TRANSLATING.md).
 ///
 /// Messages are C format strings, as translators and `msgfmt --check` know them: `%s`,
 /// `%d` and `%u` take the values in order, `%1$s` by position.
@@ -43,9 +44,21 @@ public enum Localized {
 
     /// `message` in the person's language, its `%` places filled with `values`.
     public static func text(_ message: String, _ values: CustomStringConvertible...) -> String {
+        text(message, values: values)
+    }
+
+    /// `message` in the person's language, its `%` places filled with `values`.
+    public static func text(_ message: String, values: [CustomStringConvertible]) -> String {
         _ = directory  // the catalogs, set up on first use
         // Untranslated, gettext returns the pointer it was given: read while it is valid.
         return fill(message.withCString { String(cString: cactshare_translate(domain, $0)) }, values)
+    }
+
+    /// `message` in the person's language as it is, with no places to fill: for text
+    /// that may or may not be a message of the catalogs (what a library passes on).
+    public static func lookup(_ message: String) -> String {
+        _ = directory  // the catalogs, set up on first use
+        return message.withCString { String(cString: cactshare_translate(domain, $0)) }
     }
 
     /// `one` or `many` as `count` asks in the person's language, filled with `values`.

@@ -5,10 +5,13 @@ import Glibc
 #endif
 
 /// The one place a ``HandoffError`` becomes words: what the CLI prints after
-/// "actshare: ", the sheet and the daemon's log show, and a peer reads in an `error`
-/// frame. A sentence each, lower case, saying what to do where there is something to do.
+/// "actshare: " (in the person's language: the control protocol carries the phrase), the
+/// sheet and the daemon's log show, and a peer reads in an `error` frame (in English). A
+/// sentence each, lower case, saying what to do where there is something to do.
 extension HandoffError: CustomStringConvertible {
-    var description: String {
+    var description: String { phrase.description }
+
+    var phrase: Phrase {
         switch self {
         case .noAnswer(let address):
             return "nothing answers at \(address) (is `actshare daemon` running there, on that port?)"
@@ -25,8 +28,7 @@ extension HandoffError: CustomStringConvertible {
         case .closedConnection(let address):
             return "\(address) closed the connection"
         case .brokeOff(let device, let sent, let total, let why):
-            return "the send to \(device) broke off after \(ByteCount.describe(sent)) of \(ByteCount.describe(total)) (\(why)); "
-                + "the rest goes by itself when \(device) is back"
+            return "the send to \(device) broke off after \(ByteCount.describe(sent)) of \(ByteCount.describe(total)) (\(why)); the rest goes by itself when \(device) is back"
         case .peerFailure(let address, let what):
             return "\(address): \(what)"
         case .unreachable(let device):
@@ -41,15 +43,14 @@ extension HandoffError: CustomStringConvertible {
         case .noDeviceNamed(let name):
             return "no paired device is called \(name)"
         case .deviceNotPaired(let name):
-            return "\(name) is nearby but not paired: pair it first, with `actshare handoff pair \(ShellWord.quoted(name))` here "
-                + "and `actshare handoff pair --wait` on \(name)"
+            return "\(name) is nearby but not paired: pair it first, with `actshare handoff pair \(ShellWord.quoted(name))` here and `actshare handoff pair --wait` on \(name)"
         case .noDeviceWithID(let id):
             return "no paired device has the id \(id)"
 
         case .pairingNotAnswered(let address):
             return "\(address) refused to pair (is `actshare handoff pair --wait` running there?)"
         case .pairingRefused(let address, let reason):
-            return "\(address) refused to pair: \(reason ?? "not waiting for a pairing")"
+            return reason.map { "\(address) refused to pair: \($0)" } ?? "\(address) refused to pair: not waiting for a pairing"
         case .tooManyPairingAttempts:
             return "too many pairing attempts: wait ten seconds"
         case .refusedNameOrPort(let address):
@@ -92,7 +93,7 @@ extension HandoffError: CustomStringConvertible {
         case .notAControlRequest:
             return "not a control request"
         case .badControlRequest(let message):
-            return message
+            return Phrase(verbatim: message)
         case .restrictedAlready:
             return "this connection is restricted already"
         case .notAllowedWhenRestricted(let operation):
@@ -119,7 +120,7 @@ extension HandoffError: CustomStringConvertible {
         case .originNoLongerPaired(let id):
             return "the device of \(id) is no longer paired"
         case .didNotSendActivity(let device, let reason):
-            return reason ?? "\(device) did not send the activity"
+            return reason.map { Phrase(verbatim: $0) } ?? "\(device) did not send the activity"
         case .sentAnotherActivity(let device, let id):
             return "\(device) sent another activity than \(id)"
         case .sentRefusedActivity(let device, let problem):
@@ -127,13 +128,13 @@ extension HandoffError: CustomStringConvertible {
         case .cannotHandOff(let problem):
             return "cannot hand it off: \(problem)"
         case .handOffRefused(let device, let reason):
-            return "\(device) refused it: \(reason ?? "no reason given")"
+            return reason.map { "\(device) refused it: \($0)" } ?? "\(device) refused it: no reason given"
         case .handlerOfAnotherTeam(let handler, let type, let handlerTeam, let activityTeam):
-            return "\(handler) continues \(type), but for \(handlerTeam.map { "team \($0)" } ?? "no team"), not \(activityTeam.map { "team \($0)" } ?? "no team") as the activity says"
+            return "\(handler) continues \(type), but for \(Self.team(handlerTeam)), not \(Self.team(activityTeam)) as the activity says"
         case .activityTooNew(let type, let version, let handler, let maxVersion):
             return "\(type) version \(version) is newer than \(handler) accepts (max-version \(maxVersion))"
         case .noHandler(let type, let team):
-            return "no application here continues \(type)\(team.map { " (team \($0))" } ?? "")"
+            return team.map { "no application here continues \(type) (team \($0))" } ?? "no application here continues \(type)"
 
         case .cannotStat(let path, let code):
             return "\(path): \(Self.words(code))"
@@ -156,7 +157,8 @@ extension HandoffError: CustomStringConvertible {
         case .nothingToSend:
             return "nothing to send"
         case .sourceGone(let path, let code):
-            return "\(path) cannot be read: \(code == ELOOP ? "it is a link now" : Self.words(code)); the send is stopped"
+            if code == ELOOP { return "\(path) cannot be read: it is a link now; the send is stopped" }
+            return "\(path) cannot be read: \(Self.words(code)); the send is stopped"
         case .sourceNotRegular(let path):
             return "\(path) is no longer a regular file"
         case .sourceReplaced(let path):
@@ -168,11 +170,11 @@ extension HandoffError: CustomStringConvertible {
         case .receiverClosed(let device):
             return "\(device) closed the connection"
         case .filesRefused(let device, let reason):
-            return "\(device) refused the files: \(reason ?? "no reason given")"
+            return reason.map { "\(device) refused the files: \($0)" } ?? "\(device) refused the files: no reason given"
         case .transferStopped(let device, let reason):
-            return "\(device) stopped the transfer: \(reason ?? "no reason given")"
+            return reason.map { "\(device) stopped the transfer: \($0)" } ?? "\(device) stopped the transfer: no reason given"
         case .filesNotKept(let device, let reason):
-            return "\(device) did not keep the files: \(reason ?? "no reason given")"
+            return reason.map { "\(device) did not keep the files: \($0)" } ?? "\(device) did not keep the files: no reason given"
         case .cancelled:
             return "cancelled"
         case .notEveryDeviceGotFiles:
@@ -203,8 +205,7 @@ extension HandoffError: CustomStringConvertible {
         case .diskFull(let receiver, let needed, let free, let reserve):
             return needed > free
                 ? "the disk of \(receiver) is too full: \(ByteCount.describe(needed)) needed, \(ByteCount.describe(free)) free"
-                : "the disk of \(receiver) would be too full: \(ByteCount.describe(free)) free, and after the \(ByteCount.describe(needed)) "
-                    + "less than the \(ByteCount.describe(reserve)) it keeps free"
+                : "the disk of \(receiver) would be too full: \(ByteCount.describe(free)) free, and after the \(ByteCount.describe(needed)) less than the \(ByteCount.describe(reserve)) it keeps free"
         case .receiveFolderUnusable(let receiver):
             return "\(receiver) cannot receive files: its receive folder cannot be used"
         case .receiverCannot(let receiver, let what, let reason):
@@ -212,7 +213,8 @@ extension HandoffError: CustomStringConvertible {
         case .cannotWrite(let path, let receiver, let code):
             return "cannot write \(path) on \(receiver): \(Self.words(code))"
         case .diskWriteFailed(let receiver, let path, let code):
-            return "\(receiver) could not write \(path): \(code == ENOSPC ? "its disk is full" : Self.words(code))"
+            if code == ENOSPC { return "\(receiver) could not write \(path): its disk is full" }
+            return "\(receiver) could not write \(path): \(Self.words(code))"
         case .noFreeName(let path, let receiver):
             return "no free name for \(path) on \(receiver)"
         case .unexpectedFrame(let sender):
@@ -252,12 +254,9 @@ extension HandoffError: CustomStringConvertible {
         case .localSendSendingOff:
             return "sending to LocalSend devices is off here (config handoff.localsend: receive-only)"
         case .localSendCertificateChanged(let device, let pinned, let announced):
-            return "\(device) announces another certificate than the one pinned for it: pinned \(pinned), now \(announced). "
-                + "Another device may be posing as it. If \(device) was reset or its app reinstalled, forget the old one "
-                + "(actshare handoff unpair '\(device)') and send again"
+            return "\(device) announces another certificate than the one pinned for it: pinned \(pinned), now \(announced). Another device may be posing as it. If \(device) was reset or its app reinstalled, forget the old one (actshare handoff unpair '\(device)') and send again"
         case .localSendCertificateNotAnnounced(let device, let announced, let presented):
-            return "\(device) presented another certificate than the one it announced (announced \(announced), presented \(presented)): "
-                + "nothing was sent"
+            return "\(device) presented another certificate than the one it announced (announced \(announced), presented \(presented)): nothing was sent"
         case .localSendPinRequired(let device):
             return "\(device) asks for a PIN: give the one it shows with --pin"
         case .localSendPinWrong(let device):
@@ -280,10 +279,22 @@ extension HandoffError: CustomStringConvertible {
             return "\(device) answered with something that is not LocalSend's answer"
 
         case .other(let words):
-            return words
+            return Phrase(verbatim: words)
         }
+    }
+
+    /// "team ID", or "no team".
+    private static func team(_ id: String?) -> Phrase {
+        id.map { "team \($0)" } ?? "no team"
     }
 
     /// The system's words for `errno`.
     static func words(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+extension Phrase.StringInterpolation {
+    /// An error inside an error's words is said in the same language.
+    mutating func appendInterpolation(_ error: HandoffError) {
+        appendInterpolation(error.phrase)
+    }
 }

@@ -31,6 +31,6 @@ extension HandoffError {
 extension ControlResponse {
     /// The control protocol's answer for `error`: its words and its exit code.
     static func failure(_ error: HandoffError) -> ControlResponse {
-        .failure(error.description, exitCode: error.exitCode)
+        .failure(error.phrase, exitCode: error.exitCode)
     }
 }

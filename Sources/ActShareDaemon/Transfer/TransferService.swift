@@ -63,7 +63,7 @@ struct TransferService: Sendable {
                             queued.queued = id
                             return queued
                         } catch let failure as HandoffError {
-                            return Delivery(device: entry.name, error: "\(delivery.error ?? "") (and \(failure))")
+                            return Delivery(device: entry.name, error: "\(delivery.phrase ?? Phrase(verbatim: delivery.error ?? "")) (and \(failure))")
                         } catch {
                             return delivery
                         }
@@ -111,7 +111,7 @@ struct TransferService: Sendable {
             response.deliveries = deliveries
         } else if let failed = deliveries.first(where: { $0.error != nil && $0.queued == nil }) {
             // A send that broke off and waits in the queue is not a failure: it goes on.
-            response = deliveries.count == 1 ? .failure(failed.error!, exitCode: .failed) : .failure(.notEveryDeviceGotFiles)
+            response = deliveries.count == 1 ? .failure(failed.phrase ?? Phrase(verbatim: failed.error ?? ""), exitCode: .failed) : .failure(.notEveryDeviceGotFiles)
             response.deliveries = deliveries
         }
         return response
@@ -149,7 +149,7 @@ struct TransferService: Sendable {
             return delivery
         } catch {
             let failure = error is CancellationError || Task.isCancelled ? HandoffError.cancelled : HandoffError(error)
-            return Delivery(device: seen.info.alias, error: failure.description)
+            return Delivery(device: seen.info.alias, error: failure.phrase)
         }
     }
 
@@ -190,13 +190,13 @@ struct TransferService: Sendable {
             } catch {
                 let failure = error is CancellationError || Task.isCancelled
                     ? HandoffError.cancelled : HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
-                guard failure.isBrokenLink else { return (Delivery(device: entry.name, error: failure.description), nil) }
+                guard failure.isBrokenLink else { return (Delivery(device: entry.name, error: failure.phrase), nil) }
                 let bytes = went.withLockedValue { $0 }
                 let brokeOff = HandoffError.brokeOff(device: entry.name, sent: bytes, total: sender.tree.totalBytes, why: failure.description)
-                return (Delivery(device: entry.name, transferred: bytes, error: brokeOff.description), .brokeOff)
+                return (Delivery(device: entry.name, transferred: bytes, error: brokeOff.phrase), .brokeOff)
             }
         }
-        return (Delivery(device: entry.name, error: reason.description), .unreachable)
+        return (Delivery(device: entry.name, error: reason.phrase), .unreachable)
     }
 
     /// Tries each queued send that is due: delivered, it leaves the queue; its device
@@ -235,10 +235,10 @@ struct TransferService: Sendable {
         do {
             tree = try LocalTree(paths: paths, grants: grants)
         } catch {
-            return Delivery(device: entry.name, error: HandoffError(error).description)
+            return Delivery(device: entry.name, error: HandoffError(error).phrase)
         }
         guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else {
-            return Delivery(device: entry.name, error: HandoffError.noDeviceNamed(entry.name).description)
+            return Delivery(device: entry.name, error: HandoffError.noDeviceNamed(entry.name).phrase)
         }
         return await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses).delivery
     }

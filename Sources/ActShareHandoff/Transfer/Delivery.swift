@@ -1,3 +1,5 @@
+import ActShareCore
+
 /// What one device got of a `handoff send`, or why not: `handoff send --json` prints one
 /// for each device.
 public struct Delivery: Codable, Sendable, Equatable {
@@ -24,17 +26,26 @@ public struct Delivery: Codable, Sendable, Equatable {
     public var transferred: UInt64
     /// Set when the device was not reachable and the files wait in the queue under this id.
     public var queued: String?
+    /// Why the device did not get the files, in English.
     public var error: String?
+    /// The same words as a phrase, for the CLI to say in its person's language.
+    public var phrase: Phrase?
     /// A LocalSend device met for the first time: the fingerprint of its certificate, now
     /// pinned under its name.
     public var pinned: String?
 
-    public init(device: String, delivered: [File] = [], received: [String] = [], transferred: UInt64 = 0, error: String? = nil) {
+    public init(device: String, delivered: [File] = [], received: [String] = [], transferred: UInt64 = 0, error: Phrase? = nil) {
         self.device = device
         self.delivered = delivered
         self.received = received
         self.transferred = transferred
-        self.error = error
+        self.error = error?.description
+        self.phrase = error
+    }
+
+    /// Why the device did not get the files, in the person's language.
+    public var translatedError: String? {
+        phrase?.translated ?? error
     }
 }
 

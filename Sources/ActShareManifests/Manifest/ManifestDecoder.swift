@@ -48,7 +48,7 @@ public struct ManifestDecoder: Sendable {
     private func decode(_ text: String, file: String, problems: ManifestProblems) throws -> ProviderManifest {
         let kind = Self.kind
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else {
-            throw ActShareError(kind, "the manifest is empty", at: SourceLocation(file: file, line: 1, column: 1))
+            throw ActShareError(kind, Phrase(verbatim: "the manifest is empty"), at: SourceLocation(file: file, line: 1, column: 1))
         }
         let top = try root.mapping(kind: kind)
         try problems.attempt {
@@ -125,7 +125,7 @@ public struct ManifestDecoder: Sendable {
         }
 
         guard let id, let name, let version, let library, let isolation, let permissions, problems.errors.isEmpty else {
-            throw problems.errors.first ?? ActShareError(kind, "the manifest is not usable", at: root.location)
+            throw problems.errors.first ?? ActShareError(kind, Phrase(verbatim: "the manifest is not usable"), at: root.location)
         }
         return ProviderManifest(
             file: file, id: id, name: name, version: version, library: library.0,

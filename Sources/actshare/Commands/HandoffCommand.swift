@@ -182,7 +182,7 @@ struct HandoffCommand: ParsableCommand {
             do {
                 response = try connection.client.call(ControlRequest(.fetch, id: id))
             } catch let error as ActShareError {
-                throw CommandFailure(.failed, error.message)
+                throw CommandFailure(.failed, error.phrase)
             }
             // --print shows the activity even when nothing here continues it.
             if printOnly, let activity = response.activity {

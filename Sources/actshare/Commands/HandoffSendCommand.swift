@@ -64,31 +64,35 @@ extension HandoffCommand {
                 }
             }
             if json {
-                StandardStreams.out(try HandoffOutput.json(deliveries) + "\n")
+                // The phrases are for this terminal's words; --json keeps its shape (docs/CLI.md).
+                StandardStreams.out(try HandoffOutput.json(deliveries.map { var delivery = $0; delivery.phrase = nil; return delivery }) + "\n")
             } else {
                 for delivery in deliveries {
                     guard let id = delivery.queued else { continue }
-                    if let error = delivery.error {
+                    if let error = delivery.translatedError {
                         // It broke off mid-way: said, with how much went; the rest waits.
-                        StandardStreams.out("\(TerminalText.visible(error.prefix(1).uppercased() + error.dropFirst())); the files wait as \(id) (actshare handoff queue).\n")
+                        StandardStreams.out(Localized.text("%s; the files wait as %s (actshare handoff queue).", TerminalText.visible(error.prefix(1).uppercased() + error.dropFirst()), id) + "\n")
                     } else {
-                        StandardStreams.out("\(TerminalText.visible(delivery.device)) is not reachable now: the files wait as \(id) and go when it is back (actshare handoff queue).\n")
+                        StandardStreams.out(Localized.text("%s is not reachable now: the files wait as %s and go when it is back (actshare handoff queue).", TerminalText.visible(delivery.device), id) + "\n")
                     }
                 }
                 for delivery in deliveries {
                     guard let fingerprint = delivery.pinned else { continue }
-                    StandardStreams.out("First contact with \(TerminalText.visible(delivery.device)) (LocalSend): its certificate \(fingerprint) is pinned; "
-                        + "another one under that name will be refused.\n")
+                    StandardStreams.out(Localized.text("First contact with %s (LocalSend): its certificate %s is pinned; another one under that name will be refused.",
+                                                       TerminalText.visible(delivery.device), fingerprint) + "\n")
                 }
                 for delivery in deliveries where delivery.error == nil && delivery.queued == nil && !delivery.delivered.isEmpty {
                     let bytes = delivery.delivered.reduce(0) { $0 + $1.bytes }
                     let count = delivery.delivered.count
-                    StandardStreams.out("Sent \(count) file\(count == 1 ? "" : "s") (\(ByteCount.describe(bytes))) to \(TerminalText.visible(delivery.device)): "
-                        + delivery.received.map(TerminalText.visible).joined(separator: ", ") + "\n")
+                    StandardStreams.out(Localized.plural("Sent %d file (%s) to %s: %s", "Sent %d files (%s) to %s: %s", count: count, count, ByteCount.describe(bytes),
+                                                         TerminalText.visible(delivery.device), delivery.received.map(TerminalText.visible).joined(separator: Localized.text(", "))) + "\n")
                 }
                 // One device: its error is the command's, said once by main.
-                for delivery in deliveries where deliveries.count > 1 { if let error = delivery.error { StandardStreams.error("\(delivery.device): \(error)") } }
-                if !urls.isEmpty || text != nil { StandardStreams.out("Handed off \(urls.count + (text == nil ? 0 : 1)) item\(urls.count + (text == nil ? 0 : 1) == 1 ? "" : "s").\n") }
+                for delivery in deliveries where deliveries.count > 1 {
+                    if let error = delivery.translatedError { StandardStreams.error("\(delivery.device): \(error)") }
+                }
+                let handedOff = urls.count + (text == nil ? 0 : 1)
+                if handedOff > 0 { StandardStreams.out(Localized.plural("Handed off %d item.", "Handed off %d items.", count: handedOff, handedOff) + "\n") }
             }
             if let failure { throw failure }
         }
@@ -145,13 +149,13 @@ extension HandoffCommand {
         /// reported for it — the send broke off there, and the receiver keeps them to resume
         /// from — so that `--json` still prints a result for each.
         static func brokenOff(_ why: String, reported: [TransferProgress], devices: [String]) -> PartialFailure {
-            let message = "the send broke off: \(why)"
+            let message: Phrase = "the send broke off: \(why)"
             let parts = reported.isEmpty ? (devices.isEmpty ? [""] : devices).map { TransferProgress(device: $0, bytes: 0, total: 0) } : reported
             let deliveries = parts.map { part in
-                Delivery(device: part.device, transferred: part.bytes,
-                         error: part.total > 0 ? "\(message) (\(ByteCount.describe(part.bytes)) of \(ByteCount.describe(part.total)) had gone)" : message)
+                let gone: Phrase = part.total > 0 ? "the send broke off: \(why) (\(ByteCount.describe(part.bytes)) of \(ByteCount.describe(part.total)) had gone)" : message
+                return Delivery(device: part.device, transferred: part.bytes, error: gone)
             }
-            let said = deliveries.count == 1 ? deliveries[0].error ?? message : message
+            let said = deliveries.count == 1 ? deliveries[0].phrase ?? message : message
             return PartialFailure(failure: CommandFailure(.failed, said), deliveries: deliveries)
         }
 

@@ -16,7 +16,7 @@ struct PerformCommand: ParsableCommand {
 
     func validate() throws {
         if let other = activity.activity, other != type {
-            throw ValidationError("perform takes the activity type once: '\(type)' and --activity '\(other)' differ")
+            throw CommandFailure(.badInput, "perform takes the activity type once: '\(type)' and --activity '\(other)' differ")
         }
     }
 

@@ -90,7 +90,7 @@ struct Continuer {
         do {
             try ChildProcess.start(argv, detached: true)
         } catch let error as ActShareError {
-            throw CommandFailure(.failed, error.message)
+            throw CommandFailure(.failed, error.phrase)
         }
     }
 }

@@ -9,7 +9,7 @@ struct DaemonConnection {
         do {
             client = try ControlClient(path: HandoffPaths.fromEnvironment().controlSocket)
         } catch let error as ActShareError {
-            throw CommandFailure(.failed, error.message)
+            throw CommandFailure(.failed, error.phrase)
         }
     }
 
@@ -19,7 +19,7 @@ struct DaemonConnection {
         do {
             response = try client.call(request)
         } catch let error as ActShareError {
-            throw CommandFailure(.failed, error.message)
+            throw CommandFailure(.failed, error.phrase)
         }
         try Self.check(response)
         return response
@@ -33,7 +33,7 @@ struct DaemonConnection {
             case .cancelled?: .cancelled
             default: .failed
             }
-            throw CommandFailure(status, response.error ?? "the daemon failed without saying why")
+            throw CommandFailure(status, response.phrase ?? response.error.map { Phrase(verbatim: $0) } ?? "the daemon failed without saying why")
         }
     }
 }

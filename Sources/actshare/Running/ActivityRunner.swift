@@ -30,9 +30,9 @@ struct ActivityRunner {
         } catch let failure as CommandFailure {
             if failure.status != .cancelled, let message = failure.message {
                 if let sheet {
-                    sheet.end(options.json ? nil : SheetSession.Outcome(message: message))
+                    sheet.end(options.json ? nil : SheetSession.Outcome(message: message.translated))
                 } else {
-                    showInDialog(message)
+                    showInDialog(message.translated)
                 }
             }
             throw failure
@@ -78,7 +78,7 @@ struct ActivityRunner {
         let offer: Offer
         var pairs = try options.optionPairs()
         if let type {
-            if let ownFault { throw fail(.failed, activity: type, ownFault.description) }
+            if let ownFault { throw fail(.failed, activity: type, Phrase(verbatim: ownFault.description)) }
             guard let match = offers.first(where: { $0.type == type }) else {
                 throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), reason: found.reasons[type], exclusions: exclusions))
             }
@@ -94,8 +94,8 @@ struct ActivityRunner {
                 let said = found.reasons.sorted { $0.key < $1.key }.compactMap { type, reason in
                     invocation.registry.activity(ofType: type).map { "\($0.1.title): \(reason)" }
                 }
-                let why = said.isEmpty ? "" : " (\(said.joined(separator: "; ")))"
-                throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))\(why)")
+                if said.isEmpty { throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))") }
+                throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items)) (\(said.joined(separator: "; ")))")
             }
             guard let picked = try pick(from: offers, items: items, dialog: dialog, sheet: &sheet) else {
                 throw fail(.cancelled, activity: nil, nil)
@@ -164,7 +164,7 @@ struct ActivityRunner {
 
     /// How to name the activity, for whoever gave the items: a flag on the command line,
     /// the activity for a program (the D-Bus service's `activity` option).
-    private var chooseOne: String { options.fromProgram ? "name the activity to perform" : "choose an activity with --activity TYPE" }
+    private var chooseOne: Phrase { options.fromProgram ? "name the activity to perform" : "choose an activity with --activity TYPE" }
 
     private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?, sheet: inout SheetSession?) throws -> Pick? {
         switch options.picker {
@@ -310,36 +310,37 @@ struct ActivityRunner {
     }
 
     /// Prints the JSON result for an outcome that performed nothing, and returns the failure.
-    private func fail(_ status: ExitStatus, activity: String?, _ message: String?) -> CommandFailure {
+    private func fail(_ status: ExitStatus, activity: String?, _ message: Phrase?) -> CommandFailure {
         if options.json {
-            StandardStreams.out(JSONShapes.result(activity: activity, completed: false, returnedItems: [], error: message) + "\n")
+            StandardStreams.out(JSONShapes.result(activity: activity, completed: false, returnedItems: [], error: message?.description) + "\n")
         }
         return CommandFailure(status, message)
     }
 
-    private func unavailableReason(_ type: String, declined: Bool, reason: String?, exclusions: Exclusions) -> String {
+    private func unavailableReason(_ type: String, declined: Bool, reason: String?, exclusions: Exclusions) -> Phrase {
         guard let (provider, activity) = invocation.registry.activity(ofType: type) else {
-            return "no provider offers activity type \(type)"
+            return Phrase("no provider offers activity type \(type)")
         }
         if let reason = exclusions.reason(excluding: type, provider: provider.id) {
-            return "\(type) is not offered: \(reason)"
+            return Phrase("\(type) is not offered: \(reason)")
         }
         // Past the manifest's rules, only its can-perform hook said no: the provider
         // decides (Hand Off with no paired device, Print to PDF with no loader).
         if declined, let reason {
-            return "\(type) cannot perform on these items: \(reason)"
+            return Phrase("\(type) cannot perform on these items: \(reason)")
         }
         if declined, let hook = activity.hooks.canPerform {
-            return "\(type) cannot perform on these items: its can-perform hook (\(hook.symbol)) declined them"
+            return Phrase("\(type) cannot perform on these items: its can-perform hook (\(hook.symbol)) declined them")
         }
-        return "\(type) cannot perform on these items"
+        return Phrase("\(type) cannot perform on these items")
     }
 
-    private func describe(_ items: [Item]) -> String {
+    private func describe(_ items: [Item]) -> Phrase {
         if items.count == 1, let item = items.first {
-            return item.path.map { "\($0) (\(item.contentType))" } ?? "the \(item.kind.rawValue) item (\(item.contentType))"
+            if let path = item.path { return Phrase("\(path) (\(item.contentType))") }
+            return Phrase("the \(item.kind.rawValue) item (\(item.contentType))")
         }
-        return items.isEmpty ? "no items" : "these \(items.count) items"
+        return items.isEmpty ? Phrase("no items") : Phrase("these \(items.count) items")
     }
 
     private func describeReturned(_ item: Item) -> String {

@@ -3,10 +3,11 @@ import ActShareCore
 /// Ends a command with an exit status and, unless already reported, a message.
 struct CommandFailure: Error {
     var status: ExitStatus
-    /// One line for stderr (printed as `actshare: MESSAGE`), or nil if already reported.
-    var message: String?
+    /// One line for stderr (printed as `actshare: MESSAGE` in the person's language), or
+    /// nil if already reported.
+    var message: Phrase?
 
-    init(_ status: ExitStatus, _ message: String?) {
+    init(_ status: ExitStatus, _ message: Phrase?) {
         self.status = status
         self.message = message
     }
@@ -19,6 +20,7 @@ struct CommandFailure: Error {
         case .cancelled: status = .cancelled
         default: status = .failed
         }
-        message = error.description
+        // A place in a file keeps its `FILE:LINE:COLUMN: error:`, which editors match.
+        message = error.location.map { "\($0): error: \(error.phrase)" } ?? error.phrase
     }
 }
