@@ -21,8 +21,8 @@ struct LocalSendConnection {
         case none
         /// Bytes of a MIME type.
         case bytes([UInt8], type: String)
-        /// `size` bytes read from `fd`, each piece shown to `sent` as it goes.
-        case file(fd: Int32, size: UInt64, sent: (UnsafeRawBufferPointer) -> Void)
+        /// `size` bytes read from `fd`; `sent` is told how many have gone, as they go.
+        case file(fd: Int32, size: UInt64, sent: @Sendable (UInt64) -> Void)
     }
 
     struct Answer {
@@ -31,7 +31,6 @@ struct LocalSendConnection {
     }
 
     static let idleSeconds: Int64 = 150
-    static let pieceSize = 1 << 20
 
     let host: String
     let port: Int
@@ -43,7 +42,7 @@ struct LocalSendConnection {
     func request(_ method: HTTPMethod, _ path: String, body: Body = .none, limit: Int = 64 << 10) async throws -> Answer {
         let presented = NIOLockedValueBox<String?>(nil)
         do {
-            let channel = try await Wire.within(3) { [host, port, context, group, fingerprint] in
+            let (channel, handshake) = try await Wire.within(3) { [host, port, context, group, fingerprint] in
                 try await ClientBootstrap(group: group)
                     .connectTimeout(.seconds(3))
                     .connect(host: host, port: port) { channel in
@@ -54,8 +53,11 @@ struct LocalSendConnection {
                             try channel.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: .seconds(Self.idleSeconds)))
                             try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
                             try channel.pipeline.syncOperations.addHandler(tls)
+                            let handshake = channel.eventLoop.makePromise(of: Void.self)
+                            try channel.pipeline.syncOperations.addHandler(TLSHandshakeWatcher(done: handshake))
                             try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                            return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                            return (try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel),
+                                    handshake.futureResult)
                         }
                     }
             }
@@ -76,11 +78,17 @@ struct LocalSendConnection {
                 }
                 try await outbound.write(.head(head))
                 switch body {
-                case .none: break
-                case .bytes(let bytes, _): try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
-                case .file(let fd, let size, let sent): try await Self.stream(fd, size: size, to: outbound, sent: sent)
+                case .none:
+                    try await outbound.write(.end(nil))
+                case .bytes(let bytes, _):
+                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
+                    try await outbound.write(.end(nil))
+                case .file(let fd, let size, let sent):
+                    // Queued on the loop behind the head the writer handed it, once TLS
+                    // writes through.
+                    try await handshake.get()
+                    try await Self.stream(fd, size: size, on: channel.channel, sent: sent)
                 }
-                try await outbound.write(.end(nil))
                 return try await Self.answer(from: inbound, limit: limit)
             }
         } catch {
@@ -97,19 +105,17 @@ struct LocalSendConnection {
         }
     }
 
-    /// Exactly `size` bytes of `fd`, or an error: the body's length was promised.
-    private static func stream(_ fd: Int32, size: UInt64, to outbound: NIOAsyncChannelOutboundWriter<HTTPClientRequestPart>,
-                               sent: (UnsafeRawBufferPointer) -> Void) async throws {
-        var left = size
-        while left > 0 {
-            try Task.checkCancellation()
-            let wanted = Int(min(UInt64(pieceSize), left))
-            var piece = ByteBuffer()
-            let count = piece.writeFromFile(fd, count: wanted)
-            guard count == wanted else { throw HandoffError.other("a file became shorter while it was sent") }
-            piece.withUnsafeReadableBytes(sent)
-            try await outbound.write(.body(.byteBuffer(piece)))
-            left -= UInt64(count)
+    /// Exactly `size` bytes of `fd` and the request's end, or an error: the body's length
+    /// was promised. Cancelled, the connection is closed.
+    private static func stream(_ fd: Int32, size: UInt64, on channel: any Channel, sent: @escaping @Sendable (UInt64) -> Void) async throws {
+        let done = channel.eventLoop.makePromise(of: Void.self)
+        try await withTaskCancellationHandler {
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.addHandler(FileBodyStreamer(fd: fd, size: size, sent: sent, done: done))
+            }.get()
+            try await done.futureResult.get()
+        } onCancel: {
+            channel.close(promise: nil)
         }
     }
 
