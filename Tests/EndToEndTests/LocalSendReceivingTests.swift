@@ -258,6 +258,32 @@ import Testing
         #expect(seconds < 12, "closed after \(seconds) s")
     }
 
+    /// curl, as HTTP clients do for large bodies, asks with `Expect: 100-continue` and
+    /// waits before it sends the body: an accepted upload is let continue at once (RFC 9110,
+    /// 10.1.1); a refused one gets its final answer, and its body is never sent.
+    @Test func anUploadThatAsksToContinueIsLetContinueOnlyWhenAccepted() throws {
+        let link = try NetworkLink(hosts: 2, tag: "lsc")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let received = "\(alpha.sandbox.root)/home/Downloads"
+        let file = "\(alpha.sandbox.root)/two.bin"
+        let bytes = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let offer = try Self.offer([["id": "t", "fileName": "two.bin", "size": bytes.count, "fileType": "application/octet-stream"]], from: "Curl", in: alpha)
+        let (_, session, files) = try Self.offerAccepted(offer, on: link, from: 1, to: alpha)
+        // Without a 100, curl would wait its whole --expect100-timeout and send anyway:
+        // what it says it heard is what counts.
+        func upload(token: String) throws -> Run {
+            try link.run(1, ["/usr/bin/curl", "-v", "-sk", "--expect100-timeout", "120", "-X", "POST", "-H", "Expect: 100-continue",
+                             "-H", "Content-Type: application/octet-stream", "-T", file,
+                             "https://\(link.address(0)):53317/api/localsend/v2/upload?sessionId=\(session)&fileId=t&token=\(token)"], timeout: 300)
+        }
+        let refused = try upload(token: "wrong-token")
+        #expect(refused.stderr.contains("< HTTP/1.1 403") && !refused.stderr.contains("100 Continue"), "\(refused.stderr)")
+        let accepted = try upload(token: try #require(files["t"]))
+        #expect(accepted.stderr.contains("< HTTP/1.1 100 Continue") && accepted.stderr.contains("< HTTP/1.1 200"), "\(accepted.stderr)")
+        #expect(eventually { FileManager.default.contents(atPath: "\(received)/two.bin") == bytes })
+    }
+
     /// A folder and a text as LocalSend's apps send them (localsendd sends single files
     /// only, so the test client speaks for the apps): the folder's paths arrive as its
     /// tree, byte-exact; the text is asked about as a message, shown with its words, and
