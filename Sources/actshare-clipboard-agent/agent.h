@@ -124,6 +124,8 @@ typedef struct reading {
     int hint_unread; /* it offered the password hint but did not answer it in time: taken as
                       * a secret (a password manager under load answers late), and said so */
     int too_large; /* more than the limit: sizes only, no data */
+    int unanswered; /* a target the owner did not answer in time (busy with another paste):
+                     * the X11 loop reads it all again a little later */
     uint64_t total;
 } reading;
 
@@ -209,7 +211,10 @@ int wayland_run(int fd, int watch, int primary, uint64_t limit);
 /* ---- x11_reader.c: what another X client's selection holds ---- */
 
 /* Reads `selection`'s targets (as targets_choose keeps them) with their data, at most
- * `limit` bytes in all. 0 on success, -1 if the owner did not answer. */
+ * `limit` bytes in all. 0 on success (`out->unanswered` if a target was not answered in
+ * time), -1 if the owner refused its TARGETS, READ_UNANSWERED if it did not answer them
+ * in time. */
+#define READ_UNANSWERED (-3)
 int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out);
 
 /* ---- x11_owner.c: the X clipboard taken for another device's offer ---- */

@@ -11,6 +11,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A copy whose owner did not answer a conversion in time is read again while the same
+ * owner still owns the selection, after 0.25, 0.5 and 1 s: an owner serving a clipboard
+ * manager's paste of the same copy (they read every copy as it is made) answers nobody
+ * else until it is done. After the last, what was read is said (and not answered, if
+ * nothing was). A transfer that stalls once started is not read again. */
+#define READ_ATTEMPTS 4
+#define FIRST_RETRY_MS 250
+
+typedef struct retry {
+    xcb_window_t owner; /* XCB_NONE: nothing to read again */
+    xcb_atom_t selection;
+    int attempts;
+    long long at;
+} retry;
+
+/* Reads `selection` (owned by `owner`) and reports it, or plans to read it again. */
+static void read_copy(display *d, int fd, uint64_t limit, xcb_window_t owner, xcb_atom_t selection, int attempts, retry *again) {
+    reading r;
+    int result = reader_read(d, selection, limit, &r);
+    again->owner = XCB_NONE;
+    if ((result == READ_UNANSWERED || (result == 0 && r.unanswered)) && attempts + 1 < READ_ATTEMPTS) {
+        reading_free(&r);
+        *again = (retry){owner, selection, attempts + 1, agent_now_ms() + ((long long)FIRST_RETRY_MS << attempts)};
+        return;
+    }
+    report_reading(fd, result, &r, 0);
+}
+
 /* The daemon's requests, for frames_receive. */
 typedef struct x11 {
     display *d;
@@ -62,6 +90,7 @@ int x11_run(int fd, int watch, int primary, uint64_t limit) {
     report_ready(fd, name);
 
     struct pollfd descriptors[2] = {{.fd = xcb_get_file_descriptor(d.connection), .events = POLLIN}, {.fd = fd, .events = POLLIN}};
+    retry again = {XCB_NONE, XCB_NONE, 0, 0};
     for (;;) {
         xcb_flush(d.connection);
         xcb_generic_event_t *event = display_next_queued(&d);
@@ -75,10 +104,11 @@ int x11_run(int fd, int watch, int primary, uint64_t limit) {
                     if (!watch) {
                         report_simple(fd, "owner-changed");
                     } else if (change->owner == XCB_NONE) {
+                        again.owner = XCB_NONE;
                         report_cleared(fd);
                     } else {
-                        reading r;
-                        report_reading(fd, reader_read(&d, change->selection, limit, &r), &r, 0);
+                        /* A new copy: the one that waited to be read again is gone. */
+                        read_copy(&d, fd, limit, change->owner, change->selection, 0, &again);
                     }
                 }
             } else {
@@ -91,8 +121,20 @@ int x11_run(int fd, int watch, int primary, uint64_t limit) {
             fprintf(stderr, "actshare-clipboard-agent: the X connection broke (error %d)\n", xcb_connection_has_error(d.connection));
             return 1;
         }
+        if (again.owner != XCB_NONE && agent_now_ms() >= again.at) {
+            xcb_get_selection_owner_reply_t *now = xcb_get_selection_owner_reply(d.connection, xcb_get_selection_owner(d.connection, again.selection), NULL);
+            int same = now && now->owner == again.owner;
+            free(now);
+            if (same) {
+                read_copy(&d, fd, limit, again.owner, again.selection, again.attempts, &again);
+            } else {
+                again.owner = XCB_NONE;
+            }
+            continue;
+        }
+        long long wait = again.owner == XCB_NONE ? 1000 : again.at - agent_now_ms();
         descriptors[0].revents = descriptors[1].revents = 0;
-        int polled = poll(descriptors, 2, 1000);
+        int polled = poll(descriptors, 2, wait < 0 ? 0 : wait > 1000 ? 1000 : (int)wait);
         if (polled < 0 && errno != EINTR) {
             perror("actshare-clipboard-agent: poll");
             return 1;

@@ -1,6 +1,8 @@
 /* Reads what another client's selection holds: its TARGETS, then each target kept, by
  * a property on our window, INCR included (ICCCM 2.7.2). Every wait is bounded: an owner
- * that does not answer costs at most a few seconds, and the daemon is told nothing. */
+ * that does not answer costs at most a few seconds, and says so (READ_UNANSWERED): an
+ * owner busy serving another client answers nobody else meanwhile (xclip serves one paste
+ * at a time), so the caller reads again. */
 #include "agent.h"
 
 #include <stdio.h>
@@ -37,8 +39,9 @@ static int append(unsigned char **data, uint32_t *length, const void *bytes, uin
     return 0;
 }
 
-/* Converts `target` and reads the result (deleting the property); -1 if refused or too
- * slow, -2 if more than `limit` bytes. */
+/* Converts `target` and reads the result (deleting the property); -1 if refused or its
+ * INCR transfer stalled or went on too long, READ_UNANSWERED if the conversion was not
+ * answered in time, -2 if more than `limit` bytes. */
 static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom_t property, uint64_t limit, unsigned char **data,
                    uint32_t *length, xcb_atom_t *type, char *hash) {
     xcb_connection_t *c = d->connection;
@@ -47,7 +50,7 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     xcb_convert_selection(c, d->window, selection, target, property, XCB_CURRENT_TIME);
     awaited a = {d->window, selection, target, property};
     xcb_generic_event_t *event = display_wait(d, is_notify, &a, ANSWER_MS);
-    if (!event) return -1;
+    if (!event) return READ_UNANSWERED;
     xcb_atom_t answered = ((xcb_selection_notify_event_t *)event)->property;
     free(event);
     if (answered == XCB_NONE) return -1;
@@ -75,6 +78,7 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     digest *sum = hash ? digest_new() : NULL;
     long long start = agent_now_ms();
     for (;;) {
+        /* A transfer that stalls or never ends is given up, not read again. */
         if (agent_now_ms() - start > TRANSFER_MS) {
             result = -1;
             break;
@@ -117,7 +121,8 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
     unsigned char *data;
     uint32_t length;
     xcb_atom_t type;
-    if (convert(d, selection, d->targets, property, 4u * 4096, &data, &length, &type, NULL) != 0) return -1;
+    int listed = convert(d, selection, d->targets, property, 4u * 4096, &data, &length, &type, NULL);
+    if (listed != 0) return listed == READ_UNANSWERED ? READ_UNANSWERED : -1;
     const xcb_atom_t *atoms = (const xcb_atom_t *)data;
     size_t atom_count = 0;
     char (*names)[256] = malloc(AGENT_MAX_OFFERED * sizeof *names);
@@ -149,6 +154,10 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
         uint64_t left = out->too_large ? 0 : limit - out->total;
         int result = convert(d, selection, listed_atoms[chosen[i]], property, left, &t->data, &t->length, &type, t->hash);
         if (result == -1) continue; /* refused: not offered on */
+        if (result == READ_UNANSWERED) {
+            out->unanswered = 1;
+            continue;
+        }
         if (result == -2) {
             out->too_large = 1;
             t->data = NULL, t->length = 0;

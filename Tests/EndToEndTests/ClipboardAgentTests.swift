@@ -123,6 +123,21 @@ import Glibc
         #expect(Date().timeIntervalSince(started) < 1.5)
     }
 
+    /// An owner busy as the copy is made (serving another client's paste: a clipboard
+    /// manager reads every copy at once) answers nothing for a while: the agent reads the
+    /// copy again while it still owns the clipboard, and says what it holds.
+    @Test func aCopyWhoseOwnerIsBusyAtFirstIsReadAgain() throws {
+        let display = try ClipboardTests.Display()
+        let agent = try Agent(display: display, arguments: ["--watch"])
+        #expect(try agent.receive()["type"] as? String == "ready")
+        let owner = try ClipboardTests.Server(["/usr/bin/python3", "\(Sandbox.repository)/Tests/Fixtures/qt-copy.py", "busy words", "--busy", "2"],
+                                              environment: ["DISPLAY=\(display.name)", "QT_QPA_PLATFORM=xcb", "PATH=/usr/bin:/bin"])
+        let changed = try agent.receive(seconds: 30)
+        #expect(changed["unanswered"] == nil, "\(changed)")
+        #expect((changed["targets"] as? [[String: Any]])?.contains { $0["name"] as? String == "UTF8_STRING" && $0["size"] as? Int == 10 } == true, "\(changed)")
+        _ = owner
+    }
+
     @Test func anOwnerWhoseTransferNeverEndsIsGivenUpAfterTenSeconds() throws {
         let display = try ClipboardTests.Display()
         let agent = try Agent(display: display, arguments: ["--watch"])

@@ -4,7 +4,10 @@ target x-kde-passwordManagerHint holding "secret". Keeps the clipboard until it 
 or SECONDS (default 30) have passed; with --clear-after N it empties the clipboard after N
 seconds, as a password manager does, and goes on running; with --hint-delay N it stalls
 N seconds before it answers for the hint (its whole event loop, as a busy password manager
-does), then answers every request in order. Prints "copied" once the clipboard is its own."""
+does), then answers every request in order; with --busy N its whole event loop stalls N
+seconds as soon as it has copied, as an owner serving another client's paste does (a
+clipboard manager reads every copy as it is made). Prints "copied" once the clipboard is
+its own."""
 import argparse
 import sys
 import time
@@ -18,6 +21,7 @@ parser.add_argument("--secret", action="store_true")
 parser.add_argument("--seconds", type=float, default=30)
 parser.add_argument("--clear-after", type=float)
 parser.add_argument("--hint-delay", type=float, default=0)
+parser.add_argument("--busy", type=float, default=0)
 options = parser.parse_args()
 
 
@@ -38,5 +42,7 @@ clipboard.setMimeData(data)
 print("copied", flush=True)
 if options.clear_after is not None:
     QTimer.singleShot(int(options.clear_after * 1000), clipboard.clear)
+if options.busy:
+    QTimer.singleShot(0, lambda: time.sleep(options.busy))
 QTimer.singleShot(int(options.seconds * 1000), application.quit)
 application.exec_()
