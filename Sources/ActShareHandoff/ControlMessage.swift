@@ -160,12 +160,6 @@ public struct ControlResponse: Codable, Sendable {
         response.phrase = message
         return response
     }
-
-    /// The words of a failed answer in the person's language: its phrase, or the daemon's
-    /// English where an older daemon sent none.
-    public var translatedError: String? {
-        phrase?.translated ?? error
-    }
 }
 
 /// A paired device, as `handoff devices` shows it.
