@@ -40,18 +40,15 @@ do {
         try command.run()
     }
     exit(ExitStatus.completed.rawValue)
-} catch let failure as CommandFailure {
-    if let message = failure.message {
-        JSONFailure.printIfAsked(arguments, error: message.description)
-        StandardStreams.error(message.translated)
-    }
-    exit(failure.status.rawValue)
-} catch let error as ActShareError {
-    let failure = CommandFailure(error)
-    JSONFailure.printIfAsked(arguments, error: error.description)
-    StandardStreams.error(error.translatedDescription)
-    exit(failure.status.rawValue)
 } catch {
+    // An error of the core or the host ends the command as its CommandFailure says.
+    if let failure = (error as? CommandFailure) ?? (error as? ActShareError).map(CommandFailure.init) {
+        if let message = failure.message {
+            JSONFailure.printIfAsked(arguments, error: message.description)
+            StandardStreams.error(message.translated)
+        }
+        exit(failure.status.rawValue)
+    }
     let code = ActShareCommand.exitCode(for: error)
     if code == .success {
         StandardStreams.out(ActShareCommand.fullMessage(for: error) + "\n")

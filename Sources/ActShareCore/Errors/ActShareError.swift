@@ -70,12 +70,4 @@ public struct ActShareError: Error, Sendable, CustomStringConvertible {
         guard let location else { return message }
         return "\(location): error: \(message)"
     }
-
-    /// ``description`` in the person's language, for their terminal. A place in a file
-    /// keeps its `FILE:LINE:COLUMN: error:` (what editors match); the words after it are
-    /// translated.
-    public var translatedDescription: String {
-        guard let location else { return phrase.translated }
-        return "\(location): error: \(phrase.translated)"
-    }
 }
