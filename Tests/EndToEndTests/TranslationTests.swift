@@ -97,8 +97,10 @@ import Testing
         let odd = try sandbox.run("perform", "org.example.%s", file)
         #expect(odd.stderr == "actshare: kein Anbieter bietet den Aktivitätstyp org.example.%s an\n", "\(odd.stderr)")
 
-        // The daemon runs in English; its answer is said in German here.
-        let machine = try HandoffTests.Machine("alpha", port: 27_341)
+        // The daemon runs in English (in a network namespace of its own); its answer is
+        // said in German here.
+        let link = try NetworkLink(hosts: 1, tag: "tr")
+        let machine = try HandoffTests.Machine("alpha", port: 53840, namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
         Self.german(machine.sandbox)
         let note = try machine.sandbox.file("note.txt", "hi\n")
         let nobody = try machine.run("handoff", "send", "--device", "nobody", note)
