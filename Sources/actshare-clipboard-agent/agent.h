@@ -87,6 +87,7 @@ typedef struct display {
     xcb_window_t window; /* ours: selections are read into it and owned by it */
     xcb_window_t root;
     xcb_atom_t clipboard, targets, timestamp, incr;
+    xcb_atom_t reading; /* the property of our window selections are read into */
     int primary; /* PRIMARY (XCB_ATOM_PRIMARY) is watched and owned too (--primary) */
     uint8_t xfixes_event; /* the first XFixes event code */
     uint32_t chunk;       /* the most data in one property */
@@ -213,9 +214,15 @@ int wayland_run(int fd, int watch, int primary, uint64_t limit);
 /* Reads `selection`'s targets (as targets_choose keeps them) with their data, at most
  * `limit` bytes in all. 0 on success (`out->unanswered` if a target was not answered in
  * time), -1 if the owner refused its TARGETS, READ_UNANSWERED if it did not answer them
- * in time. */
+ * in time. With `again` (it will be read again), the first target not answered ends the
+ * reading, so that an owner answering nothing holds the agent 3 s at most each time;
+ * without, each target is waited for in turn. */
 #define READ_UNANSWERED (-3)
-int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out);
+int reader_read(display *d, xcb_atom_t selection, uint64_t limit, int again, reading *out);
+/* An answer that came after its reading gave up (a PropertyNotify of our reading
+ * property, outside a reading): deleted, so that an owner that began an INCR transfer
+ * for it goes on to its end instead of waiting for us, and serves others again. */
+void reader_drop_late(display *d, const xcb_property_notify_event_t *change);
 
 /* ---- x11_owner.c: the X clipboard taken for another device's offer ---- */
 

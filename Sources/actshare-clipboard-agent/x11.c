@@ -12,11 +12,12 @@
 #include <string.h>
 
 /* A copy whose owner did not answer a conversion in time is read again while the same
- * owner still owns the selection, after 0.25, 0.5 and 1 s: an owner serving a clipboard
- * manager's paste of the same copy (they read every copy as it is made) answers nobody
- * else until it is done. After the last, what was read is said (and not answered, if
- * nothing was). A transfer that stalls once started is not read again. */
-#define READ_ATTEMPTS 4
+ * owner still owns the selection, after 0.25, 0.5, 1, 2 and 4 s: an owner serving a
+ * clipboard manager's paste of the same copy (they read every copy as it is made)
+ * answers nobody else until it is done, and then answers our late request, which
+ * reader_drop_late lets it finish. After the last, what was read is said (and not
+ * answered, if nothing was). A transfer that stalls once started is not read again. */
+#define READ_ATTEMPTS 6
 #define FIRST_RETRY_MS 250
 
 typedef struct retry {
@@ -29,7 +30,7 @@ typedef struct retry {
 /* Reads `selection` (owned by `owner`) and reports it, or plans to read it again. */
 static void read_copy(display *d, int fd, uint64_t limit, xcb_window_t owner, xcb_atom_t selection, int attempts, retry *again) {
     reading r;
-    int result = reader_read(d, selection, limit, &r);
+    int result = reader_read(d, selection, limit, attempts + 1 < READ_ATTEMPTS, &r);
     again->owner = XCB_NONE;
     if ((result == READ_UNANSWERED || (result == 0 && r.unanswered)) && attempts + 1 < READ_ATTEMPTS) {
         reading_free(&r);
@@ -48,7 +49,7 @@ typedef struct x11 {
 
 static int x11_read(void *self, reading *out) {
     x11 *x = self;
-    return reader_read(x->d, x->d->clipboard, x->limit, out);
+    return reader_read(x->d, x->d->clipboard, x->limit, 0, out);
 }
 
 static int x11_own(void *self, const char *id, offered_target *targets, size_t count) {
@@ -112,6 +113,7 @@ int x11_run(int fd, int watch, int primary, uint64_t limit) {
                     }
                 }
             } else {
+                if ((event->response_type & 0x7F) == XCB_PROPERTY_NOTIFY) reader_drop_late(&d, (xcb_property_notify_event_t *)event);
                 owner_handle(o, event);
             }
             free(event);

@@ -52,6 +52,7 @@ int display_open(display *d) {
     d->targets = display_atom(d, "TARGETS");
     d->timestamp = display_atom(d, "TIMESTAMP");
     d->incr = display_atom(d, "INCR");
+    d->reading = display_atom(d, "ACTSHARE_SELECTION");
 
     const xcb_query_extension_reply_t *xfixes = xcb_get_extension_data(c, &xcb_xfixes_id);
     if (!xfixes || !xfixes->present) return -2;

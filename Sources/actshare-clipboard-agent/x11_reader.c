@@ -115,9 +115,9 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     return result;
 }
 
-int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) {
+int reader_read(display *d, xcb_atom_t selection, uint64_t limit, int again, reading *out) {
     memset(out, 0, sizeof *out);
-    xcb_atom_t property = display_atom(d, "ACTSHARE_SELECTION");
+    xcb_atom_t property = d->reading;
     unsigned char *data;
     uint32_t length;
     xcb_atom_t type;
@@ -156,6 +156,7 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
         if (result == -1) continue; /* refused: not offered on */
         if (result == READ_UNANSWERED) {
             out->unanswered = 1;
+            if (again) break;
             continue;
         }
         if (result == -2) {
@@ -167,4 +168,10 @@ int reader_read(display *d, xcb_atom_t selection, uint64_t limit, reading *out) 
     }
     free(names);
     return 0;
+}
+
+void reader_drop_late(display *d, const xcb_property_notify_event_t *change) {
+    if (change->window != d->window || change->atom != d->reading || change->state != XCB_PROPERTY_NEW_VALUE) return;
+    /* Deleted unread: the deletion is what an INCR owner waits for. */
+    xcb_delete_property(d->connection, d->window, d->reading);
 }
