@@ -27,8 +27,7 @@ final class AccessibleDesktop {
         bus = try ClipboardTests.Server(
             ["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"],
             environment: ["XDG_RUNTIME_DIR=\(runtime)", "HOME=\(root)", "PATH=/usr/bin:/bin", "DISPLAY=\(display.name)"])
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        eventually { FileManager.default.fileExists(atPath: socket) }
         windowManager = try ClipboardTests.Server(
             ["/usr/bin/openbox", "--sm-disable"], environment: ["DISPLAY=\(display.name)", "HOME=\(root)", "PATH=/usr/bin:/bin"])
     }
@@ -40,17 +39,16 @@ final class AccessibleDesktop {
         return desktop
     }
 
-    /// The X window named `name` (a whole name), waited for (at most 20 s).
+    /// The X window named `name` (a whole name), waited for.
     func window(_ name: String) throws -> String {
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
+        var id: String?
+        try eventually {
             let found = try Sandbox.execute("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"],
                                             environment: ["DISPLAY": display.name], stdin: nil, timeout: 20)
-            if let id = found.stdout.split(separator: "\n").first { return String(id) }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
-        let none: String? = nil
-        return try #require(none, "no window \(name)")
+            id = found.stdout.split(separator: "\n").first.map(String.init)
+            return id != nil
+        }
+        return try #require(id, "no window \(name)")
     }
 
     /// Where window `id` is on the screen, and its size, as the window manager placed it.

@@ -54,6 +54,14 @@ import Testing
 
         private var reaped = false
 
+        /// Whether it has ended (reaped here, so a later wait does not block).
+        var hasExited: Bool {
+            if reaped { return true }
+            var status: Int32 = 0
+            reaped = waitpid(pid, &status, WNOHANG) == pid
+            return reaped
+        }
+
         /// Asks it to stop (SIGTERM) and waits: what it does on the way out, it does.
         func terminate() {
             kill(pid, SIGTERM)

@@ -31,21 +31,22 @@ final class DesktopSession {
                             stdin: nil, timeout: 20)
     }
 
-    /// The window named `name` (a whole name), waited for (at most 20 s). Polled, not
-    /// `search --sync`: that one never ends when the window never comes, and the test
-    /// runner's children cannot always be stopped. On failure the screen is kept.
+    /// The window named `name` (a whole name), waited for. Polled, not `search --sync`:
+    /// that one never ends when the window never comes, and the test runner's children
+    /// cannot always be stopped. On failure the screen is kept.
     func window(_ name: String) throws -> String {
-        let deadline = Date().addingTimeInterval(20)
-        var found: Run
-        repeat {
+        var found: Run?
+        var id: String?
+        try eventually {
             found = try xdotool(["search", "--onlyvisible", "--name", "^\(NSRegularExpression.escapedPattern(for: name))$"])
-            if let id = found.stdout.split(separator: "\n").first { return String(id) }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
+            id = found?.stdout.split(separator: "\n").first.map(String.init)
+            return id != nil
+        }
+        if let id { return id }
         let picture = "\(Sandbox.repository)/.build/test-artefacts/no-window-\(name.filter { $0.isLetter || $0.isNumber }).png"
         try? screenshot(to: picture)
         let none: String? = nil
-        return try #require(none, "no window \(name) (the screen: \(picture)): \(found.stderr)")
+        return try #require(none, "no window \(name) (the screen: \(picture)): \(found?.stderr ?? "")")
     }
 
     /// Whether a window named `name` is shown now.
@@ -82,9 +83,9 @@ final class DesktopSession {
         #expect(run.status == 0, "screenshot: \(run.stderr)")
     }
 
-    /// The middle of the screen's area in `colour` (RGB, each ±`tolerance`), waited for (at
-    /// most `seconds`), or nil: at least 200 pixels of it, so that a thin focus ring is not one.
-    func area(of colour: (Int, Int, Int), tolerance: Int = 12, seconds: Double = 10) throws -> (x: Int, y: Int)? {
+    /// The middle of the screen's area in `colour` (RGB, each ±`tolerance`), waited for, or
+    /// nil: at least 200 pixels of it, so that a thin focus ring is not one.
+    func area(of colour: (Int, Int, Int), tolerance: Int = 12) throws -> (x: Int, y: Int)? {
         let find = """
             import sys; from PIL import ImageGrab
             r, g, b, t = (int(v) for v in sys.argv[2:6]); image = ImageGrab.grab(xdisplay=sys.argv[1]).convert('RGB')
@@ -92,16 +93,15 @@ final class DesktopSession {
             hits = [(x, y) for y in range(h) for x in range(w) if abs(p[x, y][0] - r) <= t and abs(p[x, y][1] - g) <= t and abs(p[x, y][2] - b) <= t]
             print(f"{sum(x for x, _ in hits) // len(hits)} {sum(y for _, y in hits) // len(hits)}" if len(hits) >= 200 else "")
             """
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
+        var numbers: [Int] = []
+        try eventually {
             let run = try Sandbox.execute(
                 "/usr/bin/python3", ["-c", find, display.name, String(colour.0), String(colour.1), String(colour.2), String(tolerance)],
                 environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
-            let numbers = run.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-            if numbers.count == 2 { return (numbers[0], numbers[1]) }
-            Thread.sleep(forTimeInterval: 0.3)
-        } while Date() < deadline
-        return nil
+            numbers = run.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+            return numbers.count == 2
+        }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     /// A left click at (`x`, `y`) on the screen.
@@ -109,13 +109,12 @@ final class DesktopSession {
         _ = try xdotool(["mousemove", "--sync", String(x), String(y), "click", "1"])
     }
 
-    /// Waits for actshare to end (at most `seconds`: then it is stopped, and the test
-    /// fails): its exit status and standard output.
-    func finish(seconds: Double = 60) -> (status: Int32, output: Data) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    /// Waits for actshare to end (if it never does, it is stopped and the test fails): its
+    /// exit status and standard output.
+    func finish() -> (status: Int32, output: Data) {
+        eventually { !process.isRunning }
         if process.isRunning {
-            Issue.record("actshare did not end within \(seconds) s")
+            Issue.record("actshare did not end")
             try? screenshot(to: "\(Sandbox.repository)/.build/test-artefacts/did-not-end.png")
             kill(process.processIdentifier, SIGKILL)
         }

@@ -49,8 +49,7 @@ extension HandoffTests {
             #expect(flood.status == 0, "\(flood.stderr)")
         }
         // Every unproven connection is gone 2 s after it came.
-        let deadline = Date().addingTimeInterval(5)
-        while Self.descriptors(of: pid) > before + 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        eventually { Self.descriptors(of: pid) <= before + 2 }
         #expect(Self.descriptors(of: pid) <= before + 2, "the daemon held \(Self.descriptors(of: pid)) descriptors, \(before) before")
         #expect(try a.run("activity", "list").status == 0, "the daemon still serves its own user")
     }
@@ -153,8 +152,7 @@ extension HandoffTests {
         // Continued: the handler gets a file whose name was made here, as one argument.
         let continued = try b.run("handoff", "continue", "2222222222222222")
         #expect(continued.status == 0, "\(continued.stderr)")
-        let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: received) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        eventually { FileManager.default.fileExists(atPath: received) }
         let file = try #require(try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: received))) as? [String: Any])
         #expect(file["title"] as? String == "Fine")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never"), "no command of the peer's ran")

@@ -14,14 +14,14 @@ import Testing
             .filter { $0["protocol"] as? String == wire }
     }
 
-    /// Polls `discover` until `condition` holds, for at most `seconds`.
-    static func waitFor(_ machine: Machine, seconds: Double = 10, wire: String = "actshare", asking: String = "0.5",
+    /// Polls `discover` until `condition` holds (giving up after `seconds`, where a test
+    /// proves a limit).
+    static func waitFor(_ machine: Machine, seconds: Double = 120, wire: String = "actshare", asking: String = "0.5",
                         _ condition: ([[String: Any]]) -> Bool) throws -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(seconds)
         var last: [[String: Any]] = []
-        while Date() < deadline {
+        try eventually(bound: seconds, every: 0.01) {
             last = try nearby(machine, timeout: asking, wire: wire)
-            if condition(last) { return last }
+            return condition(last)
         }
         return last
     }
@@ -178,8 +178,7 @@ import Testing
                 publish-workstation=no
                 """.write(toFile: "\(root)/avahi-daemon.conf", atomically: true, encoding: .utf8)
             bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--config-file=\(root)/bus.conf", "--nofork"])
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: "\(root)/bus") && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            eventually { [root] in FileManager.default.fileExists(atPath: "\(root)/bus") }
             // The script is fixed; the folder and the command come in as its arguments.
             let log = open("\(root)/avahi.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             defer { close(log) }
@@ -189,10 +188,7 @@ import Testing
                  "/usr/sbin/avahi-daemon", "-f", "\(root)/avahi-daemon.conf", "--no-drop-root", "--no-chroot", "--no-rlimits"],
                 environment: ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(root)/bus"]) { $1 }.map { "\($0)=\($1)" },
                 stderr: log)
-            let started = Date().addingTimeInterval(10)
-            while !((try? String(contentsOfFile: "\(root)/avahi.log", encoding: .utf8))?.contains("Server startup complete") ?? false) && Date() < started {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            eventually { (try? String(contentsOfFile: "\(root)/avahi.log", encoding: .utf8))?.contains("Server startup complete") ?? false }
             try #require(try String(contentsOfFile: "\(root)/avahi.log", encoding: .utf8).contains("Server startup complete"), "avahi-daemon did not start")
         }
 

@@ -168,8 +168,7 @@ extension HandoffTransferTests {
 
     /// Waits (at most 60 s) until at least `bytes` of `name` arrived in `directory`.
     static func waitForPartial(in directory: String, _ name: String, atLeast bytes: Int) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while partialSize(in: directory, name) < bytes && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        eventually(every: 0.005) { partialSize(in: directory, name) >= bytes }
         try #require(partialSize(in: directory, name) >= bytes, "\(name) did not start arriving")
     }
 
@@ -202,8 +201,7 @@ extension HandoffTransferTests {
 
         // Back, it gets the rest by itself: only what it did not keep goes over the wire.
         try b.start()
-        let backBy = Date().addingTimeInterval(90)
-        while !a.log.contains("delivered the queued send") && Date() < backBy { Thread.sleep(forTimeInterval: 0.1) }
+        eventually { a.log.contains("delivered the queued send") }
         #expect(a.log.contains("delivered the queued send") && a.log.contains("\((1 << 30) - kept) bytes sent"), "\(a.log)")
         #expect(try Self.sha256("\(received)/big.img") == Self.sha256(big))
         #expect(try FileManager.default.contentsOfDirectory(atPath: received) == ["big.img"], "no partial folder left")
@@ -220,8 +218,7 @@ extension HandoffTransferTests {
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 4)
-        let deadline = Date().addingTimeInterval(10)
-        while (try FileManager.default.contentsOfDirectory(atPath: received)).count > 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try eventually { (try FileManager.default.contentsOfDirectory(atPath: received)).count <= 1 }
         #expect(try FileManager.default.contentsOfDirectory(atPath: received) == ["big.img"], "the cancelled transfer left nothing")
         #expect(b.log.contains("cancelled by alpha"), "\(b.log)")
 
@@ -315,8 +312,7 @@ extension HandoffTransferTests {
         let (a, b, received) = try Self.pairedPair(27_251, 27_252)
         let bus = "\(b.sandbox.root)/bus"
         let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: bus) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        eventually { FileManager.default.fileExists(atPath: bus) }
         // xdg-open, as the desktop would run it, recorded instead of opening a file manager.
         let opened = "\(b.sandbox.root)/opened", bin = "\(b.sandbox.root)/bin"
         try Sandbox.write("#!/bin/sh\nprintf '%s\\n' \"$@\" > \(opened)\n", to: "\(bin)/xdg-open")
@@ -336,13 +332,9 @@ extension HandoffTransferTests {
         let dunstctl = { (arguments: [String]) throws -> Run in
             try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: b.sandbox.environment, stdin: nil)
         }
-        let shown = Date().addingTimeInterval(10)
-        while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < shown {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try eventually { (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
         #expect(try dunstctl(["action", "0"]).status == 0)
-        let acted = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: opened) && Date() < acted { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { FileManager.default.fileExists(atPath: opened) }
         #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "\(received)\n", "the folder, and only it, is opened")
         let history = try dunstctl(["history"]).stdout
         #expect(history.contains("2 files from alpha") && history.contains("one.txt, two.txt"), "\(history)")
@@ -359,8 +351,7 @@ extension HandoffTransferTests {
             return count
         }
         // The notice acted on above may still be on its way out: counted from when it is gone.
-        let gone = Date().addingTimeInterval(10)
-        while notices() > 0 && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { notices() == 0 }
         var most = 0
         for index in 0..<40 {
             let file = try a.sandbox.file("small-\(index)<b>.txt", "\(index)\n")
@@ -372,10 +363,7 @@ extension HandoffTransferTests {
         #expect(most <= 1, "\(most) notices at once")
         // Closing the one shown lets the next, with everything that waited, appear.
         _ = try dunstctl(["close-all"])
-        let next = Date().addingTimeInterval(10)
-        while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < next {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try eventually { (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
         _ = try dunstctl(["close-all"])
         let later = try dunstctl(["history"]).stdout
         #expect(later.contains("39 files from alpha"), "the rest are said together: \(later)")
@@ -434,16 +422,11 @@ extension HandoffTransferTests {
         a.stop()
         try a.start()
         try b.start()
-        let deadline = Date().addingTimeInterval(30)
-        while !(FileManager.default.fileExists(atPath: "\(received)/note.txt") && FileManager.default.fileExists(atPath: "\(received)/copied.txt"))
-            && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        eventually { FileManager.default.fileExists(atPath: "\(received)/note.txt") && FileManager.default.fileExists(atPath: "\(received)/copied.txt") }
         #expect(try String(contentsOfFile: "\(received)/note.txt", encoding: .utf8) == "as it was\n")
         #expect(try String(contentsOfFile: "\(received)/copied.txt", encoding: .utf8) == "copied before the change\n")
         #expect(!FileManager.default.fileExists(atPath: "\(received)/dropped.txt"))
-        let emptied = Date().addingTimeInterval(5)
-        while try a.run("handoff", "queue").stdout != "" && Date() < emptied { Thread.sleep(forTimeInterval: 0.1) }
+        try eventually { try a.run("handoff", "queue").stdout == "" }
         #expect(try a.run("handoff", "queue").stdout == "", "delivered, the sends leave the queue")
         #expect(a.log.contains("delivered the queued send \(id) to beta"), "\(a.log)")
     }
@@ -481,8 +464,7 @@ extension HandoffTransferTests {
             return process
         }
         func wait(_ process: Process) {
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            eventually { !process.isRunning }
         }
         let modes = try peer("""
             {"entries": [{"path": "tools", "kind": "folder", "size": 0, "mode": 4095},
@@ -505,14 +487,13 @@ extension HandoffTransferTests {
                          {"path": "sub/evil.desktop", "kind": "file", "size": 6, "mode": 420}],
              "files": [{"index": 1, "data": "owned\\n"}], "transfer": "5555666677778888", "pause": 2}
             """)
-        let deadline = Date().addingTimeInterval(10)
         var partial: String?
-        while partial == nil && Date() < deadline {
+        eventually(every: 0.01) {
             partial = (try? FileManager.default.contentsOfDirectory(atPath: received))?.first { $0.hasPrefix(".actshare-partial-") && $0.hasSuffix("5555666677778888") }
-            if partial == nil { Thread.sleep(forTimeInterval: 0.01) }
+            return partial != nil
         }
         let sub = "\(received)/\(try #require(partial))/sub"
-        while !FileManager.default.fileExists(atPath: sub) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        eventually(every: 0.01) { FileManager.default.fileExists(atPath: sub) }
         #expect(rmdir(sub) == 0 && symlink(autostart, sub) == 0)
         wait(swapped)
         #expect(try FileManager.default.contentsOfDirectory(atPath: autostart).isEmpty, "nothing written through the link")
@@ -541,10 +522,7 @@ extension HandoffTransferTests {
             sent = try? Sandbox.execute(Sandbox.binary, ["handoff", "send", "--device", "beta", folder], environment: environment, stdin: nil)
             done.signal()
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: received))?.contains { $0.hasPrefix(".actshare-partial-") } ?? false) {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        eventually(every: 0.005) { (try? FileManager.default.contentsOfDirectory(atPath: received))?.contains { $0.hasPrefix(".actshare-partial-") } ?? false }
         #expect(unlink("\(folder)/b-note.txt") == 0 && symlink(secret, "\(folder)/b-note.txt") == 0)
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(sent?.status != 0, "the send stops")

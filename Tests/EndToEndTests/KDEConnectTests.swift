@@ -34,8 +34,7 @@ import Testing
             chmod("\(root)/run", 0o700)
             if sessionBus == nil {
                 bus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=\(busAddress)"])
-                let up = Date().addingTimeInterval(10)
-                while !FileManager.default.fileExists(atPath: "\(root)/run/bus") && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+                eventually { FileManager.default.fileExists(atPath: "\(root)/run/bus") }
             }
             // Its name from the start, in its config: renamed later, the other side may keep
             // the old one until it reconnects.
@@ -51,16 +50,13 @@ import Testing
                                                environment: environment.map { "\($0)=\($1)" }, stderr: log)
             // Its name owned before anything is called on it: a call would otherwise have the
             // bus start another kdeconnectd (its .service file), outside the namespace.
-            let deadline = Date().addingTimeInterval(60)
-            var owned = false
-            while !owned, Date() < deadline {
-                owned = try Sandbox.execute(
+            let owned = try eventually { [environment] in
+                try Sandbox.execute(
                     "/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                                        "--method", "org.freedesktop.DBus.NameHasOwner", "org.kde.kdeconnect"],
                     environment: environment, stdin: nil).stdout.contains("true")
-                if !owned { Thread.sleep(forTimeInterval: 0.1) }
             }
-            try #require(owned, "kdeconnectd (\(name)) did not take its bus name in 60 s: \(log)")
+            try #require(owned, "kdeconnectd (\(name)) did not take its bus name: \(log)")
         }
 
         deinit {
@@ -83,17 +79,18 @@ import Testing
             try Sandbox.execute("/usr/bin/kdeconnect-cli", arguments, environment: environment, stdin: nil)
         }
 
-        /// The id of the device it sees called `name`, waiting for it (60 s at most: on a
-        /// loaded machine kdeconnectd takes its time).
+        /// The id of the device it sees called `name`, waiting for it (on a loaded machine
+        /// kdeconnectd takes its time).
         func deviceID(named name: String, paired: Bool = false) throws -> String {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            var id: String?
+            try eventually {
                 let listed = try call("/modules/kdeconnect", "org.kde.kdeconnect.daemon.deviceNames", ["true", paired ? "true" : "false"]).stdout
                 if let range = listed.range(of: "': '\(name)'"), let start = listed[..<range.lowerBound].lastIndex(of: "'") {
-                    return String(listed[listed.index(after: start)..<range.lowerBound])
+                    id = String(listed[listed.index(after: start)..<range.lowerBound])
                 }
-                Thread.sleep(forTimeInterval: 0.2)
+                return id != nil
             }
+            if let id { return id }
             Issue.record("kdeconnectd does not see \(name): \(log)")
             throw CancellationError()
         }
@@ -118,21 +115,20 @@ import Testing
         // Asked again if the request is lost or expires before it is accepted (a pairing
         // request lasts 30 s in kdeconnectd; under CI's load one was never seen in 60 s).
         let device = "/modules/kdeconnect/devices/\(laptopID)"
-        let deadline = Date().addingTimeInterval(150)
         var lastAsked = Date.distantPast
         var accepted: Run?
-        while Date() < deadline {
+        try eventually(bound: 150) {
             if try phone.call(device, "org.kde.kdeconnect.device.hasPairingRequests").stdout.contains("true") {
                 let answer = try phone.call(device, "org.kde.kdeconnect.device.acceptPairing")
                 accepted = answer
-                if answer.status == 0 { break }
+                if answer.status == 0 { return true }
             }
             if Date().timeIntervalSince(lastAsked) > 20 {
                 let asked = try laptop.cli(["-d", phoneID, "--pair"])
                 #expect(asked.status == 0, "kdeconnect-cli --pair: \(asked.stderr)")
                 lastAsked = Date()
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            return false
         }
         guard let accepted, accepted.status == 0 else {
             Issue.record("""
@@ -179,10 +175,8 @@ import Testing
                 name.hasPrefix("Trip photo") && name.hasSuffix(".jpg") && (try? Data(contentsOf: URL(fileURLWithPath: "\(downloads)/\(name)"))) == original
             }
         }
-        func waitForArrival() {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, !arrivedWhole() { Thread.sleep(forTimeInterval: 0.1) }
-        }
+        // 60 s: long past any transfer seen, so a stall is taken for one.
+        func waitForArrival() { eventually(bound: 60) { arrivedWhole() } }
         waitForArrival()
         // kdeconnectd's own transfer to kdeconnectd has stalled under CI's load after its
         // first 64 KiB (three runs in many, with actshare's part done: the share accepted,
@@ -203,8 +197,7 @@ import Testing
         // A URL: Phone opens it (here, without a desktop, it says it cannot).
         let url = "https://example.org/from-actshare?x=1"
         #expect(try sandbox.run("perform", "org.actshare.kdeconnect", url).status == 0)
-        let opened = Date().addingTimeInterval(20)
-        while Date() < opened, !phone.log.contains(url) { Thread.sleep(forTimeInterval: 0.1) }
+        eventually { phone.log.contains(url) }
         #expect(phone.log.contains(url), "\(phone.log)")
 
         // A device by a name no device has: refused, naming those there are.
@@ -264,10 +257,7 @@ import Testing
         // The phone's kdeconnectd takes it (that it arrives whole is the test above's: here
         // kdeconnectd's own payload connection, right after pairing, now and then stalls).
         let downloads = "\(phone.root)/home/Downloads"
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).contains(where: { $0.hasPrefix("notes.txt") }) {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        eventually { ((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).contains { $0.hasPrefix("notes.txt") } }
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).contains { $0.hasPrefix("notes.txt") },
                 "\(laptop.log.suffix(800)) / \(phone.log.suffix(800))")
     }

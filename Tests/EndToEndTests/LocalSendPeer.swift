@@ -46,11 +46,10 @@ final class LocalSendPeer {
             ["/usr/sbin/ip", "netns", "exec", namespace, "\(Self.bin)/localsendd", "--alias", alias, "--port", "53317", "--socket", socket,
              "--download-dir", downloads, "--no-log-time"] + arguments,
             environment: environment.map { "\($0)=\($1)" }, stderr: log)
-        let deadline = Date().addingTimeInterval(15)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { FileManager.default.fileExists(atPath: socket) }
         // Its control socket comes first, its HTTPS port later: the line naming its
         // fingerprint says that port listens.
-        while self.log.components(separatedBy: " fingerprint=").count == started && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { self.log.components(separatedBy: " fingerprint=").count > started }
         try #require(self.log.components(separatedBy: " fingerprint=").count > started, "localsendd did not start: \(self.log)")
     }
 

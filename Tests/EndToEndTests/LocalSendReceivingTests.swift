@@ -15,39 +15,34 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
     }
 
-    /// Polls `handoff requests` until one waits (20 s at most).
+    /// Polls `handoff requests` until one waits.
     static func waitForRequest(_ machine: Machine) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let first = try requests(machine).first { return first }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        var first: [String: Any]?
+        if try eventually({ first = try requests(machine).first; return first != nil }), let first { return first }
         Issue.record("no LocalSend request came: \(machine.log)")
         throw CancellationError()
     }
 
-    /// Polls until `path` exists (60 s at most).
-    static func waitFor(_ path: String, seconds: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !FileManager.default.fileExists(atPath: path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        return FileManager.default.fileExists(atPath: path)
+    /// Polls until `path` exists.
+    static func waitFor(_ path: String) -> Bool {
+        eventually { FileManager.default.fileExists(atPath: path) }
     }
 
     /// localsendd's last result (`received`, `declined`…), once it has one for the send
-    /// started after `previous` (30 s at most).
+    /// started after `previous`.
     static func result(_ peer: LocalSendPeer, after previous: String?) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let result = try peer.status()["result"] as? [String: Any], result["id"] as? String != previous { return result }
-            Thread.sleep(forTimeInterval: 0.1)
+        var result: [String: Any] = [:]
+        try eventually {
+            guard let latest = try peer.status()["result"] as? [String: Any], latest["id"] as? String != previous else { return false }
+            result = latest
+            return true
         }
-        return [:]
+        return result
     }
 
-    /// Waits until localsendd lists `name` (10 s at most): only then does it send there.
+    /// Waits until localsendd lists `name`: only then does it send there.
     static func waitUntilHeard(_ peer: LocalSendPeer, _ name: String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !(try peer.devices()).contains(where: { $0["alias"] as? String == name }) { Thread.sleep(forTimeInterval: 0.2) }
+        try eventually { try peer.devices().contains { $0["alias"] as? String == name } }
         try #require(try peer.devices().contains { $0["alias"] as? String == name }, "localsendd does not list \(name)")
     }
 
@@ -57,10 +52,7 @@ import Testing
         _ = try peer.control(["send", "--to", "alpha", file])
         let id = try #require(try waitForRequest(machine)["id"] as? String)
         #expect(try machine.run("handoff", "accept", id).status == 0)
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        try eventually(every: 0.005) { (try FileManager.default.contentsOfDirectory(atPath: received)).contains { $0.hasPrefix(".actshare-partial-") } }
         Thread.sleep(forTimeInterval: 0.3)
         return id
     }
@@ -97,12 +89,9 @@ import Testing
         return (request, try #require(tokens["sessionId"] as? String), try #require(tokens["files"] as? [String: String]))
     }
 
-    /// Waits (10 s at most) until no hidden partial folder is left in `received`.
+    /// Waits until no hidden partial folder is left in `received`.
     static func waitUntilNothingPartial(in received: String) throws {
-        let gone = Date().addingTimeInterval(10)
-        while Date() < gone, (try FileManager.default.contentsOfDirectory(atPath: received)).contains(where: { $0.hasPrefix(".actshare-partial-") }) {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try eventually { !(try FileManager.default.contentsOfDirectory(atPath: received)).contains { $0.hasPrefix(".actshare-partial-") } }
     }
 
     static func lastResultID(_ peer: LocalSendPeer) throws -> String? {
@@ -346,8 +335,7 @@ import Testing
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let bus = "\(alpha.sandbox.root)/bus"
         let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
-        let up = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: bus) && Date() < up { Thread.sleep(forTimeInterval: 0.02) }
+        eventually { FileManager.default.fileExists(atPath: bus) }
         // The context menu's choice, made by a script where a user would pick from dmenu.
         let choice = "\(alpha.sandbox.root)/choice"
         let menu = try alpha.sandbox.file("menu", "#!/bin/sh\ntee \(alpha.sandbox.root)/menu-lines | grep -m1 \"^#$(cat \(choice)) \"\n")
@@ -367,31 +355,26 @@ import Testing
         func ask(_ answer: String) throws {
             try answer.write(toFile: choice, atomically: true, encoding: .utf8)
             _ = try peer.control(["send", "--to", "alpha", "\(peer.root)/photo.jpg"])
-            let shown = Date().addingTimeInterval(20)
-            while (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) != "1" && Date() < shown {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            try eventually { (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
             #expect(try dunstctl(["context"]).status == 0)
         }
         try LocalSendTests.makeRandomFile("\(peer.root)/photo.jpg", bytes: 100_000)
         try ask("Decline")
         // The menu runs, and the notification closes, on dunst's own time.
-        let declined = Date().addingTimeInterval(10)
-        while Date() < declined, !(try Self.requests(alpha)).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+        try eventually { try Self.requests(alpha).isEmpty }
         #expect(try Self.requests(alpha).isEmpty, "the button answered")
         let lines = (try? String(contentsOfFile: "\(alpha.sandbox.root)/menu-lines", encoding: .utf8)) ?? ""
         #expect(lines.contains("#Accept ") && lines.contains("#Always Accept ") && lines.contains("#Decline "), "\(lines)")
         var history = ""
-        let closed = Date().addingTimeInterval(10)
-        while Date() < closed, !history.contains("Pixel Test wants") {
+        try eventually {
             history = try dunstctl(["history"]).stdout
-            Thread.sleep(forTimeInterval: 0.05)
+            return history.contains("Pixel Test wants")
         }
         #expect(history.contains("Pixel Test wants to send 1 file (100.0 kB)") && history.contains("photo.jpg"), "\(history)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: received)) ?? []).isEmpty)
 
         try ask("Accept")
-        #expect(Self.waitFor("\(received)/photo.jpg", seconds: 20), "accepted from the notification")
+        #expect(Self.waitFor("\(received)/photo.jpg"), "accepted from the notification")
         _ = (dbus, dunst)
     }
 

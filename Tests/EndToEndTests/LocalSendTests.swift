@@ -64,12 +64,10 @@ import Testing
         #expect(listed.stdout.contains("\"Pixel Test\" (LocalSend, desktop, Linux)  \(link.address(1)):53317  certificate \(fingerprint)"), "\(listed.stdout)")
 
         // The other way: localsendd heard alpha's announcement.
-        let deadline = Date().addingTimeInterval(10)
         var heard: [[String: Any]] = []
-        while Date() < deadline {
+        try eventually {
             heard = try peer.devices()
-            if heard.contains(where: { $0["alias"] as? String == "alpha" }) { break }
-            Thread.sleep(forTimeInterval: 0.2)
+            return heard.contains { $0["alias"] as? String == "alpha" }
         }
         let alphaThere = try #require(heard.first { $0["alias"] as? String == "alpha" }, "\(heard)")
         #expect(alphaThere["ip"] as? String == link.address(0))
@@ -171,15 +169,11 @@ import Testing
         process.standardError = FileHandle(forWritingAtPath: senderLog)
         try process.run()
         let arriving = "\(peer.downloads)/big.bin"
-        let deadline = Date().addingTimeInterval(60)
-        while ((try? FileManager.default.attributesOfItem(atPath: arriving)[.size] as? Int) ?? 0) < 20 << 20 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        eventually(every: 0.005) { ((try? FileManager.default.attributesOfItem(atPath: arriving)[.size] as? Int) ?? 0) >= 20 << 20 }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 4)
-        let gone = Date().addingTimeInterval(10)
-        while FileManager.default.fileExists(atPath: arriving) && Date() < gone { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { !FileManager.default.fileExists(atPath: arriving) }
         // What each side said, if the device kept something (seen once in CI, under load).
         #expect(!FileManager.default.fileExists(atPath: arriving),
                 "the device kept the cancelled file; actshare said: \((try? String(contentsOfFile: senderLog, encoding: .utf8)) ?? "")\nlocalsendd: \(peer.log)")
@@ -187,15 +181,11 @@ import Testing
         // Cancelled on the device while it receives: the send stops, saying so, and the
         // device keeps nothing.
         let sending = alpha.background(["handoff", "send", "--device", "Pixel Test", big])
-        let started = Date().addingTimeInterval(60)
-        while ((try? FileManager.default.attributesOfItem(atPath: arriving)[.size] as? Int) ?? 0) < 20 << 20 && Date() < started {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        eventually(every: 0.005) { ((try? FileManager.default.attributesOfItem(atPath: arriving)[.size] as? Int) ?? 0) >= 20 << 20 }
         #expect(try peer.control(["cancel"]).status == 0)
         let stopped = sending()
         #expect(stopped.status == 1 && stopped.stderr.contains("Pixel Test cancelled the transfer"), "\(stopped.stderr)")
-        let cleared = Date().addingTimeInterval(10)
-        while FileManager.default.fileExists(atPath: arriving) && Date() < cleared { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { !FileManager.default.fileExists(atPath: arriving) }
         #expect(!FileManager.default.fileExists(atPath: arriving), "the device kept the file it cancelled; localsendd: \(peer.log)")
 
         // Another host announces itself under the device's name and fingerprint (which

@@ -282,8 +282,7 @@ import Glibc
         let directory = try #require(scratch.texts.first)
         #expect(directory.contains("/actshare-provider-"))
         // Removed by the helper's guard as the helper ends, which may be just after actshare.
-        let deadline = Date().addingTimeInterval(5)
-        while FileManager.default.fileExists(atPath: directory) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        eventually { !FileManager.default.fileExists(atPath: directory) }
         #expect(!FileManager.default.fileExists(atPath: directory), "the private directory is removed")
     }
 

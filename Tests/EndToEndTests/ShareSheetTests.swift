@@ -84,8 +84,7 @@ import Testing
         #expect(session.finish().status == 0)
         try session.screenshot(to: "\(Self.artefacts)/sheet-saved.png")
         try session.answer(shown, keys: ["Return"])
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: opened) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        eventually { FileManager.default.fileExists(atPath: opened) }
         #expect(FileManager.default.contents(atPath: opened) == FileManager.default.contents(atPath: "\(output)/notes.pdf"))
         #expect(try !session.shows("Shared"))
     }
@@ -116,12 +115,10 @@ import Testing
     /// them: the row is filled once the daemon has said which devices are reachable.
     static func rowButtons(on desktop: AccessibleDesktop, count: Int, matching: (String) -> Bool) throws -> [String] {
         var buttons: [String] = []
-        let deadline = Date().addingTimeInterval(20)
-        repeat {
+        try eventually {
             buttons = try desktop.tree().filter(matching)
-            if buttons.count == count { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        } while Date() < deadline
+            return buttons.count == count
+        }
         return buttons
     }
 

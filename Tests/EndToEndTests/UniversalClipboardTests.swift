@@ -107,14 +107,14 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
     }
 
-    /// Polls `machine`'s status until `done` holds (at most `seconds`); returns the last.
+    /// Polls `machine`'s status until `done` holds (giving up after `seconds`, where a test
+    /// proves a limit); returns the last.
     @discardableResult
-    static func waitFor(_ machine: Machine, seconds: Double = 5, _ done: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = try status(machine)
-        while !done(last) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+    static func waitFor(_ machine: Machine, seconds: Double = 120, _ done: ([String: Any]) -> Bool) throws -> [String: Any] {
+        var last: [String: Any] = [:]
+        try eventually(bound: seconds) {
             last = try status(machine)
+            return done(last)
         }
         return last
     }
