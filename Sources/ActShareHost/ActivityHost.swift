@@ -49,6 +49,9 @@ public final class ActivityHost {
         public var declined: Set<String> = []
         /// Why, for those whose provider said (`actshare_decline`), by type.
         public var reasons: [String: String] = [:]
+        /// The targets each offered activity's can-perform hook offered, by type, in the
+        /// provider's order (none for most).
+        public var targets: [String: [ActivityTarget]] = [:]
     }
 
     /// The activities that can perform on `items`, in offer order, and what went wrong
@@ -108,6 +111,7 @@ public final class ActivityHost {
         var reported: Set<String> = []
         var declined: Set<String> = []
         var reasons: [String: String] = [:]
+        var targets: [String: [ActivityTarget]] = [:]
         for (index, offer) in candidates.enumerated() {
             // An activity without can-perform whose library loaded for another: its hooks
             // were resolved then, and one that lacks a hook is not offered either.
@@ -122,6 +126,8 @@ public final class ActivityHost {
             case .success(let answer)? where answer.canPerform:
                 offers.append(offer)
                 trace?("\(offer.type): offered")
+                if !answer.targets.isEmpty { targets[offer.type] = answer.targets }
+                diagnostics += answer.warnings.map { Diagnostic(.warning, $0) }
             case .success(let answer)?:
                 declined.insert(offer.type)
                 reasons[offer.type] = answer.reason
@@ -133,7 +139,8 @@ public final class ActivityHost {
                 if reported.insert(error.description).inserted { diagnostics.append(Diagnostic(error)) }
             }
         }
-        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults, declined: declined, reasons: reasons)
+        return Offers(offers: Router.order(offers, pins: config.pin, recents: recents), diagnostics: diagnostics, faults: faults,
+                      declined: declined, reasons: reasons, targets: targets)
     }
 
     /// The most helpers ``prestartHelpers(for:exclusions:)`` starts: one per processor, at

@@ -66,6 +66,9 @@ static void send_error(unsigned kind, const char *message) {
 /* ---- The request --------------------------------------------------------------- */
 
 static void request_decline(const actshare_request *declining, const char *reason);
+static int32_t request_add_target(const actshare_request *offering, const actshare_target *target);
+
+_Static_assert(ASP_MAX_TARGET_FRAMES == ACTSHARE_MAX_TARGETS + 1, "one TARGET frame past what actshare keeps");
 
 static actshare_request request;
 static actshare_item *items;
@@ -86,6 +89,7 @@ static void free_request(void) {
     free(options);
     free((void *)request.activity_type);
     free((void *)request.subject);
+    free((void *)request.target);
     memset(&request, 0, sizeof request);
     items = NULL;
     options = NULL;
@@ -99,6 +103,7 @@ static int read_request(asp_buffer *b) {
     request.abi_version = ACTSHARE_ABI_VERSION;
     request.struct_size = sizeof(actshare_request);
     request.decline = request_decline;
+    request.add_target = request_add_target;
     if (asp_get_bytes(b, &type, NULL) != 0) return -1;
     request.activity_type = type;
     if (asp_get_optional_bytes(b, &subject, NULL) != 0) return -1;
@@ -139,6 +144,9 @@ static int read_request(asp_buffer *b) {
         request.option_count = i + 1;
         if (failed) return -1;
     }
+    char *target = NULL;
+    if (asp_get_optional_bytes(b, &target, NULL) != 0) return -1;
+    request.target = target;
     return 0;
 }
 
@@ -218,6 +226,33 @@ static void request_decline(const actshare_request *declining, const char *reaso
     put_message(&payload, reason);
     send_frame(ASP_FRAME_DECLINE, &payload);
     asp_free(&payload);
+}
+
+/* TARGET frames sent during the current call (reset by handle_call). */
+static unsigned targets_sent;
+
+/* actshare_add_target during a can_perform call: passed on as it is, for actshare to
+ * check as it checks an in-process provider's; past ASP_MAX_TARGET_FRAMES, not sent. */
+static int32_t request_add_target(const actshare_request *offering, const actshare_target *target) {
+    (void)offering;
+    if (!target || target->struct_size < offsetof(actshare_target, image) + sizeof target->image || !target->id || !target->title) {
+        return -1;
+    }
+    pthread_mutex_lock(&wire);
+    unsigned sent = targets_sent < ASP_MAX_TARGET_FRAMES ? ++targets_sent : ASP_MAX_TARGET_FRAMES + 1;
+    pthread_mutex_unlock(&wire);
+    if (sent > ASP_MAX_TARGET_FRAMES) return -1;
+    asp_buffer payload = {0};
+    asp_put_u8(&payload, (unsigned)target->kind & 0xFF);
+    put_message(&payload, target->id);
+    put_message(&payload, target->title);
+    asp_put_u8(&payload, target->subtitle ? 1 : 0);
+    if (target->subtitle) put_message(&payload, target->subtitle);
+    asp_put_u8(&payload, target->image ? 1 : 0);
+    if (target->image) put_message(&payload, target->image);
+    send_frame(ASP_FRAME_TARGET, &payload);
+    asp_free(&payload);
+    return sent <= ACTSHARE_MAX_TARGETS ? 0 : -1;
 }
 
 static int32_t session_is_cancelled(actshare_session *session) {
@@ -361,6 +396,7 @@ static void handle_call(asp_buffer *b, actshare_session *session) {
     }
     uint64_t result = 0;
     char error[512];
+    targets_sent = 0;
     int failed = cas_invoke(function, arguments, count, (int32_t)returns, &request, session, (long)(int64_t)item, &result,
                             error, sizeof error);
     /* No process a hook started outlives its call. */

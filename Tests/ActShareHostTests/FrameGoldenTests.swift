@@ -63,7 +63,7 @@ import Testing
                 .text("hi"),
                 Item(kind: .data, data: [0, 1, 0xFF], contentType: "application/octet-stream", size: 3),
             ],
-            options: [("greeting", "Hey")], subject: "Re: café")
+            options: [("greeting", "Hey")], subject: "Re: café", target: "device-7")
         #expect(Frame.request(request).encoded == frames[1])
         let count = HookDeclaration(
             role: .perform, symbol: "wc_count", arguments: [.itemData, .option("greeting"), .request], returns: .string,
@@ -133,6 +133,7 @@ enum GoldenReading {
                 try optional("data", data: true)
             }
             for _ in 0..<(try u32("options")) { try bytes("name"); try bytes("value") }
+            try optional("target")
         case .call:
             line = "CALL"
             try bytes("symbol")
@@ -156,6 +157,8 @@ enum GoldenReading {
         case .item: line = "ITEM"; try u8("kind"); try bytes("value"); try optional("content-type")
         case .setError: line = "SET_ERROR"; try bytes("message")
         case .decline: line = "DECLINE"; try bytes("reason")
+        case .target:
+            line = "TARGET"; try u8("kind"); try bytes("id"); try bytes("title"); try optional("subtitle"); try optional("image")
         case .done: line = "DONE"; try u64("result"); try optional("string")
         case .refused: line = "REFUSED"; try u8("what"); try bytes("subject")
         default: line = "UNKNOWN type=\(type)"

@@ -61,6 +61,35 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
         #expect(Self.declined == ["No device is paired"])
     }
 
+    /// What the host's add_target received, in the test below.
+    nonisolated(unsafe) static var offered: [String] = []
+
+    /// Targets reach a host of ABI 3 and the chosen one is read; under a host of ABI 2
+    /// (whose request ends after decline) nothing past its end is called or read.
+    @Test func targetsReachOnlyAHostThatHasThem() throws {
+        let chosen = strdup("beta-7f3a")!
+        defer { free(chosen) }
+        Self.withRequest { request in
+            let raw = UnsafeMutablePointer(mutating: request)
+            raw.pointee.add_target = { _, target in
+                let target = target!.pointee
+                ProviderSessionTests.offered.append("\(target.kind) \(String(cString: target.id)) \(String(cString: target.title)) \(target.subtitle.map { String(cString: $0) } ?? "-")")
+                return ProviderSessionTests.offered.count > 1 ? -1 : 0
+            }
+            raw.pointee.target = UnsafePointer(chosen)
+            let request = ProviderRequest(raw)
+            #expect(request?.target == "beta-7f3a")
+            #expect(request?.addTarget(id: "beta-7f3a", title: "beta", subtitle: "KDE Connect", kind: .device) == true)
+            #expect(request?.addTarget(id: "gimp", title: "GIMP", kind: .app) == false, "the host's -1")
+            raw.pointee.abi_version = 2
+            raw.pointee.struct_size = UInt32(MemoryLayout<actshare_request>.offset(of: \.add_target)!)
+            let older = ProviderRequest(raw)
+            #expect(older?.target == nil)
+            #expect(older?.addTarget(id: "never", title: "Never", kind: .place) == false)
+        }
+        #expect(Self.offered == ["0 beta-7f3a beta KDE Connect", "2 gimp GIMP -"])
+    }
+
     static func withRequest<T>(_ body: (UnsafePointer<actshare_request>) throws -> T) rethrows -> T {
         let texts: [String] = ["file:///tmp/caf%E9.txt", "text/plain", "some words", "greeting", "Hello", "org.example.test.go"]
         let strings: [UnsafeMutablePointer<CChar>] = texts.map { strdup($0)! }
@@ -87,7 +116,7 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
                 var request = actshare_request(
                     abi_version: UInt32(ACTSHARE_ABI_VERSION), struct_size: UInt32(MemoryLayout<actshare_request>.size),
                     activity_type: strings[5], subject: nil, item_count: 2, items: items.baseAddress,
-                    option_count: 1, options: option, host_context: nil, decline: nil)
+                    option_count: 1, options: option, host_context: nil, decline: nil, add_target: nil, target: nil)
                 return try body(&request)
             }
         }

@@ -21,7 +21,7 @@ import Testing
             "org.example.wordcount.count", "org.example.wordcount.describe", "org.example.hello.greet", "org.example.hello.sign",
         ])
         let activities = try #require(json["activities"] as? [[String: Any]])
-        #expect(Set(activities[0].keys) == ["type", "title", "image", "category", "provider"])
+        #expect(Set(activities[0].keys) == ["type", "title", "image", "category", "provider", "targets"])
         #expect(activities[0]["title"] as? String == "Count Words")
         #expect(activities[0]["image"] as? String == "accessories-text-editor")
         #expect(activities[0]["category"] as? String == "action")

@@ -25,9 +25,40 @@ final class HookRunner: ProviderBackend {
     private final class PostedCalls {
         var results: [Result<HookReturnValue, any Error>?]
         var said: [String?]
+        /// The targets offered, checked, over all the calls (an id offered twice counts once).
+        var targets: [ActivityTarget] = []
+        /// Targets offered by each call, counted past the most kept.
+        var offered: [Int]
+        var warnings: [String] = []
         init(count: Int) {
             results = Array(repeating: nil, count: count)
             said = Array(repeating: nil, count: count)
+            offered = Array(repeating: 0, count: count)
+        }
+
+        /// Takes one target a call offered: whether it was within the most a call offers.
+        func offer(_ event: SessionEvent, slot: Int, provider: String, activity: String) -> Bool {
+            guard case .target(let kind, let id, let title, let subtitle, let image) = event else { return false }
+            offered[slot] += 1
+            guard offered[slot] <= OfferedTarget.maximum else {
+                if offered[slot] == OfferedTarget.maximum + 1 {
+                    warnings.append("provider \(provider): \(activity) offered more than \(OfferedTarget.maximum) targets; the first \(OfferedTarget.maximum) are kept")
+                }
+                return false
+            }
+            switch OfferedTarget.make(kind: kind, id: id, title: title, subtitle: subtitle, image: image) {
+            case .success(let target):
+                if targets.contains(where: { $0.id == target.id }) {
+                    if !targets.contains(target) {
+                        warnings.append("provider \(provider): \(activity) offered the target '\(target.id)' twice; the first is kept")
+                    }
+                } else {
+                    targets.append(target)
+                }
+            case .failure(let refusal):
+                warnings.append("provider \(provider): \(activity) offered a target ('\(refusal.id)') that is left out: \(refusal.reason)")
+            }
+            return true
         }
     }
 
@@ -66,9 +97,16 @@ final class HookRunner: ProviderBackend {
             let checked = try ready(activity, request, .checking, answerLater: true)
             try transport.begin(request, phase: .checking)
             for (slot, index) in calls.enumerated() {
-                try transport.post(hook, item: index, event: { event in
-                    if case .declined(let words) = event { answers.said[slot] = Self.text(words) }
-                    return false
+                try transport.post(hook, item: index, event: { [manifest] event in
+                    switch event {
+                    case .declined(let words):
+                        answers.said[slot] = Self.text(words)
+                        return false
+                    case .target:
+                        return answers.offer(event, slot: slot, provider: manifest.id, activity: activity.type)
+                    default:
+                        return false
+                    }
                 }, done: { answers.results[slot] = $0 })
             }
             return { [self] in
@@ -86,7 +124,11 @@ final class HookRunner: ProviderBackend {
                     verdicts.append(answer)
                 }
                 if !checked { try ready(activity, request, .checking) }
-                return CanPerformAnswer(activity.accepts.match.combine(verdicts), reason: reason)
+                for target in answers.targets {
+                    trace?("\(activity.type): offers the target '\(target.id)' (\(target.kind.rawValue)): \(target.title)")
+                }
+                for warning in answers.warnings { trace?("\(activity.type): \(warning)") }
+                return CanPerformAnswer(activity.accepts.match.combine(verdicts), reason: reason, targets: answers.targets, warnings: answers.warnings)
             }
         } catch {
             // What ended the helper also leaves the calls posted before unanswered.
@@ -227,9 +269,9 @@ final class HookRunner: ProviderBackend {
         case .setError(let message):
             outcome.errorMessage = Self.text(message)
             return true
-        case .declined:
+        case .declined, .target:
             // Only a can-perform hook's word counts.
-            return true
+            return false
         case .refused(let what, let subject):
             let refusal = SandboxRefusal(what: what, subject: PathName.decode(subject)).description(provider: manifest.id)
             outcome.refusals.append(refusal)

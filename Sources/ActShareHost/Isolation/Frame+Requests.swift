@@ -12,7 +12,7 @@ extension Frame {
     }
 
     /// REQUEST: the activity, its items (a file's path as its bytes; text and data
-    /// inline) and its options.
+    /// inline), its options and the target chosen.
     static func request(_ request: ActivityRequest) -> Frame {
         var frame = Frame(.request)
         frame.append(bytes: Array(request.activityType.utf8))
@@ -31,6 +31,7 @@ extension Frame {
             frame.append(bytes: Array(name.utf8))
             frame.append(bytes: Array(value.utf8))
         }
+        frame.append(optional: request.target.map { Array($0.utf8) })
         return frame
     }
 

@@ -29,10 +29,11 @@ struct Frame {
         static let item = Kind(ASP_FRAME_ITEM)
         static let setError = Kind(ASP_FRAME_SET_ERROR)
         static let decline = Kind(ASP_FRAME_DECLINE)
+        static let target = Kind(ASP_FRAME_TARGET)
         static let done = Kind(ASP_FRAME_DONE)
         static let refused = Kind(ASP_FRAME_REFUSED)
 
-        static let all: [Kind] = [sandbox, load, request, call, answer, ok, error, progress, log, item, setError, decline, done, refused]
+        static let all: [Kind] = [sandbox, load, request, call, answer, ok, error, progress, log, item, setError, decline, target, done, refused]
 
         var description: String { String(UnicodeScalar(rawValue)) }
     }

@@ -39,7 +39,8 @@ final class CRequest {
             abi_version: UInt32(ACTSHARE_ABI_VERSION), struct_size: UInt32(MemoryLayout<actshare_request>.size),
             activity_type: string(request.activityType), subject: string(request.subject),
             item_count: request.items.count, items: items, option_count: request.options.count,
-            options: options, host_context: nil, decline: nil)
+            options: options, host_context: nil, decline: nil, add_target: nil, target: nil)
+        pointer.pointee.target = string(request.target)
     }
 
     deinit {

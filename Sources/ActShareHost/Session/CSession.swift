@@ -50,6 +50,16 @@ final class CSession {
             guard let reason, let context = request?.pointee.host_context else { return }
             _ = Unmanaged<CSession>.fromOpaque(context).takeUnretainedValue().deliver(.declined(CSession.bytes(reason)))
         }
+        request.pointer.pointee.add_target = { request, target in
+            guard let context = request?.pointee.host_context, let target,
+                  target.pointee.struct_size >= MemoryLayout<actshare_target>.size, let id = target.pointee.id, let title = target.pointee.title
+            else { return -1 }
+            let event = SessionEvent.target(
+                kind: target.pointee.kind, id: CSession.bytes(id, cut: HookReturnValue.maximumMessage), title: CSession.bytes(title, cut: HookReturnValue.maximumMessage),
+                subtitle: target.pointee.subtitle.map { CSession.bytes($0, cut: HookReturnValue.maximumMessage) },
+                image: target.pointee.image.map { CSession.bytes($0, cut: HookReturnValue.maximumMessage) })
+            return Unmanaged<CSession>.fromOpaque(context).takeUnretainedValue().deliver(event) ? 0 : -1
+        }
     }
 
     deinit {
@@ -76,5 +86,10 @@ final class CSession {
 
     private static func bytes(_ string: UnsafePointer<CChar>) -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: string, count: strlen(string)))
+    }
+
+    /// At most `cut` bytes of a C string, as the helper cuts what it sends.
+    private static func bytes(_ string: UnsafePointer<CChar>, cut: Int) -> [UInt8] {
+        Array(UnsafeRawBufferPointer(start: string, count: strnlen(string, cut)))
     }
 }

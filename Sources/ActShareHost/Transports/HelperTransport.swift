@@ -418,6 +418,9 @@ final class HelperTransport: HookTransport {
                     callback = .item(kind: Int32(try reader.byte()), value: try reader.bytes(), contentType: try reader.optionalBytes())
                 case .setError: callback = .setError(try reader.bytes())
                 case .decline: callback = .declined(try reader.bytes())
+                case .target:
+                    callback = .target(kind: Int32(try reader.byte()), id: try reader.bytes(), title: try reader.bytes(),
+                                       subtitle: try reader.optionalBytes(), image: try reader.optionalBytes())
                 case .refused: callback = .refused(what: Int32(try reader.byte()), subject: try reader.bytes())
                 default: callback = nil
                 }

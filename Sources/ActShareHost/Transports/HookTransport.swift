@@ -78,6 +78,8 @@ enum SessionEvent {
     case setError([UInt8])
     /// `actshare_decline`: why a can-perform hook answers no, its bytes.
     case declined([UInt8])
+    /// `actshare_add_target`: a target a can-perform hook offers, its fields' bytes.
+    case target(kind: Int32, id: [UInt8], title: [UInt8], subtitle: [UInt8]?, image: [UInt8]?)
     /// The sandbox refused the provider something (`ASP_REFUSED_*`), and its subject.
     case refused(what: Int32, subject: [UInt8])
 }

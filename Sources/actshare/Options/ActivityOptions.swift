@@ -22,6 +22,11 @@ struct ActivityOptions: ParsableArguments {
         completion: .custom(CompletionCandidates.activityTypes))
     var only: [String] = []
 
+    @Option(name: [.customShort("t"), .customLong("target")], help: ArgumentHelp(
+        "Send to this target of the activity: a device, person, app or place it offers (the ids `list --json` shows).",
+        valueName: "id"))
+    var target: String?
+
     @Option(name: [.customShort("o"), .customLong("option")], help: ArgumentHelp(
         "Set an option of the activity, as declared by its provider (repeatable).", valueName: "key=value"))
     var options: [String] = []
@@ -52,7 +57,7 @@ struct ActivityOptions: ParsableArguments {
     /// The options as plain values.
     var selection: ActivitySelection {
         ActivitySelection(
-            activity: activity, exclude: exclude, only: only, options: options, subject: subject, json: json,
+            activity: activity, exclude: exclude, only: only, target: target, options: options, subject: subject, json: json,
             explain: explain, picker: picker, parentWindow: parentWindow, config: config)
     }
 }

@@ -19,28 +19,41 @@ enum JSONShapes {
         writer.endObject()
     }
 
-    /// `{"type","title","image","category","provider"}`.
-    static func write(_ offer: Offer, to writer: inout JSONWriter) {
+    /// `{"type","title","image","category","provider","targets":[{"id","title","subtitle",
+    /// "image","kind"}]}`: the targets the activity offered for the items, in its order.
+    static func write(_ offer: Offer, targets: [ActivityTarget] = [], to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("type", .string(offer.type))
         writer.member("title", .string(offer.title))
         writer.member("image", .string(offer.image))
         writer.member("category", .string(offer.category.rawValue))
         writer.member("provider", .string(offer.providerID))
+        writer.key("targets")
+        writer.beginArray()
+        for target in targets {
+            writer.beginObject()
+            writer.member("id", .string(target.id))
+            writer.member("title", .string(target.title))
+            writer.member("subtitle", .string(target.subtitle))
+            writer.member("image", .string(target.image))
+            writer.member("kind", .string(target.kind.rawValue))
+            writer.endObject()
+        }
+        writer.endArray()
         writer.endObject()
     }
 
     /// `[{"type",…},…]`.
-    static func activities(_ offers: [Offer]) -> String {
+    static func activities(_ offers: [Offer], targets: [String: [ActivityTarget]] = [:]) -> String {
         var writer = JSONWriter()
         writer.beginArray()
-        for offer in offers { write(offer, to: &writer) }
+        for offer in offers { write(offer, targets: targets[offer.type] ?? [], to: &writer) }
         writer.endArray()
         return writer.text
     }
 
     /// `{"items":[…],"activities":[…]}`.
-    static func list(items: [Item], offers: [Offer]) -> String {
+    static func list(items: [Item], offers: [Offer], targets: [String: [ActivityTarget]]) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("items")
@@ -49,7 +62,7 @@ enum JSONShapes {
         writer.endArray()
         writer.key("activities")
         writer.beginArray()
-        for offer in offers { write(offer, to: &writer) }
+        for offer in offers { write(offer, targets: targets[offer.type] ?? [], to: &writer) }
         writer.endArray()
         writer.endObject()
         return writer.text

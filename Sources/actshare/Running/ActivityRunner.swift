@@ -76,13 +76,27 @@ struct ActivityRunner {
         let explicit = options.picker == .zenity || options.picker == .kdialog
         let dialog = sharing || explicit ? dialogPicker() : nil
         let offer: Offer
+        var target = options.target
         var pairs = try options.optionPairs()
+        // --target alone: the one activity that offers it.
+        let type = type ?? target.flatMap { id in
+            let offering = offers.filter { found.targets[$0.type]?.contains { $0.id == id } == true }
+            return offering.count == 1 ? offering[0].type : nil
+        }
+        if type == nil, let target {
+            throw fail(.noActivity, activity: nil, "no activity offers the target \(target) for \(describe(items)); name one with --activity TYPE")
+        }
         if let type {
             if let ownFault { throw fail(.failed, activity: type, Phrase(verbatim: ownFault.description)) }
             guard let match = offers.first(where: { $0.type == type }) else {
                 throw fail(.noActivity, activity: type, unavailableReason(type, declined: found.declined.contains(type), reason: found.reasons[type], exclusions: exclusions))
             }
             offer = match
+            if let target, found.targets[type]?.contains(where: { $0.id == target }) != true {
+                let offered = (found.targets[type] ?? []).map(\.id)
+                if offered.isEmpty { throw fail(.noActivity, activity: type, "\(type) offers no targets for \(describe(items)), so not \(target)") }
+                throw fail(.noActivity, activity: type, "\(type) offers no target \(target) for \(describe(items)) (it offers: \(offered.joined(separator: ", ")))")
+            }
             // From a file manager's entry for one activity: the window shows its questions,
             // progress and result, as after a choice in it.
             if sharing, dialogsWanted, let window = SheetPicker.find(invocation.paths.sheet) {
@@ -97,10 +111,11 @@ struct ActivityRunner {
                 if said.isEmpty { throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))") }
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items)) (\(said.joined(separator: "; ")))")
             }
-            guard let picked = try pick(from: offers, items: items, dialog: dialog, sheet: &sheet) else {
+            guard let picked = try pick(from: offers, targets: found.targets, items: items, dialog: dialog, sheet: &sheet) else {
                 throw fail(.cancelled, activity: nil, nil)
             }
             offer = picked.offer
+            target = picked.target
             // A device of the sheet's row: Hand Off to it, unless -o named one.
             if let device = picked.device, !pairs.contains(where: { $0.name == HandOffActivity.deviceOption }) {
                 pairs.append((HandOffActivity.deviceOption, device))
@@ -118,7 +133,7 @@ struct ActivityRunner {
         } catch let failure as CommandFailure {
             throw fail(failure.status, activity: offer.type, failure.message)
         }
-        let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject)
+        let request = ActivityRequest(activityType: offer.type, items: items, options: values, subject: options.subject, target: target)
         invocation.host.catchCancellationSignals()
         let result: ActivityResult
         if let sheet {
@@ -157,6 +172,8 @@ struct ActivityRunner {
 
     private struct Pick {
         var offer: Offer
+        /// One of the targets the activity offered.
+        var target: String?
         var device: String?
         /// The device's clipboard rather than a hand-off (the row's copy button).
         var clipboard = false
@@ -166,16 +183,17 @@ struct ActivityRunner {
     /// the activity for a program (the D-Bus service's `activity` option).
     private var chooseOne: Phrase { options.fromProgram ? "name the activity to perform" : "choose an activity with --activity TYPE" }
 
-    private func pick(from offers: [Offer], items: [Item], dialog: DialogPicker?, sheet: inout SheetSession?) throws -> Pick? {
+    private func pick(from offers: [Offer], targets: [String: [ActivityTarget]], items: [Item], dialog: DialogPicker?,
+                      sheet: inout SheetSession?) throws -> Pick? {
         switch options.picker {
         case .none:
-            printChoices(offers)
+            printChoices(offers, targets: targets)
             throw CommandFailure(.badInput, "\(chooseOne) (\(offers.count) can perform on \(describe(items)))")
         case .tty:
             guard let terminal = Terminal() else {
                 throw CommandFailure(.badInput, "--picker tty: there is no terminal to ask on")
             }
-            return TTYPicker(terminal: terminal).pick(from: offers, items: items).map { Pick(offer: $0) }
+            return TTYPicker(terminal: terminal).pick(from: offers, targets: targets, items: items).map { Pick(offer: $0.offer, target: $0.target?.id) }
         case .sheet:
             guard let window = SheetPicker.find(invocation.paths.sheet) else {
                 throw CommandFailure(.badInput, "--picker sheet: no display (DISPLAY, WAYLAND_DISPLAY) or the window \(invocation.paths.sheet) is not built (it needs GTK 4)")
@@ -192,7 +210,7 @@ struct ActivityRunner {
             return try dialog.pick(from: offers, items: items).map { Pick(offer: $0) }
         case .auto:
             if let terminal = interactiveTerminal() {
-                return TTYPicker(terminal: terminal).pick(from: offers, items: items).map { Pick(offer: $0) }
+                return TTYPicker(terminal: terminal).pick(from: offers, targets: targets, items: items).map { Pick(offer: $0.offer, target: $0.target?.id) }
             }
             if let window = SheetPicker.find(invocation.paths.sheet) {
                 do {
@@ -202,7 +220,7 @@ struct ActivityRunner {
                 }
             }
             if let dialog { return try dialog.pick(from: offers, items: items).map { Pick(offer: $0) } }
-            printChoices(offers)
+            printChoices(offers, targets: targets)
             throw CommandFailure(.badInput, "no terminal, window or dialog (zenity, kdialog) to ask with: \(chooseOne)")
         }
     }
@@ -251,11 +269,13 @@ struct ActivityRunner {
         return interactive && options.picker != .none ? Terminal() : nil
     }
 
-    private func printChoices(_ offers: [Offer]) {
+    private func printChoices(_ offers: [Offer], targets: [String: [ActivityTarget]]) {
         if options.json {
-            StandardStreams.out(JSONShapes.activities(offers) + "\n")
+            StandardStreams.out(JSONShapes.activities(offers, targets: targets) + "\n")
         } else {
-            StandardStreams.outsideText(offers.map { "\($0.type)\t\($0.title)\n" }.joined())
+            StandardStreams.outsideText(offers.map { offer in
+                "\(offer.type)\t\(offer.title)\n" + (targets[offer.type] ?? []).map { "\(offer.type) --target \($0.id)\t\(offer.title): \($0.title)\n" }.joined()
+            }.joined())
         }
     }
 

@@ -6,6 +6,8 @@ struct ActivitySelection {
     var activity: String?
     var exclude: [String] = []
     var only: [String] = []
+    /// `--target`: the id of a target the activity offers.
+    var target: String?
     /// `-o` values, as given (`KEY=VALUE`).
     var options: [String] = []
     var subject: String?

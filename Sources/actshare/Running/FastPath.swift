@@ -1,11 +1,11 @@
 /// Recognises the invocations made on every right-click and every scripted copy or mail —
 /// `actshare list [--json] ITEM…` and `actshare perform TYPE [--json] ITEM…` (items may
-/// include `--text VALUE`, options `-o KEY=VALUE` and `--subject VALUE`) — and runs them
+/// include `--text VALUE`, options `-o KEY=VALUE`, `--subject VALUE` and `--target ID`) — and runs them
 /// without argument-parser.
 ///
 /// argument-parser builds its command tree by reflection, which costs about 1 ms at
 /// start-up here: as much as the rest of `list` together. Only plain paths and URLs,
-/// `--text VALUE`, `-o`/`--option VALUE`, one `--subject VALUE`, `--json` and `--explain` are
+/// `--text VALUE`, `-o`/`--option VALUE`, one `--subject VALUE`, one `-t`/`--target ID`, `--json` and `--explain` are
 /// recognised (values are checked later, as on the other path); anything else (another flag, `-`,
 /// `--help`, a path starting with `-`) returns nil and goes through argument-parser as
 /// usual, so behaviour and messages are defined there. The end-to-end tests run both paths.
@@ -41,6 +41,9 @@ enum FastPath {
             } else if argument == "--subject" {
                 guard let subject = rest.popFirst(), options.subject == nil else { return nil }
                 options.subject = subject
+            } else if argument == "-t" || argument == "--target" {
+                guard let target = rest.popFirst(), options.target == nil else { return nil }
+                options.target = target
             } else if argument.isEmpty || argument.hasPrefix("-") {
                 return nil
             } else {

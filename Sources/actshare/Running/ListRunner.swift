@@ -15,6 +15,7 @@ struct ListRunner {
         let values = try invocation.readItems(items)
         let recents = invocation.recents.types
         let offers: [Offer]
+        var targets: [String: [ActivityTarget]] = [:]
         if values.isEmpty {
             let all = invocation.registry.providers.flatMap { provider in
                 provider.activities.map { Offer(provider: provider, activity: $0) }
@@ -24,15 +25,21 @@ struct ListRunner {
             let found = invocation.host.offers(for: values, exclusions: exclusions, recents: recents)
             for diagnostic in found.diagnostics { StandardStreams.err("\(diagnostic)\n") }
             offers = found.offers
+            targets = found.targets
         }
 
         if options.json {
-            StandardStreams.out(JSONShapes.list(items: values, offers: offers) + "\n")
+            StandardStreams.out(JSONShapes.list(items: values, offers: offers, targets: targets) + "\n")
         } else {
-            let width = offers.map(\.title.count).max() ?? 0
+            // Each target on a line of its own under its activity, indented, with its id.
+            let width = offers.map { offer in
+                ([offer.title.count] + (targets[offer.type] ?? []).map { $0.title.count + 2 }).max() ?? 0
+            }.max() ?? 0
+            func line(_ title: String, _ name: String) -> String {
+                "\(title)\(String(repeating: " ", count: max(0, width - title.count)))  \(name)\n"
+            }
             StandardStreams.outsideText(offers.map { offer in
-                let title = offer.title
-                return "\(title)\(String(repeating: " ", count: width - title.count))  \(offer.type)\n"
+                line(offer.title, offer.type) + (targets[offer.type] ?? []).map { line("  " + $0.title, "--target \($0.id)") }.joined()
             }.joined())
         }
         if offers.isEmpty && !values.isEmpty {

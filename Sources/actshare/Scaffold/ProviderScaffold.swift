@@ -113,7 +113,14 @@ struct ProviderScaffold {
 
         #include <stdio.h>
 
-        /* 1: the activity can perform on the request's items; 0: it cannot. */
+        /* 1: the activity can perform on the request's items; 0: it cannot (say why with
+         * actshare_decline). Saying 1, it may offer targets: the devices, people, apps or
+         * places it can go to, which the user picks from, and perform then reads the one
+         * chosen with actshare_request_target(request). For example:
+         *
+         *     actshare_target beta = {sizeof beta, ACTSHARE_TARGET_DEVICE, "beta-id", "beta", "KDE Connect", "phone"};
+         *     actshare_add_target(request, &beta);
+         */
         ACTSHARE_EXPORT int32_t \(name)_can_perform(const actshare_request *request) {
             return request->item_count > 0;
         }
@@ -152,7 +159,11 @@ struct ProviderScaffold {
         }
         }  // namespace
 
-        // 1: the activity can perform on the request's items; 0: it cannot.
+        // 1: the activity can perform on the request's items; 0: it cannot (say why with
+        // actshare_decline). Saying 1, it may offer targets (devices, people, apps, places),
+        // and perform reads the one chosen with actshare_request_target(request):
+        //     actshare_target beta = {sizeof beta, ACTSHARE_TARGET_DEVICE, "beta-id", "beta", "KDE Connect", "phone"};
+        //     actshare_add_target(request, &beta);
         extern "C" ACTSHARE_EXPORT int32_t \(name)_can_perform(const actshare_request *request) {
             return request->item_count > 0 ? 1 : 0;
         }
@@ -208,7 +219,11 @@ struct ProviderScaffold {
         //! \(displayName): an actshare provider (written by `actshare providers new`).
         use actshare_provider::{export_can_perform, export_perform, Request, Session, Status};
 
-        // True: the activity can perform on the request's items.
+        // True: the activity can perform on the request's items. Saying true, it may offer
+        // targets (devices, people, apps, places), and perform reads the one chosen with
+        // request.target():
+        //     request.add_target(&actshare_provider::Target { id: "beta-id", title: "beta",
+        //         subtitle: Some("KDE Connect"), image: Some("phone"), kind: actshare_provider::TargetKind::Device });
         export_can_perform!(\(name)_can_perform, |request: &Request| request.items().next().is_some());
 
         // Hands back a line about each item. A panic here is caught and becomes the failure.
@@ -234,7 +249,10 @@ struct ProviderScaffold {
         // build.sh compiles it with actshare's Swift wrappers (ProviderRequest, ProviderSession).
         import CActShare
 
-        /// 1: the activity can perform on the request's items; 0: it cannot.
+        /// 1: the activity can perform on the request's items; 0: it cannot. Saying 1, it may
+        /// offer targets (devices, people, apps, places), and perform reads the one chosen
+        /// as `request.target`:
+        ///     request.addTarget(id: "beta-id", title: "beta", subtitle: "KDE Connect", image: "phone", kind: .device)
         @_cdecl("\(name)_can_perform")
         public func canPerform(_ request: UnsafePointer<actshare_request>?) -> Int32 {
             (ProviderRequest(request)?.items.isEmpty ?? true) ? 0 : 1

@@ -89,7 +89,7 @@ static int describe(unsigned type, asp_buffer *b) {
         }
         if (u32_field(b, "options", &count)) return -1;
         for (uint32_t i = 0; i < count; i++) if (bytes_field(b, "name") || bytes_field(b, "value")) return -1;
-        return 0;
+        return optional_field(b, "target", 0);
     case ASP_FRAME_CALL: {
         unsigned words;
         printf("CALL");
@@ -136,6 +136,10 @@ static int describe(unsigned type, asp_buffer *b) {
     case ASP_FRAME_DECLINE:
         printf("DECLINE");
         return bytes_field(b, "reason");
+    case ASP_FRAME_TARGET:
+        printf("TARGET");
+        return u8_field(b, "kind") || bytes_field(b, "id") || bytes_field(b, "title") || optional_field(b, "subtitle", 0)
+            || optional_field(b, "image", 0);
     case ASP_FRAME_DONE:
         printf("DONE");
         return u64_field(b, "result") || optional_field(b, "string", 0);

@@ -18,7 +18,7 @@ frames = [
           + u8(0) + ob(b"/tmp/caf\xe9.txt") + ob("file:///tmp/caf%E9.txt") + b("text/plain") + u64(11) + ob(None)
           + u8(2) + ob(None) + ob(None) + b("text/plain") + u64(2) + u8(1) + b("hi")
           + u8(3) + ob(None) + ob(None) + b("application/octet-stream") + u64(3) + u8(1) + b(b"\x00\x01\xff")
-          + u32(1) + b("greeting") + b("Hey")),
+          + u32(1) + b("greeting") + b("Hey") + ob("device-7")),
     frame("C", b("wc_count") + u8(2) + u8(3) + u8(5) + u8(8) + b("greeting") + u8(9) + u64(1)),
     frame("C", b("hello_greet") + u8(0) + u8(2) + u8(9) + u8(10) + u64(0xFFFFFFFFFFFFFFFF)),
     frame("A", u8(1)),
@@ -32,6 +32,8 @@ frames = [
     frame("I", u8(1) + b("https://example.org/") + ob(None)),
     frame("X", b("no recipient")),
     frame("W", b("No device is paired: pair one with actshare handoff pair")),
+    frame("T", u8(2) + b("org.gimp.GIMP.desktop") + b("GNU Image Manipulation Program") + ob(None) + ob("org.gimp.GIMP")),
+    frame("T", u8(0) + b("beta") + b("beta") + ob("not reachable now") + ob(None)),
     frame("D", u64(42) + ob(None)),
     frame("D", u64(0x7F0000001000) + ob("2 words")),
     frame("S", u8(1) + u32(2) + u8(1) + b("/usr") + u8(3) + b(b"/tmp/caf\xe9") + u64(4 << 30) + u64(16 << 30) + u32(1024) + u32(0) + u64(512 << 20) + u32(0)),

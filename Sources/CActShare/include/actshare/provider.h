@@ -9,7 +9,8 @@
  *
  *   int32_t can_perform(const actshare_request *request);
  *       1: the activity can perform on the request's items; 0: it cannot (say why with
- *       actshare_decline, from ABI 2).
+ *       actshare_decline, from ABI 2). Answering 1, it may offer targets for it: the
+ *       devices, people or apps the activity can go to (actshare_add_target, from ABI 3).
  *   int32_t prepare(actshare_request *request, actshare_session *session);
  *   int32_t perform(const actshare_request *request, actshare_session *session);
  *       ACTSHARE_STATUS_DONE (0), ACTSHARE_STATUS_FAILED, ACTSHARE_STATUS_CANCELLED or
@@ -37,8 +38,12 @@ extern "C" {
  *      answers 0 (actshare_decline). A provider built for 1 runs unchanged under a host
  *      of 2; one built for 2 runs under a host of 1 if it calls decline only through
  *      actshare_decline, which checks.
+ *   3  actshare_request gains add_target and target: can_perform may offer targets
+ *      (actshare_add_target), and perform learns the one the user chose
+ *      (actshare_request_target). Providers built for 1 or 2 run unchanged; one built
+ *      for 3 runs under an older host if it uses these two functions, which check.
  */
-#define ACTSHARE_ABI_VERSION 2
+#define ACTSHARE_ABI_VERSION 3
 
 /** Marks a hook for export from a library built with -fvisibility=hidden. */
 #define ACTSHARE_EXPORT __attribute__((visibility("default")))
@@ -81,6 +86,35 @@ typedef struct actshare_item {
     size_t data_length;
 } actshare_item;
 
+/** What a target is; the share sheet shows devices and people in one row, apps in another. */
+typedef enum actshare_target_kind {
+    ACTSHARE_TARGET_DEVICE = 0, /**< a machine or phone: "beta", "Pixel 8" */
+    ACTSHARE_TARGET_PERSON = 1, /**< someone to send to */
+    ACTSHARE_TARGET_APP = 2,    /**< an application that opens the items */
+    ACTSHARE_TARGET_PLACE = 3,  /**< a folder, a server, an album */
+} actshare_target_kind;
+
+/** The most targets one activity offers; actshare keeps the first ones and warns. */
+#define ACTSHARE_MAX_TARGETS 64
+/** The longest target id, in bytes. */
+#define ACTSHARE_MAX_TARGET_ID 128
+
+/**
+ * One place an activity can go to (ABI 3), offered by can_perform with
+ * actshare_add_target: the user picks it in the share sheet, or a script passes
+ * `--target ID`, and perform finds its id in actshare_request_target. Strings are
+ * copied by actshare before actshare_add_target returns.
+ */
+typedef struct actshare_target {
+    uint32_t struct_size;  /**< sizeof(actshare_target) */
+    int32_t kind;          /**< an actshare_target_kind */
+    const char *id;        /**< stable across runs, printable, at most ACTSHARE_MAX_TARGET_ID
+                                bytes, unique in the activity: what perform is given */
+    const char *title;     /**< what the user reads: "beta", "GNU Image Manipulation Program" */
+    const char *subtitle;  /**< optional (NULL): "not reachable now", "KDE Connect" */
+    const char *image;     /**< optional (NULL): a freedesktop icon name, or an absolute path */
+} actshare_target;
+
 /** One activity option with its value, as the user or config supplied it. */
 typedef struct actshare_option {
     const char *name;
@@ -107,6 +141,18 @@ struct actshare_request {
      * can_perform call; the last one said counts. Call it through actshare_decline.
      */
     void (*decline)(const struct actshare_request *request, const char *reason);
+    /* ABI 3 and later (check with actshare_add_target and actshare_request_target). */
+    /**
+     * Offers a target for this activity, during a can_perform call that answers 1, in
+     * the order the sheet should show them. 0 when it reached actshare; -1 for one past
+     * the ACTSHARE_MAX_TARGETS a call may offer, or without an id or a title. actshare
+     * checks each target it is given and leaves out, with a warning, one whose id is
+     * too long, not printable or offered already. Call it through actshare_add_target.
+     */
+    int32_t (*add_target)(const struct actshare_request *request, const actshare_target *target);
+    /** During prepare and perform: the id of the target the user chose, or NULL when they
+        chose the activity itself. Read it through actshare_request_target. */
+    const char *target;
 };
 
 /** Says why can_perform answers 0 (see actshare_request.decline), if the host can hear it:
@@ -116,6 +162,25 @@ static inline void actshare_decline(const actshare_request *request, const char 
         && request->struct_size >= offsetof(actshare_request, decline) + sizeof request->decline && request->decline) {
         request->decline(request, reason);
     }
+}
+
+/** Offers a target (see actshare_request.add_target); -1 under a host older than ABI 3,
+    which cannot hear it. */
+static inline int32_t actshare_add_target(const actshare_request *request, const actshare_target *target) {
+    if (request && target && request->abi_version >= 3
+        && request->struct_size >= offsetof(actshare_request, add_target) + sizeof request->add_target && request->add_target) {
+        return request->add_target(request, target);
+    }
+    return -1;
+}
+
+/** The id of the target the user chose, or NULL (none chosen, or a host older than ABI 3). */
+static inline const char *actshare_request_target(const actshare_request *request) {
+    if (request && request->abi_version >= 3
+        && request->struct_size >= offsetof(actshare_request, target) + sizeof request->target) {
+        return request->target;
+    }
+    return NULL;
 }
 
 typedef struct actshare_session actshare_session;

@@ -24,7 +24,7 @@
  * A conversation: SANDBOX (for a sandboxed provider), LOAD once, then for each request REQUEST and one CALL per hook call.
  * actshare may send LOAD, REQUEST and a CALL without waiting; the helper answers every
  * frame in order. While a CALL runs, the helper sends the session's callbacks as
- * PROGRESS, LOG, ITEM, SET_ERROR and DECLINE frames; after each ITEM it waits for ANSWER. The
+ * PROGRESS, LOG, ITEM, SET_ERROR, DECLINE and TARGET frames; after each ITEM it waits for ANSWER. The
  * call ends with DONE, or ERROR if it could not be made.
  */
 #ifndef ACTSHARE_PROVIDER_PROTOCOL_H
@@ -66,7 +66,8 @@ enum {
     ASP_FRAME_REQUEST = 'R', /**< bytes activity type; opt bytes subject; u32 item count,
                                   each: u8 kind, opt bytes path, opt bytes URI, bytes
                                   content type, u64 size, opt data; u32 option
-                                  count, each: bytes name, bytes value. Answer: OK or ERROR. */
+                                  count, each: bytes name, bytes value; opt bytes target
+                                  (the id the user chose, ABI 3). Answer: OK or ERROR. */
     ASP_FRAME_CALL = 'C',    /**< bytes symbol; u8 return word; u8 argument count, each:
                                   u8 word, and bytes option name for CAS_ARG_OPTION; u64
                                   item index (all ones: not per item). Answer: callbacks,
@@ -84,6 +85,11 @@ enum {
     ASP_FRAME_SET_ERROR = 'X', /**< bytes message */
     ASP_FRAME_DECLINE = 'W',   /**< bytes reason: why a can_perform hook answers 0
                                     (actshare_decline; cut at ASP_MAX_MESSAGE) */
+    ASP_FRAME_TARGET = 'T',    /**< u8 kind (actshare_target_kind); bytes id; bytes title;
+                                    opt bytes subtitle; opt bytes image: a target a
+                                    can_perform hook offers (actshare_add_target), each
+                                    field cut at ASP_MAX_MESSAGE; at most
+                                    ASP_MAX_TARGET_FRAMES a call, the rest not sent. */
     ASP_FRAME_DONE = 'D',      /**< u64 raw result (integers widened to 64 bits, a
                                     pointer's address); opt bytes: the string a `string`
                                     hook returned, copied */
@@ -152,6 +158,9 @@ enum {
 /** The longest log or error message a provider may pass, in bytes: longer ones are cut
     here, the same in both isolation modes. */
 #define ASP_MAX_MESSAGE (64u << 10)
+/** The most TARGET frames one call sends: one more than actshare keeps, so that it knows
+    some were left out and says so. */
+#define ASP_MAX_TARGET_FRAMES 65u
 /** The longest string a `string` hook may return, in bytes. */
 #define ASP_MAX_STRING (ASP_MAX_FRAME - 64u)
 

@@ -19,7 +19,7 @@ pub mod ffi {
     use std::os::raw::{c_char, c_void};
 
     /// `ACTSHARE_ABI_VERSION`.
-    pub const ABI_VERSION: u32 = 1;
+    pub const ABI_VERSION: u32 = 3;
 
     pub const STATUS_DONE: i32 = 0;
     pub const STATUS_FAILED: i32 = 1;
@@ -35,6 +35,15 @@ pub mod ffi {
     pub const LOG_INFO: i32 = 1;
     pub const LOG_WARNING: i32 = 2;
     pub const LOG_ERROR: i32 = 3;
+
+    pub const TARGET_DEVICE: i32 = 0;
+    pub const TARGET_PERSON: i32 = 1;
+    pub const TARGET_APP: i32 = 2;
+    pub const TARGET_PLACE: i32 = 3;
+    /// `ACTSHARE_MAX_TARGETS`.
+    pub const MAX_TARGETS: usize = 64;
+    /// `ACTSHARE_MAX_TARGET_ID`.
+    pub const MAX_TARGET_ID: usize = 128;
 
     /// `actshare_item`.
     #[repr(C)]
@@ -56,7 +65,19 @@ pub mod ffi {
         pub value: *const c_char,
     }
 
-    /// `actshare_request`.
+    /// `actshare_target` (ABI 3).
+    #[repr(C)]
+    pub struct actshare_target {
+        pub struct_size: u32,
+        pub kind: i32,
+        pub id: *const c_char,
+        pub title: *const c_char,
+        pub subtitle: *const c_char,
+        pub image: *const c_char,
+    }
+
+    /// `actshare_request`, as of ABI 3. A host of an older ABI passes a shorter one:
+    /// read the fields after `options` only where `struct_size` covers them.
     #[repr(C)]
     pub struct actshare_request {
         pub abi_version: u32,
@@ -67,6 +88,12 @@ pub mod ffi {
         pub items: *const actshare_item,
         pub option_count: usize,
         pub options: *const actshare_option,
+        /// ABI 2.
+        pub host_context: *mut c_void,
+        pub decline: Option<unsafe extern "C" fn(*const actshare_request, *const c_char)>,
+        /// ABI 3.
+        pub add_target: Option<unsafe extern "C" fn(*const actshare_request, *const actshare_target) -> i32>,
+        pub target: *const c_char,
     }
 
     /// `actshare_session`: call its functions with the session itself as the first argument.
@@ -184,46 +211,144 @@ fn bytes<'a>(pointer: *const c_char) -> Option<&'a [u8]> {
     Some(unsafe { CStr::from_ptr(pointer) }.to_bytes())
 }
 
+/// What kind of place a [`Target`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    Device,
+    Person,
+    App,
+    Place,
+}
+
+/// A place an activity can go to, offered from a can-perform body with
+/// [`Request::add_target`]: a device, a person, an app, a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target<'t> {
+    /// Stable, printable, at most 128 bytes: what perform is given.
+    pub id: &'t str,
+    pub title: &'t str,
+    pub subtitle: Option<&'t str>,
+    /// A freedesktop icon name or an absolute path.
+    pub image: Option<&'t str>,
+    pub kind: TargetKind,
+}
+
 /// What the host asks: one activity on some items, with option values.
 pub struct Request<'a> {
-    raw: &'a ffi::actshare_request,
+    raw: *const ffi::actshare_request,
+    _borrow: PhantomData<&'a ffi::actshare_request>,
 }
 
 impl<'a> Request<'a> {
     /// # Safety
     /// `raw` must be the request the host passed to the running hook.
     pub unsafe fn from_raw(raw: *const ffi::actshare_request) -> Option<Request<'a>> {
-        raw.as_ref().map(|raw| Request { raw })
+        if raw.is_null() {
+            None
+        } else {
+            Some(Request { raw, _borrow: PhantomData })
+        }
+    }
+
+    // Where the fields added after ABI 1 end, in bytes (64-bit Linux, as the layout
+    // checks below the wrappers assert). Fields are read one by one through the raw
+    // pointer, never as a whole struct, which an older host's is shorter than.
+    const DECLINE_END: usize = 72;
+    const ADD_TARGET_END: usize = 80;
+    const TARGET_END: usize = 88;
+
+    /// Whether the host speaks ABI `abi` and its request reaches `end` bytes.
+    fn has(&self, abi: u32, end: usize) -> bool {
+        // SAFETY: from_raw's contract; every ABI has these two fields.
+        unsafe { (*self.raw).abi_version >= abi && (*self.raw).struct_size as usize >= end }
+    }
+
+    /// From a can-perform body that answers no: why, in one sentence for a person
+    /// (nothing under a host older than ABI 2).
+    pub fn decline(&self, reason: &str) {
+        if !self.has(2, Self::DECLINE_END) {
+            return;
+        }
+        let reason = Session::c(reason);
+        // SAFETY: the field is within the host's struct (checked above).
+        if let Some(decline) = unsafe { (*self.raw).decline } {
+            unsafe { decline(self.raw, reason.as_ptr()) }
+        }
+    }
+
+    /// From a can-perform body that answers yes: offers a target, in the order the sheet
+    /// shows them. `Err(Refused)` under a host older than ABI 3, past the 64 a call
+    /// offers, or for text with a NUL; the host checks the rest and warns.
+    pub fn add_target(&self, target: &Target) -> Result<(), Refused> {
+        if !self.has(3, Self::ADD_TARGET_END) {
+            return Err(Refused);
+        }
+        let texts = [Some(target.id), Some(target.title), target.subtitle, target.image];
+        if texts.iter().flatten().any(|text| text.contains('\0')) {
+            return Err(Refused);
+        }
+        let [id, title, subtitle, image] = texts.map(|text| text.map(Session::c));
+        let pointer = |text: &Option<CString>| text.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        let raw = ffi::actshare_target {
+            struct_size: std::mem::size_of::<ffi::actshare_target>() as u32,
+            kind: match target.kind {
+                TargetKind::Device => ffi::TARGET_DEVICE,
+                TargetKind::Person => ffi::TARGET_PERSON,
+                TargetKind::App => ffi::TARGET_APP,
+                TargetKind::Place => ffi::TARGET_PLACE,
+            },
+            id: pointer(&id),
+            title: pointer(&title),
+            subtitle: pointer(&subtitle),
+            image: pointer(&image),
+        };
+        // SAFETY: within the host's struct (checked above); the strings outlive the call.
+        match unsafe { (*self.raw).add_target } {
+            Some(add) if unsafe { add(self.raw, &raw) } == 0 => Ok(()),
+            _ => Err(Refused),
+        }
+    }
+
+    /// In prepare and perform: the id of the target the user chose, if any (none under a
+    /// host older than ABI 3).
+    pub fn target(&self) -> Option<&'a str> {
+        if !self.has(3, Self::TARGET_END) {
+            return None;
+        }
+        // SAFETY: within the host's struct (checked above).
+        string(unsafe { (*self.raw).target })
     }
 
     /// The activity type, reverse-DNS.
     pub fn activity_type(&self) -> &'a str {
-        string(self.raw.activity_type).unwrap_or("")
+        string(unsafe { (*self.raw).activity_type }).unwrap_or("")
     }
 
     /// `--subject`, if given.
     pub fn subject(&self) -> Option<&'a str> {
-        string(self.raw.subject)
+        string(unsafe { (*self.raw).subject })
     }
 
     /// The items, in the order the user gave them.
     pub fn items(&self) -> impl Iterator<Item = Item<'a>> + 'a {
-        let slice: &'a [ffi::actshare_item] = if self.raw.items.is_null() || self.raw.item_count == 0 {
+        let (items, count) = unsafe { ((*self.raw).items, (*self.raw).item_count) };
+        let slice: &'a [ffi::actshare_item] = if items.is_null() || count == 0 {
             &[]
         } else {
             // SAFETY: the host's array of item_count items lives while the hook runs.
-            unsafe { std::slice::from_raw_parts(self.raw.items, self.raw.item_count) }
+            unsafe { std::slice::from_raw_parts(items, count) }
         };
         slice.iter().map(|raw| Item { raw })
     }
 
     /// The value of a declared option, if it has one.
     pub fn option(&self, name: &str) -> Option<&'a str> {
-        if self.raw.options.is_null() {
+        let (options, count) = unsafe { ((*self.raw).options, (*self.raw).option_count) };
+        if options.is_null() {
             return None;
         }
         // SAFETY: as for items.
-        let options = unsafe { std::slice::from_raw_parts(self.raw.options, self.raw.option_count) };
+        let options = unsafe { std::slice::from_raw_parts(options, count) };
         options.iter().find(|option| string(option.name) == Some(name)).and_then(|option| string(option.value))
     }
 }
@@ -446,7 +571,8 @@ macro_rules! export_perform {
 
 // The layout must be the C header's: checked at compile time for 64-bit Linux.
 const _: () = assert!(std::mem::size_of::<ffi::actshare_item>() == 64);
-const _: () = assert!(std::mem::size_of::<ffi::actshare_request>() == 56);
+const _: () = assert!(std::mem::size_of::<ffi::actshare_request>() == 88);
+const _: () = assert!(std::mem::size_of::<ffi::actshare_target>() == 40);
 const _: () = assert!(std::mem::size_of::<ffi::actshare_session>() == 64);
 
 #[cfg(test)]
@@ -498,6 +624,19 @@ mod tests {
     }
     unsafe extern "C" fn is_cancelled(session: *mut ffi::actshare_session) -> i32 {
         host(session).cancelled as i32
+    }
+
+    thread_local! {
+        /// What add_target received, as "KIND ID TITLE SUBTITLE IMAGE".
+        static TARGETS: RefCell<Vec<String>> = RefCell::new(Vec::new());
+    }
+    unsafe extern "C" fn add_target(_: *const ffi::actshare_request, target: *const ffi::actshare_target) -> i32 {
+        let t = &*target;
+        TARGETS.with(|targets| {
+            let mut targets = targets.borrow_mut();
+            targets.push(format!("{} {} {} {} {}", t.kind, text(t.id), text(t.title), text(t.subtitle), text(t.image)));
+            if targets.len() > 1 { -1 } else { 0 }
+        })
     }
 
     fn session(host: &Host) -> ffi::actshare_session {
@@ -553,6 +692,10 @@ mod tests {
             items: items.as_ptr(),
             option_count: options.len(),
             options: options.as_ptr(),
+            host_context: std::ptr::null_mut(),
+            decline: None,
+            add_target: Some(add_target),
+            target: b"beta\0".as_ptr() as *const c_char,
         };
         body(&request)
     }
@@ -575,6 +718,36 @@ mod tests {
             assert_eq!(items[1].data(), b"some words");
             assert_eq!(items[1].content_type(), "application/octet-stream");
         });
+    }
+
+    #[test]
+    fn targets_reach_the_host_and_its_answer_comes_back() {
+        with_request(|raw| {
+            let request = unsafe { Request::from_raw(raw) }.unwrap();
+            assert_eq!(request.target(), Some("beta"));
+            let gimp = Target { id: "gimp.desktop", title: "GIMP", subtitle: None, image: Some("gimp"), kind: TargetKind::App };
+            assert_eq!(request.add_target(&gimp), Ok(()));
+            let second = Target { id: "beta", title: "beta", subtitle: Some("KDE Connect"), image: None, kind: TargetKind::Device };
+            assert_eq!(request.add_target(&second), Err(Refused), "the host's -1");
+            let nul = Target { id: "a\0b", ..second.clone() };
+            assert_eq!(request.add_target(&nul), Err(Refused), "a NUL never reaches the host");
+        });
+        assert_eq!(TARGETS.with(|t| t.borrow().clone()), ["2 gimp.desktop GIMP NULL gimp", "0 beta beta KDE Connect NULL"]);
+    }
+
+    #[test]
+    fn an_older_host_hears_no_target_and_names_none() {
+        with_request(|raw| {
+            // An ABI-2 host's request ends after decline: nothing beyond it is read.
+            let mut old = unsafe { std::ptr::read(raw) };
+            old.abi_version = 2;
+            old.struct_size = 72;
+            let request = unsafe { Request::from_raw(&old) }.unwrap();
+            assert_eq!(request.target(), None);
+            let target = Target { id: "x", title: "X", subtitle: None, image: None, kind: TargetKind::Place };
+            assert_eq!(request.add_target(&target), Err(Refused));
+        });
+        assert!(TARGETS.with(|t| t.borrow().is_empty()));
     }
 
     #[test]
