@@ -19,6 +19,9 @@ public struct Config: Sendable {
     public var sandboxRequired = false
     /// The resource limits of providers' helper processes (`limits:`).
     public var limits = SandboxLimits()
+    /// Whether completed shares are remembered to rank the sheet's choices
+    /// (`remember-choices`, on by default; ``ChoiceHistory``).
+    public var rememberChoices = true
     /// Handoff settings, kept as given for the handoff daemon.
     public var handoff: [String: ConfigValue] = [:]
     /// The file this config was read from, if any.

@@ -30,6 +30,7 @@ enum ConfigCodec {
             writer.write(config.limits.temporaryFiles)
             writer.write(Int(config.limits.openFiles))
             writer.write(Int(config.limits.processes))
+            writer.write(config.rememberChoices)
         }
     }
 
@@ -64,6 +65,7 @@ enum ConfigCodec {
         }
         config.limits.openFiles = openFiles
         config.limits.processes = processes
+        config.rememberChoices = try reader.readBool()
         return .success(config)
     }
 

@@ -75,7 +75,7 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 12"
+    private static let magic = "actshare-manifest-index 13"
     /// Below this many manifests, statting them costs less than starting a thread.
     private static let statThreadThreshold = 32
 

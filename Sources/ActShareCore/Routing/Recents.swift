@@ -14,6 +14,12 @@ public struct Recents: Sendable {
         types = FileSystem.pathList(text, separator: "\n").filter { ReverseDNS.isValid($0) }
     }
 
+    /// Deletes the list: whether there was one.
+    @discardableResult
+    public func forget() throws -> Bool {
+        try FileSystem.removeFile(file)
+    }
+
     /// Puts `type` first and saves the list.
     ///
     /// Nothing is written when `type` is first already: replacing a file costs about a

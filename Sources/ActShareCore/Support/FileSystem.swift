@@ -332,10 +332,10 @@ public enum FileSystem {
         String(decoding: try read(path), as: UTF8.self)
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file beside it, then rename.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    /// Writes `bytes` to `path` atomically: a temporary file beside it (of `mode`), then rename.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         let temporary = "\(path).tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ioError("cannot write \(temporary)", errno) }
         guard writeAll(bytes, to: fd) else {
             let code = errno
@@ -349,6 +349,17 @@ public enum FileSystem {
             unlink(temporary)
             throw ioError("cannot write \(path)", code)
         }
+    }
+
+    /// Removes the file `path` (a link itself, never what it points to): whether there was
+    /// one to remove.
+    @discardableResult
+    public static func removeFile(_ path: String) throws -> Bool {
+        guard PathName.withCString(path, { unlink($0) }) == 0 else {
+            if errno == ENOENT { return false }
+            throw ioError("cannot delete \(path)", errno)
+        }
+        return true
     }
 
     /// Writes all of `bytes` to `fd`, retrying after interruptions; false on an error

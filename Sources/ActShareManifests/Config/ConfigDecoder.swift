@@ -23,7 +23,7 @@ public struct ConfigDecoder: Sendable {
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
         if case .scalar(let text, _) = root.node.content, text.isEmpty || text == "~" { return config }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff"], in: "the config")
+        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff", "remember-choices"], in: "the config")
 
         config.exclude = try typeList(top["exclude"])
         config.pin = try typeList(top["pin"])
@@ -58,6 +58,8 @@ public struct ConfigDecoder: Sendable {
                 config.providerTimeouts[id] = milliseconds
             }
         }
+
+        if let remember = top["remember-choices"] { config.rememberChoices = try remember.bool(kind: kind) }
 
         if let sandbox = top["sandbox"] {
             let mode = try sandbox.string(kind: kind)

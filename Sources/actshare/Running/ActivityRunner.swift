@@ -111,7 +111,11 @@ struct ActivityRunner {
                 if said.isEmpty { throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items))") }
                 throw fail(.noActivity, activity: nil, "no activity can perform on \(describe(items)) (\(said.joined(separator: "; ")))")
             }
-            guard let picked = try pick(from: offers, targets: found.targets, items: items, dialog: dialog, sheet: &sheet) else {
+            // What this user picks for this kind of item comes first (docs/CLI.md, "Ranking").
+            let (ranked, rankedTargets) = invocation.choices?.ranked(
+                offers, targets: found.targets, for: ChoiceHistory.family(of: items), pins: invocation.config.pin, now: Int64(time(nil)))
+                ?? (offers, found.targets)
+            guard let picked = try pick(from: ranked, targets: rankedTargets, items: items, dialog: dialog, sheet: &sheet) else {
                 throw fail(.cancelled, activity: nil, nil)
             }
             offer = picked.offer
@@ -152,6 +156,9 @@ struct ActivityRunner {
         if result.completed {
             var recents = recents
             try? recents.record(offer.type)
+            if var choices = invocation.choices {
+                try? choices.record(ChoiceHistory.Choice(time: Int64(time(nil)), family: ChoiceHistory.family(of: items), activity: offer.type, target: target))
+            }
         }
         report(result)
         present(result, of: offer, itemCount: items.count, sheet: sheet, dialog: dialog)

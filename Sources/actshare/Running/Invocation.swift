@@ -58,6 +58,8 @@ final class Invocation {
     }
 
     var recents: Recents { Recents(stateDirectory: paths.stateDirectory) }
+    /// The user's past choices, when the config lets them be remembered (else none).
+    var choices: ChoiceHistory? { config.rememberChoices ? ChoiceHistory(stateDirectory: paths.stateDirectory) : nil }
 
     /// Starts, before the items are read, the helpers their can-perform hooks will run in
     /// (``ActivityHost/prestartHelpers(for:exclusions:)``): from the items as located, when

@@ -1,9 +1,14 @@
 import ActShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The flow of `list`: the activities that can perform on the items, in offer order.
 struct ListRunner {
     let items: ItemSelection
     let options: ActivitySelection
+    /// `--ranked`: the sheet's order (the user's past choices first), not the offer order.
+    var ranked = false
 
     func run() throws {
         let invocation = try Invocation(configFile: options.config, trace: options.trace)
@@ -14,7 +19,7 @@ struct ListRunner {
         invocation.prestartHelpers(for: items, exclusions: exclusions)
         let values = try invocation.readItems(items)
         let recents = invocation.recents.types
-        let offers: [Offer]
+        var offers: [Offer]
         var targets: [String: [ActivityTarget]] = [:]
         if values.isEmpty {
             let all = invocation.registry.providers.flatMap { provider in
@@ -26,6 +31,10 @@ struct ListRunner {
             for diagnostic in found.diagnostics { StandardStreams.err("\(diagnostic)\n") }
             offers = found.offers
             targets = found.targets
+        }
+        if ranked, let choices = invocation.choices {
+            (offers, targets) = choices.ranked(offers, targets: targets, for: ChoiceHistory.family(of: values), pins: invocation.config.pin,
+                                               now: Int64(time(nil)))
         }
 
         if options.json {

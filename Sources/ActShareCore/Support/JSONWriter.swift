@@ -1,13 +1,15 @@
 /// Writes compact JSON into one byte buffer. actshare's JSON shapes are small and fixed,
 /// so a writer is simpler and faster to start than an encoder.
-struct JSONWriter {
+public struct JSONWriter {
     /// The UTF-8 bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
     /// For each open object or array, whether the next element needs a comma first.
     private var needsComma: [Bool] = [false]
 
+    public init() {}
+
     /// A JSON value that can be written.
-    enum Value {
+    public enum Value {
         case string(String?)
         case number(UInt64)
         /// A number such as 0.25 (null when not finite).
@@ -16,15 +18,15 @@ struct JSONWriter {
     }
 
     /// The text written so far.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-    mutating func beginArray() { open(UInt8(ascii: "[")) }
-    mutating func endArray() { close(UInt8(ascii: "]")) }
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Writes `"name":`; the value (or object or array) written next belongs to it.
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         separate()
         appendString(name)
         bytes.append(UInt8(ascii: ":"))
@@ -32,12 +34,12 @@ struct JSONWriter {
     }
 
     /// Writes `"name":value`.
-    mutating func member(_ name: String, _ value: Value) {
+    public mutating func member(_ name: String, _ value: Value) {
         key(name)
         self.value(value)
     }
 
-    mutating func value(_ value: Value) {
+    public mutating func value(_ value: Value) {
         separate()
         switch value {
         case .string(let string):
@@ -49,7 +51,7 @@ struct JSONWriter {
     }
 
     /// `{"key": value, …}` with keys in the given order, as text.
-    static func object(_ members: [(String, Value)]) -> String {
+    public static func object(_ members: [(String, Value)]) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         for (key, value) in members { writer.member(key, value) }
