@@ -7,6 +7,9 @@ final class DesktopSession {
     let display: ClipboardTests.Display
     private let process = Process()
     private let out = Pipe()
+    /// What actshare and its windows said on standard error, told when a window never comes.
+    private let errorLog = NSTemporaryDirectory() + "actshare-desktop-\(UUID().uuidString).log"
+    var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
 
     /// Starts `actshare ARGUMENTS` (or `executable`: a file manager's script) with
     /// `environment`, standard input /dev/null.
@@ -17,13 +20,15 @@ final class DesktopSession {
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorLog)
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         try process.run()
     }
 
     deinit {
         if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: errorLog)
     }
 
     func xdotool(_ arguments: [String]) throws -> Run {
@@ -46,7 +51,7 @@ final class DesktopSession {
         let picture = "\(Sandbox.repository)/.build/test-artefacts/no-window-\(name.filter { $0.isLetter || $0.isNumber }).png"
         try? screenshot(to: picture)
         let none: String? = nil
-        return try #require(none, "no window \(name) (the screen: \(picture)): \(found?.stderr ?? "")")
+        return try #require(none, "no window \(name) (the screen: \(picture)): \(found?.stderr ?? ""); actshare said: \(errors)")
     }
 
     /// Whether a window named `name` is shown now.
