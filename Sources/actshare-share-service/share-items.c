@@ -236,6 +236,9 @@ gboolean share_options_add(GVariant *dictionary, GPtrArray *options, json_object
             for (gsize i = 0; i < n; i++) g_ptr_array_add(options, g_strdup_printf("%s=%s", flag, types[i]));
         } else if (strcmp(key, "subject") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
             json_object_object_add(request, "subject", json_object_new_string(g_variant_get_string(value, NULL)));
+        } else if (strcmp(key, "target") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE_STRING)) {
+            /* In the request, not on a command line: a target may be a person's address. */
+            if (*g_variant_get_string(value, NULL)) json_object_object_add(request, "target", json_object_new_string(g_variant_get_string(value, NULL)));
         } else if (strcmp(key, "options") == 0 && g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}"))) {
             GVariantIter pairs;
             const char *name, *setting;
@@ -260,8 +263,8 @@ gboolean share_options_add(GVariant *dictionary, GPtrArray *options, json_object
             }
         } else {
             g_set_error(error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
-                        "options has '%s' of type %s; the keys are handle_token (s), activity (s), exclude (as), only (as), "
-                        "subject (s), options (a{ss}) and parent_window (s)",
+                        "options has '%s' of type %s; the keys are handle_token (s), activity (s), target (s), exclude (as), "
+                        "only (as), subject (s), options (a{ss}) and parent_window (s)",
                         key, g_variant_get_type_string(value));
             return FALSE;
         }

@@ -11,14 +11,19 @@ static const char *string_member(json_object *object, const char *key) {
     return NULL;
 }
 
+/* The members of `keys` that are strings in a JSON object, in that order. */
+static void add_strings(GVariantBuilder *builder, json_object *object, const char *const *keys) {
+    for (; *keys; keys++) {
+        const char *value = string_member(object, *keys);
+        if (value) g_variant_builder_add(builder, "{sv}", *keys, g_variant_new_string(value));
+    }
+}
+
 /* A dictionary of `keys` (strings) and `size` (t) from a JSON object. */
 static GVariant *dictionary(json_object *object, const char *const *keys) {
     GVariantBuilder builder;
     g_variant_builder_init(&builder, G_VARIANT_TYPE("a{sv}"));
-    for (; *keys; keys++) {
-        const char *value = string_member(object, *keys);
-        if (value) g_variant_builder_add(&builder, "{sv}", *keys, g_variant_new_string(value));
-    }
+    add_strings(&builder, object, keys);
     json_object *size;
     if (json_object_object_get_ex(object, "size", &size) && json_object_is_type(size, json_type_int)) {
         g_variant_builder_add(&builder, "{sv}", "size", g_variant_new_uint64((guint64)json_object_get_int64(size)));
@@ -71,5 +76,20 @@ GVariant *share_results_new(json_object *root, int exit_status, const char *mess
 
 GVariant *share_activities_new(json_object *root) {
     static const char *const activity_keys[] = {"type", "title", "image", "category", "provider", NULL};
-    return array(root, "activities", activity_keys);
+    static const char *const target_keys[] = {"id", "title", "subtitle", "image", "kind", NULL};
+    GVariantBuilder builder;
+    g_variant_builder_init(&builder, G_VARIANT_TYPE("aa{sv}"));
+    json_object *activities;
+    if (root && json_object_object_get_ex(root, "activities", &activities) && json_object_is_type(activities, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(activities); i++) {
+            json_object *activity = json_object_array_get_idx(activities, i);
+            /* The activity's members, then its targets (a subtitle or image that is null left out). */
+            GVariantBuilder entry;
+            g_variant_builder_init(&entry, G_VARIANT_TYPE("a{sv}"));
+            add_strings(&entry, activity, activity_keys);
+            g_variant_builder_add(&entry, "{sv}", "targets", array(activity, "targets", target_keys));
+            g_variant_builder_add_value(&builder, g_variant_builder_end(&entry));
+        }
+    }
+    return g_variant_builder_end(&builder);
 }

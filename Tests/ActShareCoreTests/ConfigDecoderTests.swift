@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("colour: red\n", "c.yaml:1:1: error: unknown key 'colour' in the config (allowed: disabled-providers, exclude, handoff, in-process, limits, pin, providers, sandbox, timeouts)"),
+        ("colour: red\n", "c.yaml:1:1: error: unknown key 'colour' in the config (allowed: disabled-providers, exclude, handoff, in-process, limits, pin, providers, remember-choices, sandbox, timeouts)"),
         ("exclude: [hello]\n", "c.yaml:1:11: error: 'exclude' lists 'hello', which is not a reverse-DNS name"),
         ("pin: {a: b}\n", "c.yaml:1:6: error: 'pin' must be a list, not a mapping"),
         ("providers:\n  org.x.y: [1]\n", "c.yaml:2:12: error: 'providers.org.x.y' must be a mapping of keys to values, not a list"),

@@ -75,6 +75,20 @@ import Testing
 
     /// A type the user installed (`~/.local/share/mime`, by update-mime-database) is read
     /// before the system's, glob and magic alike, as GIO reads it.
+    /// Bytes with each control character GIO allows in text, and with one it does not,
+    /// typed as `gio info` types them.
+    @Test func controlCharactersDecideTextAsGioDecides() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.cleanUp(directory) }
+        var paths: [String] = []
+        for byte: UInt8 in [8, 9, 10, 11, 12, 13, 27, 127] {
+            let path = "\(directory)/control-\(byte)"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(Array("hello".utf8) + [byte] + Array("world\n".utf8))))
+            paths.append(path)
+        }
+        try Self.expectAgreement(paths)
+    }
+
     @Test func theUsersOwnDatabaseComesFirst() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { Fixtures.cleanUp(directory) }

@@ -59,7 +59,7 @@ import Testing
             """)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.contains("{'type': <'org.example.wordcount.count'>, 'title': <'Count Words'>, 'image': <'accessories-text-editor'>, 'category': <'action'>, 'provider': <'org.example.wordcount'>}") == true, "\(run.stdout)")
+        #expect(lines.first?.contains("{'type': <'org.example.wordcount.count'>, 'title': <'Count Words'>, 'image': <'accessories-text-editor'>, 'category': <'action'>, 'provider': <'org.example.wordcount'>, 'targets': <@aa{sv} []>}") == true, "\(run.stdout)")
         #expect(lines.dropFirst().first?.contains("readonly u version = 2;") == true, "\(run.stdout)")
         // Share answers with a Request path at once; the outcome comes as its Response.
         #expect(lines.contains("response 0 {'activity': <'org.example.wordcount.count'>, 'completed': <true>, 'error': <''>, 'returned_items': <[{'kind': <'text'>, 'text': <'2 words, 0 lines, 11 bytes (item 1)'>, 'content_type': <'text/plain'>, 'size': <uint64 35>}]>}"), "\(run.stdout)")
@@ -111,6 +111,49 @@ import Testing
         #expect(lines.first == "16 files: 16 results", "\(run.stdout)")
         #expect(lines.dropFirst().first == "17 files: dropped", "\(run.stdout)")
         #expect(lines.last?.hasPrefix("then: ") == true && lines.last != "then: 0 activities", "\(run.stdout)")
+    }
+
+    /// An activity's targets reach an application in ListActivities, and the one it names
+    /// in Share reaches the provider's perform, through actshare's standard input, never its
+    /// command line; one not offered ends the share with NoActivity.
+    @Test func targetsAreListedAndChosenOverTheBus() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        try TargetTests.targetsProvider(in: sandbox)
+        let notes = try sandbox.file("notes.txt", "three short words\n")
+        let log = "\(sandbox.root)/argv.log"
+        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
+        chmod(wrapper, 0o755)
+        let script = """
+            \(Self.pythonClient)
+            items = {'fds': GLib.Variant('ah', [0])}
+            def fds(): return Gio.UnixFDList.new_from_array([os.open(sys.argv[1], os.O_RDONLY)])
+            listed = connect().call_with_unix_fd_list_sync('org.actshare.Share', '/org/actshare/Share', 'org.actshare.Share1', 'ListActivities',
+                GLib.Variant('(a{sv})', (items,)), None, Gio.DBusCallFlags.NONE, 60000, fds(), None)[0].unpack()[0]
+            for activity in listed:
+                for target in activity['targets']:
+                    print('target', activity['type'], target['id'], target['kind'], target['title'], target.get('subtitle', '-'), target.get('image', '-'))
+            def chosen(options):
+                response, results = share(items, options, fds())
+                results = results.unpack()
+                print('share', response, results.get('error_name', ''), results['returned_items'][0]['text'] if results['returned_items'] else '')
+            chosen({'activity': GLib.Variant('s', 'org.test.targets.describe'), 'target': GLib.Variant('s', 'ada@example.org')})
+            chosen({'target': GLib.Variant('s', 'org.gnome.TextEditor.desktop')})
+            chosen({'activity': GLib.Variant('s', 'org.test.targets.describe'), 'target': GLib.Variant('s', 'gamma')})
+            """
+        try Sandbox.write(script, to: "\(sandbox.root)/client.py")
+        let run = try Self.onSessionBus(sandbox, "/usr/bin/python3 \(sandbox.root)/client.py \(notes)", actshare: wrapper)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("target ") } == [
+            "target org.test.targets.describe beta-7f3a device beta not reachable now phone",
+            "target org.test.targets.describe ada@example.org person Ada Lovelace - -",
+            "target org.test.targets.describe org.gnome.TextEditor.desktop app Text Editor GNOME /usr/share/icons/editor.png",
+        ], "\(run.stdout)")
+        #expect(lines.filter { $0.hasPrefix("share ") } == [
+            "share 0  ada@example.org", "share 0  org.gnome.TextEditor.desktop", "share 2 org.actshare.Share.Error.NoActivity ",
+        ], "\(run.stdout)")
+        let argv = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!argv.contains("ada@example.org") && !argv.contains("TextEditor"), "a target on a command line: \(argv)")
     }
 
     /// What a caller shares never travels on a command line (every local user reads those):

@@ -273,7 +273,8 @@ import Testing
         let text = try sandbox.file("notes.txt", "words\n")
         let listed = try Sandbox.execute("\(prefix)/bin/actshare", ["list", "--json", text], environment: installedEnvironment, stdin: nil)
         #expect(listed.status == 0, "\(listed.stderr)")
-        #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.print-to-pdf"])
+        // Open With too: its front and the GIO part beside it, installed (Mousepad opens text).
+        #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.open-with", "org.actshare.print-to-pdf"])
 
         environment["BIN_DIR"] = nil
         let uninstall = try Sandbox.execute("\(Sandbox.repository)/scripts/install", ["--uninstall"], environment: environment, stdin: nil)

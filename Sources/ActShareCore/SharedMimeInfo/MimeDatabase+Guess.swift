@@ -97,8 +97,10 @@ extension MimeDatabase {
         return (binary ? nil : Self.plainText, 0)
     }
 
-    /// GIO's last test for text: no control character but white space and backspace.
+    /// GIO's last test for text: no control character but backspace, tab, line feed, form
+    /// feed and carriage return (a vertical tab makes bytes binary to GIO, as `gio info`
+    /// shows of a bash completion script holding one).
     static func looksLikeText(_ data: [UInt8]) -> Bool {
-        !data.contains { ($0 < 32 && !(8...13).contains($0)) || $0 == 127 }
+        !data.contains { ($0 < 32 && !(8...13).contains($0)) || $0 == 11 || $0 == 127 }
     }
 }

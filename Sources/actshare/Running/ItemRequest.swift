@@ -13,9 +13,10 @@ import Glibc
 /// over a caller's items. One JSON object:
 ///
 ///     {"items": [{"path": "/home/u/a.pdf"}, {"url": "https://…"}, {"text": "…", "type": "text/html"}],
-///      "subject": "…", "options": {"to": "…"}}
+///      "subject": "…", "options": {"to": "…"}, "target": "…"}
 ///
-/// `type` is optional (found from the text otherwise); `subject` and `options` too. A path
+/// `type` is optional (found from the text otherwise); `subject`, `options` and `target` (for
+/// `--target`) too. A path
 /// may carry the `device` and `inode` of the file its sender checked (the D-Bus service
 /// does): it is shared only if the path still names that file, so a path swapped for a
 /// link after the check is refused, not followed. The
@@ -34,6 +35,7 @@ struct ItemRequest: Decodable {
     var items: [Entry]
     var subject: String?
     var options: [String: String]?
+    var target: String?
 
     /// The most a request may hold: text, names and all.
     static let limit = 64 << 20
@@ -85,6 +87,7 @@ struct ItemRequest: Decodable {
     /// The subject and options merged into the command's.
     func apply(to options: inout ActivitySelection) {
         if let subject { options.subject = subject }
+        if let target { options.target = target }
         for (name, value) in (self.options ?? [:]).sorted(by: { $0.key < $1.key }) { options.options.append("\(name)=\(value)") }
     }
 }
