@@ -175,34 +175,71 @@ static int answer_ok(json_object *answer) {
     return answer && json_object_object_get_ex(answer, "ok", &ok) && json_object_get_boolean(ok);
 }
 
-/* Whether the daemon has heard a LocalSend device (op `discover`, not waiting for the
- * network; at most a second): Hand Off sends to them by name too. Not asked when
- * sandboxed: the connection granted then is the perform's, and may not discover. */
-static int localsend_device_nearby(void) {
-    if (getenv("ACTSHARE_HANDOFF_FD")) return 0;
+/* One answer of the daemon to `request` (put by the caller), within a second; NULL when
+ * it did not give one. */
+static json_object *ask_daemon(json_object *request) {
     char error[512];
     control c;
-    if (control_open(&c, error, sizeof error) != 0) return 0;
+    if (control_open(&c, error, sizeof error) != 0) return NULL;
     c.deadline = now_ms() + 1000;
-    json_object *request = json_object_new_object();
-    json_object_object_add(request, "op", json_object_new_string("discover"));
+    int cancelled = 0;
+    json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
+    control_close(&c);
+    if (!answer_ok(answer)) {
+        json_object_put(answer);
+        return NULL;
+    }
+    return answer;
+}
+
+/* The array `key` of a daemon's answer to {"op": OP, "timeout": 0}, or NULL. */
+static json_object *known(const char *op, const char *key, json_object **answer) {
+    json_object *request = json_object_new_object(), *list;
+    json_object_object_add(request, "op", json_object_new_string(op));
     json_object_object_add(request, "timeout", json_object_new_double(0));
-    int cancelled = 0, found = 0;
-    json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL, *nearby;
-    if (answer_ok(answer) && json_object_object_get_ex(answer, "nearby", &nearby) && json_object_is_type(nearby, json_type_array)) {
-        for (size_t i = 0; i < json_object_array_length(nearby) && !found; i++) {
-            const char *protocol = string_field(json_object_array_get_idx(nearby, i), "protocol");
-            found = protocol && strcmp(protocol, "localsend") == 0;
+    *answer = ask_daemon(request);
+    json_object_put(request);
+    return *answer && json_object_object_get_ex(*answer, key, &list) && json_object_is_type(list, json_type_array) ? list : NULL;
+}
+
+/* Offers the devices Hand Off reaches as targets: the paired ones as the daemon last found
+ * them (those that answered first; none is asked now, so a list does not wait on the
+ * network), then the LocalSend devices it has heard, by name. How many it offered. Not
+ * when sandboxed: the connection granted then is the perform's. */
+static int offer_devices(const actshare_request *request) {
+    if (getenv("ACTSHARE_HANDOFF_FD")) return 0;
+    int offered = 0;
+    json_object *answer, *devices = known("devices", "devices", &answer);
+    /* Those that answered, those not asked yet, those that did not answer. */
+    for (int pass = 0; pass < 3 && devices; pass++) {
+        for (size_t i = 0; i < json_object_array_length(devices); i++) {
+            json_object *device = json_object_array_get_idx(devices, i), *reachable;
+            int said = json_object_object_get_ex(device, "reachable", &reachable) && json_object_is_type(reachable, json_type_boolean);
+            int group = !said ? 1 : json_object_get_boolean(reachable) ? 0 : 2;
+            const char *id = string_field(device, "id"), *name = string_field(device, "name");
+            if (!id || !name || group != pass) continue;
+            actshare_target target = {sizeof target, ACTSHARE_TARGET_DEVICE, id, name,
+                                      group == 2 ? "not reachable now: the files wait until it is" : NULL, "computer"};
+            offered += actshare_add_target(request, &target) == 0;
         }
     }
-    json_object_put(request);
     json_object_put(answer);
-    control_close(&c);
-    return found;
+    json_object *nearby = known("discover", "nearby", &answer);
+    for (size_t i = 0; nearby && i < json_object_array_length(nearby); i++) {
+        json_object *device = json_object_array_get_idx(nearby, i);
+        const char *protocol = string_field(device, "protocol"), *name = string_field(device, "name"), *kind = string_field(device, "kind");
+        if (!protocol || strcmp(protocol, "localsend") != 0 || !name) continue;
+        actshare_target target = {sizeof target, ACTSHARE_TARGET_DEVICE, name, name, "LocalSend",
+                                  kind && strcmp(kind, "mobile") == 0 ? "phone" : "computer"};
+        offered += actshare_add_target(request, &target) == 0;
+    }
+    json_object_put(answer);
+    return offered;
 }
 
 int32_t handoff_can_perform(const actshare_request *request) {
-    if (device_paired() || localsend_device_nearby()) return 1;
+    /* Without the daemon, a device paired before is still offered: the send waits for it. */
+    if (offer_devices(request) > 0 || device_paired()) return 1;
     actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
     return 0;
 }
@@ -416,7 +453,10 @@ static int32_t copy_to_clipboard(const actshare_request *request, const char *de
 }
 
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
-    const char *device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
+    /* The device chosen: a target (--target, the sheet's row), or the option `device`,
+     * which scripts name it by (an id or a name either way). */
+    const char *device = actshare_request_target(request);
+    if (!device) device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
     const char *clipboard = session->option(session, ACTSHARE_HANDOFF_CLIPBOARD_OPTION);
     if (clipboard && strcmp(clipboard, "true") == 0) return copy_to_clipboard(request, device, session);
     int handed = 0, files = 0, has_files = 0;

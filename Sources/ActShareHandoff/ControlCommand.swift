@@ -10,7 +10,8 @@ public enum ControlCommand: Sendable {
     case pair(host: String, port: Int?, expect: String?)
     case pairWait(expect: String?)
     case confirm(yes: Bool)
-    case devices
+    /// `timeout` 0: as last asked, at once (and asked again behind); else each is asked.
+    case devices(timeout: Double?)
     case unpair(device: String)
     case handoffList
     case fetch(id: String?)
@@ -49,7 +50,7 @@ public enum ControlCommand: Sendable {
             self = .pair(host: host, port: request.port, expect: request.expect)
         case .pairWait: self = .pairWait(expect: request.expect)
         case .confirm: self = .confirm(yes: request.yes == true)
-        case .devices: self = .devices
+        case .devices: self = .devices(timeout: request.timeout)
         case .unpair: self = .unpair(device: try required(request.device, "a device"))
         case .handoffList: self = .handoffList
         case .fetch: self = .fetch(id: request.id)

@@ -53,7 +53,8 @@ public struct ControlRequest: Codable, Sendable {
     /// With `send-files`: copy what waits for an unreachable device (else it is sent from
     /// where it is, as it is then).
     public var copy: Bool?
-    /// With `discover`: how long to wait for answers, in seconds (at most 10).
+    /// With `discover`: how long to wait for answers, in seconds (at most 10); with
+    /// `devices`, 0: answer from what each device said when last asked, at once.
     public var timeout: Double?
     /// With `send-files` and `send`: the PIN a LocalSend device asks for.
     public var pin: String?

@@ -304,6 +304,36 @@ extension HandoffTransferTests {
 }
 
 extension HandoffTransferTests {
+    /// Hand Off's devices are its targets (docs/PLUGINS.md, "Targets"): the paired ones as
+    /// the daemon last found them, without asking them at the list (one not asked yet has
+    /// no subtitle; one that did not answer says so and comes last); `--target` sends to
+    /// the one chosen, as `-o device=` still does for scripts.
+    @Test func pairedDevicesAreHandOffsTargets() throws {
+        let (a, b, received) = try Self.pairedPair(27_251, 27_252)
+        a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let report = try a.sandbox.file("report.txt", "quarterly figures\n")
+        let beta = try b.deviceID()
+        func targets() throws -> [[String: Any]] {
+            try TargetTests.targets(try a.run("list", "--json", report), "org.actshare.handoff")
+        }
+        let first = try targets()
+        #expect(first.map { $0["id"] as? String } == [beta], "\(first)")
+        #expect(first.first?["title"] as? String == "beta" && first.first?["kind"] as? String == "device")
+        // Asked behind the first list: then known to answer.
+        #expect(eventually { (try? targets().first?["subtitle"]).map { $0 is NSNull } == true })
+        let sent = try a.run("perform", "org.actshare.handoff", "--target", beta, report)
+        #expect(sent.status == 0 && sent.stdout == "sent 1 file to beta\n", "\(sent.stdout) \(sent.stderr)")
+        #expect(try String(contentsOfFile: "\(received)/report.txt", encoding: .utf8) == "quarterly figures\n")
+        // beta stops: once a round of asking has found so, it is offered as waiting.
+        b.stop()
+        _ = try a.run("handoff", "devices")
+        #expect(eventually {
+            (try? targets().first?["subtitle"] as? String) == "not reachable now: the files wait until it is"
+        })
+        let unknown = try a.run("perform", "org.actshare.handoff", "--target", "not-a-device", report)
+        #expect(unknown.status == 3, "\(unknown.stderr)")
+    }
+
     /// Files that arrive are announced on the desktop through org.freedesktop.Notifications
     /// (a real server: dunst, on a session bus and an X server of the test's own); the
     /// notice's action opens the folder they are in, and nothing else.

@@ -163,7 +163,13 @@ import Testing
 
         let listed = try sandbox.run("list", "--json", file)
         #expect(listed.stdout.contains("\"type\":\"org.actshare.kdeconnect\""), "\(listed.stdout) \(listed.stderr)")
-        let sent = try sandbox.run("perform", "org.actshare.kdeconnect", file)
+        // The reachable phone is the activity's one target, by kdeconnectd's id for it; the
+        // tablet out of reach is not offered.
+        let phoneID = try laptop.deviceID(named: "Phone", paired: true)
+        let targets = try TargetTests.targets(listed, "org.actshare.kdeconnect")
+        #expect(targets.map { $0["id"] as? String } == [phoneID], "\(targets)")
+        #expect(targets.first?["title"] as? String == "Phone" && targets.first?["subtitle"] as? String == "KDE Connect")
+        let sent = try sandbox.run("perform", "org.actshare.kdeconnect", "--target", phoneID, file)
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.contains("sent 1 item to Phone with KDE Connect"), "\(sent.stdout)")
         let downloads = "\(phone.root)/home/Downloads"

@@ -86,6 +86,14 @@ int32_t kdeconnect_bus_can_perform(const actshare_request *request) {
         actshare_decline(request, "No device paired with KDE Connect is reachable now: open KDE Connect on the phone, on this network");
     } else {
         answer = 1;
+        /* Each reachable paired device is a target, as kdeconnectd names it. */
+        GVariantIter iter;
+        const char *id, *name;
+        g_variant_iter_init(&iter, devices);
+        while (g_variant_iter_next(&iter, "{&s&s}", &id, &name)) {
+            actshare_target target = {sizeof target, ACTSHARE_TARGET_DEVICE, id, name, "KDE Connect", "phone"};
+            actshare_add_target(request, &target);
+        }
     }
     if (devices) g_variant_unref(devices);
     g_object_unref(bus);
@@ -169,7 +177,10 @@ int32_t kdeconnect_bus_send(const actshare_request *request, actshare_session *s
     }
     char id[160], name[256];
     GVariant *paired = paired_devices(bus, FALSE);
-    int chosen = choose_device(devices, paired, session->option(session, DEVICE_OPTION), id, sizeof id, name, sizeof name, session);
+    /* The target chosen (its id), or the option `device` scripts name it by. */
+    const char *wanted = actshare_request_target(request);
+    if (!wanted) wanted = session->option(session, DEVICE_OPTION);
+    int chosen = choose_device(devices, paired, wanted, id, sizeof id, name, sizeof name, session);
     if (paired) g_variant_unref(paired);
     if (chosen != 0) {
         g_variant_unref(devices);

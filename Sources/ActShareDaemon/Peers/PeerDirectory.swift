@@ -19,6 +19,8 @@ struct PeerDirectory: Sendable {
     let staticPeers: [(host: String, port: Int)]
     let group: MultiThreadedEventLoopGroup
     let clientContext: NIOSSLContext
+    /// What each paired device said when last asked.
+    let reachability = Reachability()
 
     /// The devices nearby, each marked paired or not, paired ones under their paired names.
     func nearby(waiting seconds: Double) async -> [DiscoveredDevice]? {
@@ -98,12 +100,32 @@ struct PeerDirectory: Sendable {
                 let reply = try await PeerLink.exchange(
                     host: address.host, port: address.port, group: group, context: clientContext, pin: entry.pin, message, seconds: seconds)
                 await reached(entry, at: address.host, port: address.port)
+                await reachability.record(entry.device.id, reachable: true)
                 return reply
             } catch {
                 lastError = HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
             }
         }
+        await reachability.record(entry.device.id, reachable: false)
         throw lastError
+    }
+
+    /// The paired devices as last asked, without asking them (`reachable` nil for one not
+    /// asked yet); a round of asking starts in the background, for the next call.
+    func knownDevices() async -> [Device] {
+        var known: [Device] = []
+        for entry in await paired.list.entries {
+            var device = entry.device
+            device.reachable = await reachability.lastAnswer(device.id)
+            known.append(device)
+        }
+        if await reachability.beginRefresh() {
+            Task {
+                _ = await devices()
+                await reachability.endRefresh()
+            }
+        }
+        return known.sorted { $0.name < $1.name }
     }
 
     func devices() async -> [Device] {

@@ -127,8 +127,8 @@ struct ControlServer {
                 return .success()
             case .list:
                 return .success(activities: await relay.store.current)
-            case .devices:
-                return .success(devices: await peers.devices())
+            case .devices(let timeout):
+                return .success(devices: timeout == 0 ? await peers.knownDevices() : await peers.devices())
             case .unpair(let device):
                 guard let entry = await peers.paired.list.entry(named: device) else {
                     // A LocalSend device's pinned certificate is forgotten the same way.

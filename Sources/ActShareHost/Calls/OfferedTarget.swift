@@ -47,7 +47,12 @@ enum OfferedTarget {
     /// One line of text a person reads: controls shown escaped, cut at ``maximumTitle``.
     private static func line(_ bytes: [UInt8]) -> String? {
         guard let text = String(validatingUTF8Bytes: bytes) else { return nil }
-        let visible = TerminalText.oneLine(String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()))
+        // Trimmed on a Substring: a chain of lazy views here cost a list 0.2 ms of generic
+        // metadata made at run time (Benchmarks/list-startup).
+        var trimmed = Substring(text)
+        while trimmed.first == " " { trimmed.removeFirst() }
+        while trimmed.last == " " { trimmed.removeLast() }
+        let visible = TerminalText.oneLine(String(trimmed))
         return visible.count > maximumTitle ? visible.prefix(maximumTitle) + "…" : visible
     }
 
