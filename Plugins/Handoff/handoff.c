@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 ACTSHARE_EXPORT int32_t handoff_can_perform(const actshare_request *request);
+ACTSHARE_EXPORT int32_t handoff_clipboard_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t handoff_send(const actshare_request *request, actshare_session *session);
 
 /* The longest answer line read from the daemon (its own limit for control lines). */
@@ -206,7 +207,7 @@ static json_object *known(const char *op, const char *key, json_object **answer)
  * them (those that answered first; none is asked now, so a list does not wait on the
  * network), then the LocalSend devices it has heard, by name. How many it offered. Not
  * when sandboxed: the connection granted then is the perform's. */
-static int offer_devices(const actshare_request *request) {
+static int offer_devices(const actshare_request *request, int with_localsend) {
     if (getenv("ACTSHARE_HANDOFF_FD")) return 0;
     int offered = 0;
     json_object *answer, *devices = known("devices", "devices", &answer);
@@ -224,6 +225,7 @@ static int offer_devices(const actshare_request *request) {
         }
     }
     json_object_put(answer);
+    if (!with_localsend) return offered;
     json_object *nearby = known("discover", "nearby", &answer);
     for (size_t i = 0; nearby && i < json_object_array_length(nearby); i++) {
         json_object *device = json_object_array_get_idx(nearby, i);
@@ -239,7 +241,14 @@ static int offer_devices(const actshare_request *request) {
 
 int32_t handoff_can_perform(const actshare_request *request) {
     /* Without the daemon, a device paired before is still offered: the send waits for it. */
-    if (offer_devices(request) > 0 || device_paired()) return 1;
+    if (offer_devices(request, 1) > 0 || device_paired()) return 1;
+    actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
+    return 0;
+}
+
+/* Copy to Device: onto a paired device's clipboard (a LocalSend device has none). */
+int32_t handoff_clipboard_can_perform(const actshare_request *request) {
+    if (offer_devices(request, 0) > 0 || device_paired()) return 1;
     actshare_decline(request, "No device is paired: pair one first (actshare handoff pair)");
     return 0;
 }
@@ -458,7 +467,9 @@ int32_t handoff_send(const actshare_request *request, actshare_session *session)
     const char *device = actshare_request_target(request);
     if (!device) device = session->option(session, ACTSHARE_HANDOFF_DEVICE_OPTION);
     const char *clipboard = session->option(session, ACTSHARE_HANDOFF_CLIPBOARD_OPTION);
-    if (clipboard && strcmp(clipboard, "true") == 0) return copy_to_clipboard(request, device, session);
+    if ((clipboard && strcmp(clipboard, "true") == 0) || strcmp(request->activity_type, ACTSHARE_HANDOFF_CLIPBOARD_ACTIVITY_TYPE) == 0) {
+        return copy_to_clipboard(request, device, session);
+    }
     int handed = 0, files = 0, has_files = 0;
     /* The device's name, as the daemon says it (the option may be its id, from the share
      * sheet's row). */

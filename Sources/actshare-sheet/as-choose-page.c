@@ -1,7 +1,7 @@
 #include "as-choose-page.h"
 
 #include "as-activity-tile.h"
-#include "as-device-tile.h"
+#include "as-target-tile.h"
 
 #include <glib/gi18n.h>
 #include <sys/stat.h>
@@ -17,8 +17,8 @@ struct _AsChoosePage {
     GtkImage *icon;
     GtkPicture *thumbnail;
     GtkLabel *heading, *detail, *names;
-    GtkWidget *devices_title, *devices_scroller;
-    GtkBox *devices;
+    GtkWidget *devices_title, *devices_scroller, *apps_title, *apps_scroller;
+    GtkBox *devices, *apps;
     GtkSearchEntry *search;
     GtkStack *results;
     GtkScrolledWindow *grid_scroller;
@@ -31,7 +31,7 @@ struct _AsChoosePage {
 
 G_DEFINE_TYPE(AsChoosePage, as_choose_page, GTK_TYPE_BOX)
 
-enum { SIGNAL_ACTIVITY_CHOSEN, SIGNAL_DEVICE_CHOSEN, N_SIGNALS };
+enum { SIGNAL_ACTIVITY_CHOSEN, SIGNAL_TARGET_CHOSEN, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void as_choose_page_finalize(GObject *object) {
@@ -53,8 +53,9 @@ static void on_child_activated(GtkFlowBox *grid, GtkFlowBoxChild *child, AsChoos
     g_signal_emit(self, signals[SIGNAL_ACTIVITY_CHOSEN], 0, as_activity_tile_get_activity_type(AS_ACTIVITY_TILE(child)));
 }
 
-static void on_device_chosen(AsDeviceTile *tile, gboolean clipboard, AsChoosePage *self) {
-    g_signal_emit(self, signals[SIGNAL_DEVICE_CHOSEN], 0, as_device_tile_get_device_id(tile), (gint)as_device_tile_get_kind(tile), clipboard);
+static void on_target_chosen(AsTargetTile *tile, const char *type, const char *target, AsChoosePage *self) {
+    (void)tile;
+    g_signal_emit(self, signals[SIGNAL_TARGET_CHOSEN], 0, type, target);
 }
 
 static gboolean filter(GtkFlowBoxChild *child, gpointer data) {
@@ -214,6 +215,44 @@ static char *list_names(const AsRequest *request) {
     return g_strdup_printf(ngettext("%s and %u more", "%s and %u more", rest), names->str, rest);
 }
 
+/* The tile in `row` for target `id` of `provider`, or NULL. */
+static AsTargetTile *tile_for(GtkBox *row, const char *provider, const char *id) {
+    for (GtkWidget *child = gtk_widget_get_first_child(GTK_WIDGET(row)); child; child = gtk_widget_get_next_sibling(child)) {
+        if (AS_IS_TARGET_TILE(child) && as_target_tile_is(AS_TARGET_TILE(child), provider, id)) return AS_TARGET_TILE(child);
+    }
+    return NULL;
+}
+
+/* The rows of targets, in the activities' order and each provider's: devices and people
+ * in one, applications in the other. A target a provider's second activity offers too
+ * gets a smaller button on the first's tile. */
+static void show_targets(AsChoosePage *self, GPtrArray *activities) {
+    guint devices = 0, apps = 0;
+    for (guint i = 0; i < activities->len; i++) {
+        const AsActivity *activity = g_ptr_array_index(activities, i);
+        for (guint j = 0; j < activity->targets->len; j++) {
+            const AsTarget *target = g_ptr_array_index(activity->targets, j);
+            gboolean app = g_strcmp0(target->kind, "app") == 0;
+            if (!app && g_strcmp0(target->kind, "device") != 0 && g_strcmp0(target->kind, "person") != 0) continue;
+            GtkBox *row = app ? self->apps : self->devices;
+            AsTargetTile *tile = activity->provider ? tile_for(row, activity->provider, target->id) : NULL;
+            if (tile) {
+                as_target_tile_add_activity(tile, activity, target);
+                continue;
+            }
+            GtkWidget *new_tile = as_target_tile_new(activity, target);
+            g_signal_connect(new_tile, "chosen", G_CALLBACK(on_target_chosen), self);
+            gtk_box_append(row, new_tile);
+            if (app) apps++;
+            else devices++;
+        }
+    }
+    gtk_widget_set_visible(self->devices_title, devices > 0);
+    gtk_widget_set_visible(self->devices_scroller, devices > 0);
+    gtk_widget_set_visible(self->apps_title, apps > 0);
+    gtk_widget_set_visible(self->apps_scroller, apps > 0);
+}
+
 void as_choose_page_show_request(AsChoosePage *self, const AsRequest *request) {
     if (request->item_count > 1 || !request->heading) {
         g_autofree char *heading = g_strdup_printf(ngettext("%u item", "%u items", request->item_count), request->item_count);
@@ -246,18 +285,7 @@ void as_choose_page_show_request(AsChoosePage *self, const AsRequest *request) {
         self->thumbnail_path = g_strdup(request->thumbnail);
         g_idle_add(load_thumbnail, g_object_ref(self));
     }
-}
-
-void as_choose_page_show_devices(AsChoosePage *self, GPtrArray *devices) {
-    GtkWidget *child;
-    while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->devices)))) gtk_box_remove(self->devices, child);
-    for (guint i = 0; i < devices->len; i++) {
-        GtkWidget *tile = as_device_tile_new(g_ptr_array_index(devices, i));
-        g_signal_connect(tile, "chosen", G_CALLBACK(on_device_chosen), self);
-        gtk_box_append(self->devices, tile);
-    }
-    gtk_widget_set_visible(self->devices_title, devices->len > 0);
-    gtk_widget_set_visible(self->devices_scroller, devices->len > 0);
+    show_targets(self, request->activities);
 }
 
 static void as_choose_page_class_init(AsChoosePageClass *klass) {
@@ -266,8 +294,8 @@ static void as_choose_page_class_init(AsChoosePageClass *klass) {
     G_OBJECT_CLASS(klass)->dispose = as_choose_page_dispose;
     signals[SIGNAL_ACTIVITY_CHOSEN] = g_signal_new("activity-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                                    NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-    signals[SIGNAL_DEVICE_CHOSEN] = g_signal_new("device-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                 NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_INT, G_TYPE_BOOLEAN);
+    signals[SIGNAL_TARGET_CHOSEN] = g_signal_new("target-chosen", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
     gtk_widget_class_set_template_from_resource(widget_class, "/org/actshare/Sheet/as-choose-page.ui");
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, icon);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, thumbnail);
@@ -277,6 +305,9 @@ static void as_choose_page_class_init(AsChoosePageClass *klass) {
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, devices_title);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, devices_scroller);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, devices);
+    gtk_widget_class_bind_template_child(widget_class, AsChoosePage, apps_title);
+    gtk_widget_class_bind_template_child(widget_class, AsChoosePage, apps_scroller);
+    gtk_widget_class_bind_template_child(widget_class, AsChoosePage, apps);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, search);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, results);
     gtk_widget_class_bind_template_child(widget_class, AsChoosePage, grid_scroller);

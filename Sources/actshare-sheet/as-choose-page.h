@@ -1,13 +1,14 @@
 /*
  * AsChoosePage: the first page: what is shared (an icon or a thumbnail, its name and
- * size; for several items the first names and the total), the paired devices, a search
- * field, and the activities as a grid in offer order. The chosen tile is shown selected.
+ * size; for several items the first names and the total), the activities' targets of
+ * kind device and person in a row (docs/PLUGINS.md, "Targets"), those of kind app in a row
+ * of their own, a search field, and the activities as a grid in offer order. The chosen
+ * tile is shown selected.
  *
- * Signals: activity-chosen (type), device-chosen (id, clipboard: its copy button, not a hand-off).
+ * Signals: activity-chosen (type), target-chosen (type, target id).
  */
 #pragma once
 
-#include "as-conversation.h"
 #include "as-request.h"
 
 #include <gtk/gtk.h>
@@ -18,7 +19,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE(AsChoosePage, as_choose_page, AS, CHOOSE_PAGE, GtkBox)
 
 void as_choose_page_show_request(AsChoosePage *self, const AsRequest *request);
-void as_choose_page_show_devices(AsChoosePage *self, GPtrArray *devices);
 /* The search field, which typing anywhere in `window` reaches. */
 void as_choose_page_capture_keys(AsChoosePage *self, GtkWidget *window);
 /* Puts the keyboard on the first activity, selected: arrows move from there. */

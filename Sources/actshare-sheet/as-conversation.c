@@ -10,8 +10,6 @@
 
 /* The longest line read from actshare: far more than any message after the first. */
 #define AS_CONVERSATION_LINE_LIMIT (4u << 20)
-/* Devices shown in the row, at most. */
-#define AS_CONVERSATION_MAX_DEVICES 8
 
 struct _AsConversation {
     GObject parent_instance;
@@ -22,31 +20,8 @@ struct _AsConversation {
 
 G_DEFINE_TYPE(AsConversation, as_conversation, G_TYPE_OBJECT)
 
-enum { SIGNAL_DEVICES, SIGNAL_ASK, SIGNAL_PROGRESS, SIGNAL_RESULT, SIGNAL_ENDED, N_SIGNALS };
+enum { SIGNAL_ASK, SIGNAL_PROGRESS, SIGNAL_RESULT, SIGNAL_ENDED, N_SIGNALS };
 static guint signals[N_SIGNALS];
-
-const char *as_device_kind_name(AsDeviceKind kind) {
-    switch (kind) {
-    case AS_DEVICE_LOCALSEND: return "localsend";
-    case AS_DEVICE_KDECONNECT: return "kdeconnect";
-    default: return "actshare";
-    }
-}
-
-AsDevice *as_device_copy(const AsDevice *device) {
-    AsDevice *copy = g_new0(AsDevice, 1);
-    *copy = *device;
-    copy->id = g_strdup(device->id);
-    copy->name = g_strdup(device->name);
-    return copy;
-}
-
-void as_device_free(gpointer data) {
-    AsDevice *device = data;
-    g_free(device->id);
-    g_free(device->name);
-    g_free(device);
-}
 
 static void as_conversation_finalize(GObject *object) {
     AsConversation *self = AS_CONVERSATION(object);
@@ -57,8 +32,6 @@ static void as_conversation_finalize(GObject *object) {
 
 static void as_conversation_class_init(AsConversationClass *klass) {
     G_OBJECT_CLASS(klass)->finalize = as_conversation_finalize;
-    signals[SIGNAL_DEVICES] = g_signal_new("devices", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
     signals[SIGNAL_ASK] = g_signal_new("ask", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
                                        4, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
     signals[SIGNAL_PROGRESS] = g_signal_new("progress", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -106,11 +79,10 @@ static void send(AsConversation *self, const char *key, json_object *value) {
 
 void as_conversation_send_shown(AsConversation *self) { send(self, "shown", json_object_new_boolean(1)); }
 void as_conversation_send_activity(AsConversation *self, const char *type) { send(self, "activity", json_object_new_string(type)); }
-void as_conversation_send_device(AsConversation *self, const char *id, AsDeviceKind kind, gboolean clipboard) {
+void as_conversation_send_target(AsConversation *self, const char *type, const char *target) {
     json_object *message = json_object_new_object();
-    json_object_object_add(message, "device", json_object_new_string(id));
-    json_object_object_add(message, "kind", json_object_new_string(as_device_kind_name(kind)));
-    if (clipboard) json_object_object_add(message, "clipboard", json_object_new_boolean(1));
+    json_object_object_add(message, "activity", json_object_new_string(type));
+    json_object_object_add(message, "target", json_object_new_string(target));
     write_line(self, message);
 }
 void as_conversation_send_answer(AsConversation *self, const char *answer) {
@@ -120,30 +92,6 @@ void as_conversation_send_cancel(AsConversation *self) { send(self, "cancel", js
 
 /* ---- What actshare says ------------------------------------------------------------- */
 
-static void emit_devices(AsConversation *self, json_object *list) {
-    if (!json_object_is_type(list, json_type_array)) return;
-    g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(as_device_free);
-    /* Reachable devices first, each group in actshare's order. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < json_object_array_length(list) && devices->len < AS_CONVERSATION_MAX_DEVICES; i++) {
-            json_object *entry = json_object_array_get_idx(list, i), *reachable;
-            const char *id = as_json_string(entry, "id"), *name = as_json_string(entry, "name");
-            if (!id || !name) continue;
-            gboolean is_reachable = json_object_object_get_ex(entry, "reachable", &reachable) && json_object_get_boolean(reachable);
-            if (is_reachable != (pass == 0)) continue;
-            AsDevice *device = g_new0(AsDevice, 1);
-            device->id = g_strdup(id);
-            device->name = g_strdup(name);
-            device->reachable = is_reachable;
-            const char *kind = as_json_string(entry, "kind"), *type = as_json_string(entry, "device_type");
-            device->kind = g_strcmp0(kind, "localsend") == 0 ? AS_DEVICE_LOCALSEND : AS_DEVICE_ACTSHARE;
-            device->phone = g_strcmp0(type, "mobile") == 0;
-            g_ptr_array_add(devices, device);
-        }
-    }
-    g_signal_emit(self, signals[SIGNAL_DEVICES], 0, devices);
-}
-
 static gboolean boolean_member(json_object *object, const char *key) {
     json_object *value;
     return json_object_object_get_ex(object, key, &value) && json_object_get_boolean(value);
@@ -151,9 +99,7 @@ static gboolean boolean_member(json_object *object, const char *key) {
 
 static void handle(AsConversation *self, json_object *message) {
     json_object *value;
-    if (json_object_object_get_ex(message, "devices", &value)) {
-        emit_devices(self, value);
-    } else if (json_object_object_get_ex(message, "ask", &value) && json_object_is_type(value, json_type_object)) {
+    if (json_object_object_get_ex(message, "ask", &value) && json_object_is_type(value, json_type_object)) {
         const char *kind = as_json_string(value, "kind");
         g_signal_emit(self, signals[SIGNAL_ASK], 0, as_json_string(value, "title"), as_json_string(value, "question"),
                       as_json_string(value, "note"), g_strcmp0(kind, "folder") == 0 ? "folder" : "text");

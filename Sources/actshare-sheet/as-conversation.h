@@ -5,8 +5,6 @@
  * through its methods. Lines it does not know (a newer actshare's) are ignored.
  *
  * Signals:
- *   devices (GPtrArray of AsDevice *)        the paired devices, reachable first, then
- *                                            LocalSend devices
  *   ask (title, question, note, kind)        an option's value is needed; note: why the
  *                                            last answer was refused (NULL: first ask);
  *                                            kind: "text" or "folder"
@@ -19,26 +17,6 @@
 #include <glib-object.h>
 
 G_BEGIN_DECLS
-
-/* How a device of the row is reached: what choosing it performs. */
-typedef enum {
-    AS_DEVICE_ACTSHARE,  /* a paired actshare device: Hand Off (and its clipboard) */
-    AS_DEVICE_LOCALSEND, /* a LocalSend device: Hand Off by its name */
-    AS_DEVICE_KDECONNECT /* a device paired with KDE Connect: Send with KDE Connect */
-} AsDeviceKind;
-
-typedef struct {
-    char *id;
-    char *name;
-    AsDeviceKind kind;
-    gboolean phone; /* a phone or tablet, as it says (its icon) */
-    gboolean reachable;
-} AsDevice;
-
-/* The kind's name in the conversation ("actshare", "localsend", "kdeconnect"). */
-const char *as_device_kind_name(AsDeviceKind kind);
-AsDevice *as_device_copy(const AsDevice *device);
-void as_device_free(gpointer device);
 
 typedef struct {
     char *title;     /* the activity's; NULL if none was chosen */
@@ -60,9 +38,8 @@ void as_conversation_start(AsConversation *self);
 
 void as_conversation_send_shown(AsConversation *self);
 void as_conversation_send_activity(AsConversation *self, const char *type);
-/* `{"device": ID, "kind": KIND}`, with `"clipboard": true` for its clipboard rather than
- * a hand-off. */
-void as_conversation_send_device(AsConversation *self, const char *id, AsDeviceKind kind, gboolean clipboard);
+/* `{"activity": TYPE, "target": ID}`: one of the activity's targets was chosen. */
+void as_conversation_send_target(AsConversation *self, const char *type, const char *target);
 /* `answer` NULL: the question was cancelled. */
 void as_conversation_send_answer(AsConversation *self, const char *answer);
 void as_conversation_send_cancel(AsConversation *self);

@@ -10,12 +10,48 @@ const char *as_json_string(json_object *object, const char *key) {
                : NULL;
 }
 
+/* The most targets read of one activity (actshare keeps at most 64). */
+#define AS_REQUEST_MAX_TARGETS 64
+
+static void target_free(gpointer data) {
+    AsTarget *target = data;
+    g_free(target->id);
+    g_free(target->title);
+    g_free(target->subtitle);
+    g_free(target->image);
+    g_free(target->kind);
+    g_free(target);
+}
+
 static void activity_free(gpointer data) {
     AsActivity *activity = data;
     g_free(activity->type);
     g_free(activity->title);
     g_free(activity->image);
+    g_free(activity->provider);
+    g_ptr_array_unref(activity->targets);
     g_free(activity);
+}
+
+/* An activity's targets, those with an id and a title; at most AS_REQUEST_MAX_TARGETS. */
+static GPtrArray *targets_from(json_object *entry) {
+    GPtrArray *targets = g_ptr_array_new_with_free_func(target_free);
+    json_object *list;
+    if (!json_object_object_get_ex(entry, "targets", &list) || !json_object_is_type(list, json_type_array)) return targets;
+    for (size_t i = 0; i < json_object_array_length(list) && targets->len < AS_REQUEST_MAX_TARGETS; i++) {
+        json_object *item = json_object_array_get_idx(list, i);
+        const char *id = as_json_string(item, "id"), *title = as_json_string(item, "title"), *kind = as_json_string(item, "kind");
+        if (!id || !title) continue;
+        AsTarget *target = g_new0(AsTarget, 1);
+        target->id = g_strdup(id);
+        target->title = g_strdup(title);
+        target->subtitle = g_strdup(as_json_string(item, "subtitle"));
+        const char *image = as_json_string(item, "image");
+        target->image = image && image[0] != '/' ? g_strdup(image) : NULL;
+        target->kind = g_strdup(kind ? kind : "place");
+        g_ptr_array_add(targets, target);
+    }
+    return targets;
 }
 
 void as_request_free(AsRequest *request) {
@@ -77,6 +113,12 @@ AsRequest *as_request_new_from_json(json_object *root, char **error) {
         activity->type = g_strdup(type);
         activity->title = g_strdup(title);
         activity->image = g_strdup(as_json_string(entry, "image"));
+        activity->provider = g_strdup(as_json_string(entry, "provider"));
+        json_object *position;
+        if (json_object_object_get_ex(entry, "position", &position) && json_object_is_type(position, json_type_int)) {
+            activity->position = (guint)CLAMP(json_object_get_int64(position), 0, G_MAXINT);
+        }
+        activity->targets = targets_from(entry);
         g_ptr_array_add(request->activities, activity);
     }
     return g_steal_pointer(&request);

@@ -8,10 +8,22 @@
 #include <glib.h>
 #include <json.h>
 
+/* A place an activity can go to, as its provider offered it (docs/PLUGINS.md, "Targets"). */
 typedef struct {
-    char *type;  /* reverse-DNS activity type, answered back when chosen */
-    char *title; /* what a person reads */
-    char *image; /* a freedesktop icon name or an absolute path; NULL: a generic icon */
+    char *id;       /* answered back when chosen */
+    char *title;    /* what a person reads */
+    char *subtitle; /* a second line, or NULL */
+    char *image;    /* a freedesktop icon name, or NULL (a path is not read: the kind's icon) */
+    char *kind;     /* "device", "person", "app" or "place" */
+} AsTarget;
+
+typedef struct {
+    char *type;     /* reverse-DNS activity type, answered back when chosen */
+    char *title;    /* what a person reads */
+    char *image;    /* a freedesktop icon name or an absolute path; NULL: a generic icon */
+    char *provider; /* its provider's id: a target two of its activities offer is one tile */
+    guint position; /* its place among its provider's activities: the first is a tile's main button */
+    GPtrArray *targets; /* (AsTarget *) in the provider's order */
 } AsActivity;
 
 typedef struct {

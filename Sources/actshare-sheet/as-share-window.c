@@ -1,6 +1,5 @@
 #include "as-share-window.h"
 
-#include "as-kdeconnect.h"
 
 #include "as-ask-page.h"
 #include "as-choose-page.h"
@@ -41,9 +40,6 @@ struct _AsShareWindow {
     char *running_title, *result_file, *parent;
     guint progress_timer;
     gboolean chosen, done;
-    /* The row's devices: actshare's, and those KDE Connect has (as-kdeconnect). */
-    GPtrArray *devices, *kdeconnect_devices;
-    GCancellable *kdeconnect_lookup;
 };
 
 G_DEFINE_TYPE(AsShareWindow, as_share_window, GTK_TYPE_WINDOW)
@@ -56,10 +52,6 @@ static void stop_timer(AsShareWindow *self) {
 static void as_share_window_dispose(GObject *object) {
     AsShareWindow *self = AS_SHARE_WINDOW(object);
     stop_timer(self);
-    if (self->kdeconnect_lookup) g_cancellable_cancel(self->kdeconnect_lookup);
-    g_clear_object(&self->kdeconnect_lookup);
-    g_clear_pointer(&self->devices, g_ptr_array_unref);
-    g_clear_pointer(&self->kdeconnect_devices, g_ptr_array_unref);
     if (self->conversation) g_signal_handlers_disconnect_by_data(self->conversation, self);
     g_clear_object(&self->conversation);
     /* No gtk_widget_dispose_template: a window disposes of its child itself. */
@@ -102,11 +94,11 @@ static void on_activity_chosen(AsChoosePage *page, const char *type, AsShareWind
     wait_for_actshare(self);
 }
 
-static void on_device_chosen(AsChoosePage *page, const char *id, gint kind, gboolean clipboard, AsShareWindow *self) {
+static void on_target_chosen(AsChoosePage *page, const char *type, const char *target, AsShareWindow *self) {
     (void)page;
     if (self->phase != PHASE_CHOOSING) return;
     self->chosen = TRUE;
-    as_conversation_send_device(self->conversation, id, (AsDeviceKind)kind, clipboard);
+    as_conversation_send_target(self->conversation, type, target);
     wait_for_actshare(self);
 }
 
@@ -205,7 +197,7 @@ static gboolean on_enter(GtkWidget *widget, GVariant *arguments, gpointer data) 
     AsShareWindow *self = AS_SHARE_WINDOW(widget);
     if (self->phase != PHASE_CHOOSING) return FALSE;
     GtkWidget *focus = gtk_root_get_focus(GTK_ROOT(self));
-    /* A device button has the focus: Enter presses it. */
+    /* A target's button has the focus: Enter presses it. */
     while (focus && !GTK_IS_BUTTON(focus) && focus != GTK_WIDGET(self)) focus = gtk_widget_get_parent(focus);
     if (focus && GTK_IS_BUTTON(focus)) return FALSE;
     return as_choose_page_choose_current(self->choose_page);
@@ -219,34 +211,6 @@ static gboolean on_space(GtkWidget *widget, GVariant *arguments, gpointer data) 
 }
 
 /* ---- What actshare says ------------------------------------------------------------- */
-
-/* The row: actshare's devices (paired, then LocalSend), then KDE Connect's. */
-static void show_devices(AsShareWindow *self) {
-    g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(as_device_free);
-    GPtrArray *parts[] = {self->devices, self->kdeconnect_devices};
-    for (size_t part = 0; part < G_N_ELEMENTS(parts); part++) {
-        for (guint i = 0; parts[part] && i < parts[part]->len; i++) g_ptr_array_add(all, as_device_copy(g_ptr_array_index(parts[part], i)));
-    }
-    as_choose_page_show_devices(self->choose_page, all);
-}
-
-static void on_devices(AsConversation *conversation, GPtrArray *devices, AsShareWindow *self) {
-    (void)conversation;
-    g_clear_pointer(&self->devices, g_ptr_array_unref);
-    self->devices = g_ptr_array_ref(devices);
-    show_devices(self);
-}
-
-static void on_kdeconnect_devices(GPtrArray *devices, gpointer data) {
-    AsShareWindow *self = data;
-    /* NULL: the window went first. */
-    if (devices) {
-        g_clear_pointer(&self->kdeconnect_devices, g_ptr_array_unref);
-        self->kdeconnect_devices = g_ptr_array_ref(devices);
-        show_devices(self);
-    }
-    g_object_unref(self);
-}
 
 static void on_ask(AsConversation *conversation, const char *title, const char *question, const char *note,
                    const char *kind, AsShareWindow *self) {
@@ -348,8 +312,7 @@ static void fit_to_screen(AsShareWindow *self) {
     if (!monitor) return;
     GdkRectangle area;
     gdk_monitor_get_geometry(monitor, &area);
-    /* The header, devices (with their copy buttons) and search take about 256 pixels
-     * above the grid. */
+    /* The header, the targets' rows and search take about 256 pixels above the grid. */
     as_choose_page_set_max_grid_height(self->choose_page, (int)(area.height * SCREEN_HEIGHT_SHARE) - 256);
 }
 
@@ -371,7 +334,7 @@ static void as_share_window_class_init(AsShareWindowClass *klass) {
     gtk_widget_class_bind_template_child(widget_class, AsShareWindow, progress_page);
     gtk_widget_class_bind_template_child(widget_class, AsShareWindow, result_page);
     gtk_widget_class_bind_template_callback(widget_class, on_activity_chosen);
-    gtk_widget_class_bind_template_callback(widget_class, on_device_chosen);
+    gtk_widget_class_bind_template_callback(widget_class, on_target_chosen);
     gtk_widget_class_bind_template_callback(widget_class, on_answered);
     gtk_widget_class_bind_template_callback(widget_class, on_cancel);
     gtk_widget_class_bind_template_callback(widget_class, on_open);
@@ -404,7 +367,6 @@ AsShareWindow *as_share_window_new(AsConversation *conversation, const AsRequest
     gtk_window_set_default_size(GTK_WINDOW(self), WINDOW_WIDTH, -1);
     as_choose_page_show_request(self->choose_page, request);
     as_choose_page_capture_keys(self->choose_page, GTK_WIDGET(self));
-    g_signal_connect(conversation, "devices", G_CALLBACK(on_devices), self);
     g_signal_connect(conversation, "ask", G_CALLBACK(on_ask), self);
     g_signal_connect(conversation, "progress", G_CALLBACK(on_progress), self);
     g_signal_connect(conversation, "result", G_CALLBACK(on_result), self);
@@ -417,14 +379,6 @@ AsShareWindow *as_share_window_new(AsConversation *conversation, const AsRequest
         show_page(self, GTK_WIDGET(self->progress_page), self->running_title);
     } else {
         show_page(self, GTK_WIDGET(self->choose_page), _("Share"));
-        /* Send with KDE Connect offered: its devices join the row. */
-        for (guint i = 0; i < request->activities->len; i++) {
-            const AsActivity *activity = g_ptr_array_index(request->activities, i);
-            if (g_strcmp0(activity->type, AS_KDECONNECT_ACTIVITY) != 0) continue;
-            self->kdeconnect_lookup = g_cancellable_new();
-            as_kdeconnect_find_devices(self->kdeconnect_lookup, on_kdeconnect_devices, g_object_ref(self));
-            break;
-        }
     }
     return self;
 }

@@ -9,10 +9,11 @@
  *
  * The parts, one GObject class each, with their .ui templates in a GResource:
  *   AsShareWindow      the window: pages as the conversation goes, keys, placement
- *   AsChoosePage       what is shared, the devices, the search, the activities
+ *   AsChoosePage       what is shared, the targets' rows, the search, the activities
  *     AsActivityTile   one activity
- *     AsDeviceTile     one paired device: hand off to it, or copy to its clipboard
- *       AsDeviceButton the hand-off button
+ *     AsTargetTile     one target (a device, a person, an application), with a button
+ *                      for each other activity of its provider that offers it too
+ *       AsTargetButton the button that performs the first
  *   AsAskPage          an option's question
  *   AsProgressPage     an activity under way, with Cancel
  *   AsResultPage       how it ended, with Details

@@ -243,20 +243,23 @@ import Testing
 
         let first = try DesktopSession(["share", "--json", notes], environment: alpha.sandbox.environment, display: desktop.display)
         _ = try first.window("Share")
-        let buttons = try ShareSheetTests.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|Send to ") }
-        #expect(Set(buttons.map { $0.split(separator: "|")[1] }) == ["Send to Pixel Test with LocalSend", "Send to Phone with KDE Connect"],
+        let buttons = try ShareSheetTests.rowButtons(on: desktop, count: 2) {
+            $0.hasPrefix("push button|Hand Off: Pixel Test") || $0.hasPrefix("push button|Send with KDE Connect: Phone")
+        }
+        #expect(Set(buttons.map { $0.split(separator: "|")[1] }) == ["Hand Off: Pixel Test, LocalSend", "Send with KDE Connect: Phone, KDE Connect"],
                 "\(buttons)")
-        #expect(!(try desktop.tree()).contains { $0.contains("Copy to Pixel Test") || $0.contains("Copy to Phone") }, "no clipboard button for them")
-        #expect(try desktop.atspi(["press", "Send to Pixel Test with LocalSend"]).status == 0)
+        #expect(!(try desktop.tree()).contains { $0.contains("Copy to Device: Pixel Test") || $0.contains("Copy to Device: Phone") },
+                "no clipboard button for them")
+        #expect(try desktop.atspi(["press", "Hand Off: Pixel Test, LocalSend"]).status == 0)
         let (status, output) = first.finish()
         #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
         #expect(FileManager.default.contents(atPath: "\(peer.downloads)/notes.txt") == Data("for the phones\n".utf8))
 
         let second = try DesktopSession(["share", "--json", notes], environment: alpha.sandbox.environment, display: desktop.display)
         _ = try second.window("Share")
-        _ = try ShareSheetTests.rowButtons(on: desktop, count: 1) { $0.hasPrefix("push button|Send to Phone with KDE Connect") }
+        _ = try ShareSheetTests.rowButtons(on: desktop, count: 1) { $0.hasPrefix("push button|Send with KDE Connect: Phone") }
         _ = try laptop.deviceID(named: "Phone", paired: true)
-        #expect(try desktop.atspi(["press", "Send to Phone with KDE Connect"]).status == 0)
+        #expect(try desktop.atspi(["press", "Send with KDE Connect: Phone, KDE Connect"]).status == 0)
         let (sent, said) = second.finish()
         #expect(sent == 0)
         #expect(String(decoding: said, as: UTF8.self).contains("sent 1 item to Phone with KDE Connect"), "\(String(decoding: said, as: UTF8.self))")

@@ -135,17 +135,19 @@ import Testing
             #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         }
         gone.terminate()
+        // The daemon asks its devices (as it does behind every list): the row says what it found.
+        #expect(try a.run("handoff", "devices").status == 0)
         let desktop = try AccessibleDesktop.showing(a.sandbox)
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         let notes = try a.sandbox.file("notes.txt", "for the other machine\n")
         let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")
-        let devices = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|Hand Off to ") }
+        let devices = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|Hand Off: ") }
         try session.screenshot(to: "\(Self.artefacts)/sheet-devices.png")
         #expect(devices.map { $0.split(separator: "|")[1] } == [
-            "Hand Off to beta", "Hand Off to atlas (not reachable now: the files wait until it is)",
+            "Hand Off: beta", "Hand Off: atlas, not reachable now: the files wait until it is",
         ], "\(devices)")
-        #expect(try desktop.atspi(["press", "Hand Off to beta"]).status == 0)
+        #expect(try desktop.atspi(["press", "Hand Off: beta"]).status == 0)
         let (status, output) = session.finish()
         #expect(status == 0)
         let received = "\(b.sandbox.root)/home/Downloads/notes.txt"
@@ -153,8 +155,9 @@ import Testing
         #expect(String(decoding: output, as: UTF8.self).contains("\"text\":\"sent 1 file to beta\""), "\(String(decoding: output, as: UTF8.self))")
     }
 
-    /// Each device of the row has a second button, named for a screen reader "Copy to
-    /// NAME’s Clipboard": pressed (through AT-SPI), the file is offered on beta's clipboard
+    /// Each paired device of the row has a second button, Copy to Device (the Hand Off
+    /// provider's second activity, offering the same device), named for a screen reader
+    /// "Copy to Device: NAME": pressed (through AT-SPI), the file is offered on beta's clipboard
     /// — alpha has no display, so its own clipboard plays no part — and arrives on beta
     /// only when an application there pastes it.
     @Test func theRowsCopyButtonPutsTheItemsOnTheDevicesClipboard() throws {
@@ -168,11 +171,11 @@ import Testing
         let notes = try a.sandbox.file("notes.txt", "for beta's clipboard\n")
         let session = try DesktopSession(["share", "--json", notes], environment: a.sandbox.environment, display: desktop.display)
         _ = try session.window("Share")
-        let buttons = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|") && $0.contains("beta") }
-        #expect(buttons.map { $0.split(separator: "|")[1] } == ["Hand Off to beta", "Copy to beta’s Clipboard"], "\(buttons)")
-        // A sighted user reads it too: words beside its icon, and the device's name on hover.
-        #expect(try desktop.tree().contains { $0.hasPrefix("label|Copy|") }, "the copy button says Copy")
-        #expect(try desktop.atspi(["press", "Copy to beta’s Clipboard"]).status == 0)
+        let buttons = try Self.rowButtons(on: desktop, count: 2) { $0.hasPrefix("push button|") && $0.contains(": beta") }
+        #expect(buttons.map { $0.split(separator: "|")[1] } == ["Hand Off: beta", "Copy to Device: beta"], "\(buttons)")
+        // A sighted user reads it too: the activity's words on it, and the device's name on hover.
+        #expect(try desktop.tree().contains { $0.hasPrefix("label|Copy to Device|") }, "the copy button says what it does")
+        #expect(try desktop.atspi(["press", "Copy to Device: beta"]).status == 0)
         let (status, output) = session.finish()
         #expect(status == 0)
         #expect(String(decoding: output, as: UTF8.self).contains("\"text\":\"copied to beta's clipboard\""), "\(String(decoding: output, as: UTF8.self))")

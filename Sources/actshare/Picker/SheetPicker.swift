@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// The share sheet's window, `actshare-sheet` (GTK 4), for launches without a terminal
-/// on a desktop: what is shared at the top, the paired devices, a search field, and the
-/// activities as a grid of icons in offer order. It then asks for options, shows the
+/// on a desktop: what is shared at the top, the activities' targets (devices and people,
+/// then applications), a search field, and the activities as a grid of icons in offer
+/// order. It then asks for options, shows the
 /// progress and the result (``SheetSession``).
 struct SheetPicker {
     let executable: String
@@ -24,13 +25,11 @@ struct SheetPicker {
         return SheetPicker(executable: path)
     }
 
-    /// Opens the window on `offers` for `items`, over the application window
-    /// `parentWindow` (`x11:XID` or `wayland:HANDLE`) if given.
-    func open(offers: [Offer], items: [Item], parentWindow: String?) throws -> SheetSession {
-        let session = try SheetSession(
-            executable: executable, request: Self.request(offers: offers, items: items, parentWindow: parentWindow))
-        if offers.contains(where: { $0.type == HandOffActivity.type }) { session.showHandOffDevices() }
-        return session
+    /// Opens the window on `offers` and their `targets` for `items`, over the application
+    /// window `parentWindow` (`x11:XID` or `wayland:HANDLE`) if given.
+    func open(offers: [Offer], targets: [String: [ActivityTarget]], items: [Item], parentWindow: String?) throws -> SheetSession {
+        try SheetSession(
+            executable: executable, request: Self.request(offers: offers, targets: targets, items: items, parentWindow: parentWindow))
     }
 
     /// Opens the window for `offer`, chosen already (`--activity`): on its progress, to
@@ -59,7 +58,8 @@ struct SheetPicker {
     }
 
     /// What the window shows, its first line of JSON (see Sources/actshare-sheet).
-    static func request(offers: [Offer], items: [Item], parentWindow: String? = nil, performing: String? = nil) -> String {
+    static func request(offers: [Offer], targets: [String: [ActivityTarget]] = [:], items: [Item], parentWindow: String? = nil,
+                        performing: String? = nil) -> String {
         var writer = JSONWriter()
         writer.beginObject()
         if items.count == 1 {
@@ -92,6 +92,24 @@ struct SheetPicker {
             writer.member("type", .string(offer.type))
             writer.member("title", .string(offer.title))
             writer.member("image", .string(offer.image))
+            writer.member("provider", .string(offer.providerID))
+            // Its place among its provider's activities: a device two of them offer is one
+            // tile, whose large button is the first's.
+            if let (provider, _) = try? offer.declaration(), let position = provider.activities.firstIndex(where: { $0.type == offer.type }) {
+                writer.member("position", .number(UInt64(position)))
+            }
+            writer.key("targets")
+            writer.beginArray()
+            for target in targets[offer.type] ?? [] {
+                writer.beginObject()
+                writer.member("id", .string(target.id))
+                writer.member("title", .string(target.title))
+                writer.member("subtitle", .string(target.subtitle))
+                writer.member("image", .string(target.image))
+                writer.member("kind", .string(target.kind.rawValue))
+                writer.endObject()
+            }
+            writer.endArray()
             writer.endObject()
         }
         writer.endArray()

@@ -19,16 +19,15 @@ import Glibc
 /// messages. The window is a child of actshare that may outlive it: a result it shows
 /// stays until the person closes it.
 final class SheetSession: @unchecked Sendable {
-    // Unchecked: `socket` is guarded by its mutex (the devices' thread sends too); `lines`
+    // Unchecked: `socket` is guarded by its mutex (the Cancel watcher's thread reads); `lines`
     // is read by one thread at a time (the cancel watcher only between `watch` and
     // `stopWatching`, which joins it).
 
-    /// What was chosen in the window: an activity, or a device of the row (to hand off
-    /// to, or to put on its clipboard).
-    enum Choice {
-        case activity(String)
-        /// `kind`: how the device is reached (`actshare`, `localsend`, `kdeconnect`).
-        case device(id: String, kind: String, clipboard: Bool)
+    /// What was chosen in the window: an activity, and for a tile of its rows, one of its
+    /// targets.
+    struct Choice {
+        var activity: String
+        var target: String?
     }
 
     private let pid: pid_t
@@ -71,12 +70,9 @@ final class SheetSession: @unchecked Sendable {
     /// ``SheetPicker/Unavailable`` when the window could not be shown.
     func choice() throws -> Choice? {
         while let message = readMessage() {
-            if case .string(let type)? = message["activity"] { return .activity(type) }
-            if case .string(let id)? = message["device"] {
-                var kind = "actshare"
-                if case .string(let said)? = message["kind"] { kind = said }
-                return .device(id: id, kind: kind, clipboard: message["clipboard"] == .bool(true))
-            }
+            guard case .string(let type)? = message["activity"] else { continue }
+            if case .string(let target)? = message["target"] { return Choice(activity: type, target: target) }
+            return Choice(activity: type)
         }
         switch waitForExit() {
         case 0, 1, 128 + SIGTERM, 128 + SIGINT:
@@ -94,43 +90,6 @@ final class SheetSession: @unchecked Sendable {
             if message["shown"] == .bool(true) { return }
         }
         throw SheetPicker.Unavailable(status: waitForExit())
-    }
-
-    /// Fills the row of devices with the paired ones, reachable first, once the handoff
-    /// daemon has said which are (it asks each: that may take seconds, so the window
-    /// does not wait for it), then the LocalSend devices it has heard (by name: Hand Off
-    /// reaches them by it). Without a daemon, the row stays empty.
-    func showHandOffDevices() {
-        BackgroundWork<Void>.detached { [self] in
-            guard let connection = try? DaemonConnection() else { return }
-            let paired = (try? connection.call(ControlRequest(.devices)).devices) ?? []
-            let localSend = ((try? connection.call(ControlRequest(.discover, timeout: 0)).nearby) ?? []).filter { $0.protocolName == .localSend }
-            guard !paired.isEmpty || !localSend.isEmpty else { return }
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key("devices")
-            writer.beginArray()
-            for device in paired {
-                writer.beginObject()
-                writer.member("id", .string(device.id))
-                writer.member("name", .string(device.name))
-                writer.member("kind", .string("actshare"))
-                writer.member("reachable", .bool(device.reachable == true))
-                writer.endObject()
-            }
-            for device in localSend {
-                writer.beginObject()
-                writer.member("id", .string(device.name))
-                writer.member("name", .string(device.name))
-                writer.member("kind", .string("localsend"))
-                if let kind = device.kind { writer.member("device_type", .string(kind)) }
-                writer.member("reachable", .bool(true))
-                writer.endObject()
-            }
-            writer.endArray()
-            writer.endObject()
-            send(writer.text)
-        }
     }
 
     // MARK: Running

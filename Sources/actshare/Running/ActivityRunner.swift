@@ -77,7 +77,7 @@ struct ActivityRunner {
         let dialog = sharing || explicit ? dialogPicker() : nil
         let offer: Offer
         var target = options.target
-        var pairs = try options.optionPairs()
+        let pairs = try options.optionPairs()
         // --target alone: the one activity that offers it.
         let type = type ?? target.flatMap { id in
             let offering = offers.filter { found.targets[$0.type]?.contains { $0.id == id } == true }
@@ -120,11 +120,6 @@ struct ActivityRunner {
             }
             offer = picked.offer
             target = picked.target
-            // A device of the sheet's row: Hand Off to it, unless -o named one.
-            if let device = picked.device, !pairs.contains(where: { $0.name == HandOffActivity.deviceOption }) {
-                pairs.append((HandOffActivity.deviceOption, device))
-                if picked.clipboard { pairs.append((HandOffActivity.clipboardOption, "true")) }
-            }
         }
 
         let prompter: (any OptionPrompter)? = interactiveTerminal() ?? sheet ?? dialog
@@ -172,18 +167,10 @@ struct ActivityRunner {
 
     // MARK: Choosing
 
-    /// What was picked: an activity, and for a device of the sheet's row, that device.
-    /// The activity of the built-in KDE Connect provider (manifests/kdeconnect.yaml), which
-    /// the share sheet's KDE Connect devices perform with their id as `device`.
-    private static let sendWithKDEConnect = "org.actshare.kdeconnect"
-
+    /// What was picked: an activity, and perhaps one of the targets it offered.
     private struct Pick {
         var offer: Offer
-        /// One of the targets the activity offered.
         var target: String?
-        var device: String?
-        /// The device's clipboard rather than a hand-off (the row's copy button).
-        var clipboard = false
     }
 
     /// How to name the activity, for whoever gave the items: a flag on the command line,
@@ -206,7 +193,7 @@ struct ActivityRunner {
                 throw CommandFailure(.badInput, "--picker sheet: no display (DISPLAY, WAYLAND_DISPLAY) or the window \(invocation.paths.sheet) is not built (it needs GTK 4)")
             }
             do {
-                return try pick(in: window, from: offers, items: items, sheet: &sheet)
+                return try pick(in: window, from: offers, targets: targets, items: items, sheet: &sheet)
             } catch let unavailable as SheetPicker.Unavailable {
                 throw CommandFailure(.badInput, "--picker sheet: the window (\(window.executable)) could not be shown (status \(unavailable.status))")
             }
@@ -221,7 +208,7 @@ struct ActivityRunner {
             }
             if let window = SheetPicker.find(invocation.paths.sheet) {
                 do {
-                    return try pick(in: window, from: offers, items: items, sheet: &sheet)
+                    return try pick(in: window, from: offers, targets: targets, items: items, sheet: &sheet)
                 } catch is SheetPicker.Unavailable {
                     // The window could not be shown: a dialog, if there is one, asks.
                 }
@@ -233,22 +220,14 @@ struct ActivityRunner {
     }
 
     /// Picks in the share sheet's window, which stays open (as `sheet`) for the rest.
-    private func pick(in window: SheetPicker, from offers: [Offer], items: [Item], sheet: inout SheetSession?) throws -> Pick? {
-        let session = try window.open(offers: offers, items: items, parentWindow: options.parentWindow)
-        switch try session.choice() {
-        case .activity(let type)?:
-            guard let offer = offers.first(where: { $0.type == type }) else { return nil }
-            sheet = session
-            return Pick(offer: offer)
-        case .device(let id, let kind, let clipboard)?:
-            // A KDE Connect device is sent to by its provider; the others by Hand Off.
-            let type = kind == "kdeconnect" ? Self.sendWithKDEConnect : HandOffActivity.type
-            guard let offer = offers.first(where: { $0.type == type }) else { return nil }
-            sheet = session
-            return Pick(offer: offer, device: id, clipboard: clipboard)
-        case nil:
-            return nil
-        }
+    private func pick(in window: SheetPicker, from offers: [Offer], targets: [String: [ActivityTarget]], items: [Item],
+                      sheet: inout SheetSession?) throws -> Pick? {
+        let session = try window.open(offers: offers, targets: targets, items: items, parentWindow: options.parentWindow)
+        guard let choice = try session.choice(), let offer = offers.first(where: { $0.type == choice.activity }) else { return nil }
+        // Only a target the activity offered: the window's answer is checked as --target is.
+        if let target = choice.target, targets[offer.type]?.contains(where: { $0.id == target }) != true { return nil }
+        sheet = session
+        return Pick(offer: offer, target: choice.target)
     }
 
     /// Whether the share sheet's window is wanted for questions and progress: `--picker

@@ -20,11 +20,13 @@
 /** The paired devices (a JSON array, `[]` when none), in the state folder. */
 #define ACTSHARE_HANDOFF_PAIRED_DEVICES "paired-devices.json"
 
-/* The Hand Off activity (Plugins/Handoff, manifests/handoff.yaml) and its option naming
- * the device, by id or name: what the share sheet's row of devices performs. Its option
- * `clipboard` (true) puts the items on that device's clipboard instead (Universal
- * Clipboard, "Copy to device"): the row's second button. */
+/* The Hand Off activities (Plugins/Handoff, manifests/handoff.yaml), whose targets are the
+ * devices, and the option scripts name the device by (id or name) instead of --target.
+ * Copy to Device, or Hand Off's option `clipboard` (true), puts the items on that device's
+ * clipboard instead (Universal Clipboard): the sheet shows it as a second button on the
+ * device's tile. */
 #define ACTSHARE_HANDOFF_ACTIVITY_TYPE "org.actshare.handoff"
+#define ACTSHARE_HANDOFF_CLIPBOARD_ACTIVITY_TYPE "org.actshare.handoff.clipboard"
 #define ACTSHARE_HANDOFF_DEVICE_OPTION "device"
 #define ACTSHARE_HANDOFF_CLIPBOARD_OPTION "clipboard"
 
