@@ -79,10 +79,11 @@ static void send(AsConversation *self, const char *key, json_object *value) {
 
 void as_conversation_send_shown(AsConversation *self) { send(self, "shown", json_object_new_boolean(1)); }
 void as_conversation_send_activity(AsConversation *self, const char *type) { send(self, "activity", json_object_new_string(type)); }
-void as_conversation_send_target(AsConversation *self, const char *type, const char *target) {
+void as_conversation_send_target(AsConversation *self, const char *type, const char *target, const char *token) {
     json_object *message = json_object_new_object();
     json_object_object_add(message, "activity", json_object_new_string(type));
     json_object_object_add(message, "target", json_object_new_string(target));
+    if (token) json_object_object_add(message, "activation-token", json_object_new_string(token));
     write_line(self, message);
 }
 void as_conversation_send_answer(AsConversation *self, const char *answer) {

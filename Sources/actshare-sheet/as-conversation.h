@@ -38,8 +38,9 @@ void as_conversation_start(AsConversation *self);
 
 void as_conversation_send_shown(AsConversation *self);
 void as_conversation_send_activity(AsConversation *self, const char *type);
-/* `{"activity": TYPE, "target": ID}`: one of the activity's targets was chosen. */
-void as_conversation_send_target(AsConversation *self, const char *type, const char *target);
+/* `{"activity": TYPE, "target": ID}`: one of the activity's targets was chosen; with
+ * `"activation-token"` when the desktop gave one for starting it (`token` not NULL). */
+void as_conversation_send_target(AsConversation *self, const char *type, const char *target, const char *token);
 /* `answer` NULL: the question was cancelled. */
 void as_conversation_send_answer(AsConversation *self, const char *answer);
 void as_conversation_send_cancel(AsConversation *self);

@@ -6,6 +6,7 @@
 #include "as-progress-page.h"
 #include "as-result-page.h"
 
+#include <gio/gdesktopappinfo.h>
 #include <glib/gi18n.h>
 
 #ifdef GDK_WINDOWING_X11
@@ -94,11 +95,22 @@ static void on_activity_chosen(AsChoosePage *page, const char *type, AsShareWind
     wait_for_actshare(self);
 }
 
+/* For a target that is an installed application (its desktop file's id): the token the
+ * desktop gives this window for starting it, so that it may take the focus (a startup
+ * notification's id on X11, an xdg-activation token on Wayland); NULL otherwise. */
+static char *activation_token(AsShareWindow *self, const char *target) {
+    g_autoptr(GDesktopAppInfo) app = g_str_has_suffix(target, ".desktop") ? g_desktop_app_info_new(target) : NULL;
+    if (!app) return NULL;
+    g_autoptr(GdkAppLaunchContext) context = gdk_display_get_app_launch_context(gtk_widget_get_display(GTK_WIDGET(self)));
+    return g_app_launch_context_get_startup_notify_id(G_APP_LAUNCH_CONTEXT(context), G_APP_INFO(app), NULL);
+}
+
 static void on_target_chosen(AsChoosePage *page, const char *type, const char *target, AsShareWindow *self) {
     (void)page;
     if (self->phase != PHASE_CHOOSING) return;
     self->chosen = TRUE;
-    as_conversation_send_target(self->conversation, type, target);
+    g_autofree char *token = activation_token(self, target);
+    as_conversation_send_target(self->conversation, type, target, token);
     wait_for_actshare(self);
 }
 

@@ -135,6 +135,34 @@ import Testing
         #expect(eventually { (try? String(contentsOfFile: opened, encoding: .utf8)) == "\(url)\n" }, "one argument, as given, through no shell")
     }
 
+    /// In the share sheet the applications are a row of their own, each named for a screen
+    /// reader by what pressing it does; pressed (through AT-SPI, as Orca does), the
+    /// application starts with the startup notification id the window was given for it.
+    @Test func anAppChosenInTheSheetStartsWithTheWindowsToken() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
+        let desktop = try AccessibleDesktop.showing(sandbox)
+        defer { for (pid, _) in Self.processes(mentioning: sandbox.root) { kill(pid, SIGKILL) } }
+        let photo = try Self.png("photo.png", in: sandbox)
+        let session = try DesktopSession(["share", "--json", photo], environment: sandbox.environment, display: desktop.display)
+        _ = try session.window("Share")
+        let apps = try ShareSheetTests.rowButtons(on: desktop, count: 1) { $0.hasPrefix("push button|Open With: ") }
+        #expect(apps.map { $0.split(separator: "|")[1] } == ["Open With: Ristretto Image Viewer"], "\(apps)")
+        #expect(try desktop.atspi(["press", "Open With: Ristretto Image Viewer"]).status == 0)
+        let (status, output) = session.finish()
+        #expect(status == 0, "\(String(decoding: output, as: UTF8.self))")
+        var viewer: pid_t?
+        #expect(eventually {
+            viewer = Self.processes(mentioning: photo).first { $0.1.first?.hasSuffix("ristretto") == true }?.0
+            return viewer != nil
+        })
+        let pid = try #require(viewer)
+        let environment = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/environ"))
+            .split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let startup = try #require(environment.first { $0.hasPrefix("DESKTOP_STARTUP_ID=") }, "\(environment)")
+        #expect(startup.count > "DESKTOP_STARTUP_ID=".count && startup.contains("ristretto"), "\(startup)")
+    }
+
     /// Text opens in the editor as a file named for its first line, in a private folder of
     /// $XDG_RUNTIME_DIR, which goes when the editor has ended.
     @Test func textOpensInTheEditorAndItsFileGoesAfter() throws {

@@ -28,6 +28,9 @@ final class SheetSession: @unchecked Sendable {
     struct Choice {
         var activity: String
         var target: String?
+        /// What the desktop gave the window for starting the application the target is (a
+        /// startup notification's id, an xdg-activation token): printable ASCII only.
+        var activationToken: String?
     }
 
     private let pid: pid_t
@@ -71,8 +74,13 @@ final class SheetSession: @unchecked Sendable {
     func choice() throws -> Choice? {
         while let message = readMessage() {
             guard case .string(let type)? = message["activity"] else { continue }
-            if case .string(let target)? = message["target"] { return Choice(activity: type, target: target) }
-            return Choice(activity: type)
+            guard case .string(let target)? = message["target"] else { return Choice(activity: type) }
+            var token: String?
+            if case .string(let given)? = message["activation-token"], !given.isEmpty, given.utf8.count <= 512,
+               given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+                token = given
+            }
+            return Choice(activity: type, target: target, activationToken: token)
         }
         switch waitForExit() {
         case 0, 1, 128 + SIGTERM, 128 + SIGINT:

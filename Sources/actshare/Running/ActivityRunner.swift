@@ -226,6 +226,12 @@ struct ActivityRunner {
         guard let choice = try session.choice(), let offer = offers.first(where: { $0.type == choice.activity }) else { return nil }
         // Only a target the activity offered: the window's answer is checked as --target is.
         if let target = choice.target, targets[offer.type]?.contains(where: { $0.id == target }) != true { return nil }
+        // The window's token goes on to what the provider starts (Open With: GIO reads these
+        // two), so that the application may take the focus.
+        if let token = choice.activationToken {
+            setenv("XDG_ACTIVATION_TOKEN", token, 1)
+            setenv("DESKTOP_STARTUP_ID", token, 1)
+        }
         sheet = session
         return Pick(offer: offer, target: choice.target)
     }
