@@ -21,6 +21,15 @@ import Testing
         return try Sandbox.executeWithSignals("/usr/bin/dbus-run-session", ["--", "/bin/bash", "-c", script], environment: environment)
     }
 
+    /// An actshare that records each command line it is started with (one argument a line)
+    /// in the log, then runs the real one: what the service put on a command line.
+    static func argvRecorder(in sandbox: Sandbox) throws -> (wrapper: String, log: String) {
+        let log = "\(sandbox.root)/argv.log"
+        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
+        chmod(wrapper, 0o755)
+        return (wrapper, log)
+    }
+
     static let call = "gdbus call --session --dest org.actshare.Share --object-path /org/actshare/Share --method"
     /// An application's share: Share, then the request's Response (Tests/Fixtures/share_client.py).
     static let share = "/usr/bin/python3 \(Sandbox.repository)/Tests/Fixtures/share_client.py"
@@ -120,9 +129,7 @@ import Testing
         let sandbox = try Sandbox(providerPath: [])
         try TargetTests.targetsProvider(in: sandbox)
         let notes = try sandbox.file("notes.txt", "three short words\n")
-        let log = "\(sandbox.root)/argv.log"
-        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
-        chmod(wrapper, 0o755)
+        let (wrapper, log) = try Self.argvRecorder(in: sandbox)
         let script = """
             \(Self.pythonClient)
             items = {'fds': GLib.Variant('ah', [0])}
@@ -163,9 +170,7 @@ import Testing
     @Test func itemsNeverTravelOnACommandLine() throws {
         let sandbox = try Sandbox()
         let notes = try sandbox.file("private-notes.txt", "three short words\n")
-        let log = "\(sandbox.root)/argv.log"
-        let wrapper = try sandbox.file("actshare-wrapper", "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(log)\nexec \(Sandbox.binary) \"$@\"\n")
-        chmod(wrapper, 0o755)
+        let (wrapper, log) = try Self.argvRecorder(in: sandbox)
         let script = """
             \(Self.pythonClient)
             def share_and_print(items, options, fds=None):

@@ -28,6 +28,13 @@ enum JSONShapes {
         writer.member("image", .string(offer.image))
         writer.member("category", .string(offer.category.rawValue))
         writer.member("provider", .string(offer.providerID))
+        write(targets, to: &writer)
+        writer.endObject()
+    }
+
+    /// `"targets":[{"id","title","subtitle","image","kind"}]`, a member of an activity here
+    /// and in the share sheet's request.
+    static func write(_ targets: [ActivityTarget], to writer: inout JSONWriter) {
         writer.key("targets")
         writer.beginArray()
         for target in targets {
@@ -40,7 +47,6 @@ enum JSONShapes {
             writer.endObject()
         }
         writer.endArray()
-        writer.endObject()
     }
 
     /// `[{"type",…},…]`.

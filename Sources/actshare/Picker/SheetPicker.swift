@@ -98,18 +98,7 @@ struct SheetPicker {
             if let (provider, _) = try? offer.declaration(), let position = provider.activities.firstIndex(where: { $0.type == offer.type }) {
                 writer.member("position", .number(UInt64(position)))
             }
-            writer.key("targets")
-            writer.beginArray()
-            for target in targets[offer.type] ?? [] {
-                writer.beginObject()
-                writer.member("id", .string(target.id))
-                writer.member("title", .string(target.title))
-                writer.member("subtitle", .string(target.subtitle))
-                writer.member("image", .string(target.image))
-                writer.member("kind", .string(target.kind.rawValue))
-                writer.endObject()
-            }
-            writer.endArray()
+            JSONShapes.write(targets[offer.type] ?? [], to: &writer)
             writer.endObject()
         }
         writer.endArray()
