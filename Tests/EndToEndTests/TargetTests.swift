@@ -129,6 +129,21 @@ import Testing
         #expect(nowhere.stderr == "actshare: no activity offers the target gamma for \(text) (text/plain); name one with --activity TYPE\n")
     }
 
+    /// On a terminal, each target is a line of its own under its activity, numbered as
+    /// the activities are; its number performs the activity to it.
+    @Test func theTerminalPickerOffersEachTargetAsALine() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        try Self.targetsProvider(in: sandbox)
+        let text = try sandbox.file("notes.txt", "some words\n")
+        let picked = try sandbox.runOnTerminal(["share", text], input: "3\n")
+        let lines = picked.stdout.split(whereSeparator: \.isNewline).map(String.init)
+        #expect(lines.contains { $0.contains("1  Describe Items ") && $0.hasSuffix("org.test.targets.describe") }, "\(picked.stdout)")
+        #expect(lines.contains { $0.contains("2  Describe Items: beta (not reachable now)") && $0.hasSuffix("--target beta-7f3a") }, "\(picked.stdout)")
+        #expect(lines.contains { $0.contains("3  Describe Items: Ada Lovelace") && $0.hasSuffix("--target ada@example.org") }, "\(picked.stdout)")
+        #expect(lines.contains { $0.contains("4  Describe Items: Text Editor (GNOME)") }, "\(picked.stdout)")
+        #expect(lines.contains("ada@example.org"), "the third line's target reached perform: \(picked.stdout)")
+    }
+
     /// 10,000 targets, or ones a terminal would obey, too long or of no kind: what is kept
     /// is the first 64 and the sound ones, each left out is one warning, and the host goes on.
     @Test(arguments: ["process", "in-process"])
