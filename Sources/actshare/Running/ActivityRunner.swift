@@ -1,5 +1,4 @@
 import ActShareCore
-import ActShareHandoff
 import ActShareHost
 #if canImport(Glibc)
 import Glibc
