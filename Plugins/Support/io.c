@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -98,4 +100,33 @@ int write_all(int fd, const void *bytes, size_t length) {
         length -= (size_t)count;
     }
     return 0;
+}
+
+void user_directory(const char *key, const char *fallback, buffer *out) {
+    const char *home = getenv("HOME") ? getenv("HOME") : "/";
+    const char *config = getenv("XDG_CONFIG_HOME");
+    char path[4200];
+    if (config && *config) snprintf(path, sizeof path, "%s/user-dirs.dirs", config);
+    else snprintf(path, sizeof path, "%s/.config/user-dirs.dirs", home);
+    FILE *file = fopen(path, "re");
+    if (file) {
+        char line[4200];
+        size_t length = strlen(key);
+        while (fgets(line, sizeof line, file)) {
+            if (strncmp(line, key, length) != 0 || strncmp(line + length, "=\"", 2) != 0) continue;
+            char *value = line + length + 2, *close = strchr(value, '"');
+            if (!close) break;
+            *close = '\0';
+            if (strncmp(value, "$HOME", 5) == 0) {
+                buffer_append_string(out, home);
+                buffer_append_string(out, value + 5);
+            } else {
+                buffer_append_string(out, value);
+            }
+            fclose(file);
+            return;
+        }
+        fclose(file);
+    }
+    buffer_append_format(out, "%s/%s", home, fallback);
 }

@@ -21,6 +21,10 @@ const char *io_error(int code);
  * parent): 0, or -1 with errno set. */
 int make_parent_directories(const char *path, mode_t mode);
 
+/* Appends the XDG user folder `key` (XDG_DOCUMENTS_DIR, XDG_DOWNLOAD_DIR) to `out`, as
+ * user-dirs.dirs names it, else $HOME/`fallback`. */
+void user_directory(const char *key, const char *fallback, buffer *out);
+
 /* Reads exactly `length` bytes from `fd`: 0, or -1 (an error, or the end came first). */
 int read_exactly(int fd, void *bytes, size_t length);
 

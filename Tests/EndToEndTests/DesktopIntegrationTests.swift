@@ -273,8 +273,9 @@ import Testing
         let text = try sandbox.file("notes.txt", "words\n")
         let listed = try Sandbox.execute("\(prefix)/bin/actshare", ["list", "--json", text], environment: installedEnvironment, stdin: nil)
         #expect(listed.status == 0, "\(listed.stderr)")
-        // Open With too: its front and the GIO part beside it, installed (Mousepad opens text).
-        #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.open-with", "org.actshare.print-to-pdf"])
+        // Open With too (its front and the GIO part beside it; Mousepad opens text), and Save to….
+        #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.open-with", "org.actshare.print-to-pdf",
+                                             "org.actshare.save"])
 
         environment["BIN_DIR"] = nil
         let uninstall = try Sandbox.execute("\(Sandbox.repository)/scripts/install", ["--uninstall"], environment: environment, stdin: nil)

@@ -66,37 +66,6 @@ static int parse_length(const char *text, double *points) {
     return 0;
 }
 
-/* The XDG documents folder: user-dirs.dirs, else ~/Documents. */
-static void documents_directory(buffer *out) {
-    const char *home = getenv("HOME") ? getenv("HOME") : "/";
-    const char *config = getenv("XDG_CONFIG_HOME");
-    char path[4200];
-    if (config && *config) snprintf(path, sizeof path, "%s/user-dirs.dirs", config);
-    else snprintf(path, sizeof path, "%s/.config/user-dirs.dirs", home);
-    FILE *file = fopen(path, "re");
-    if (file) {
-        char line[4200];
-        while (fgets(line, sizeof line, file)) {
-            char *value = strstr(line, "XDG_DOCUMENTS_DIR=\"");
-            if (value != line) continue;
-            value += strlen("XDG_DOCUMENTS_DIR=\"");
-            char *close = strchr(value, '"');
-            if (!close) break;
-            *close = '\0';
-            if (strncmp(value, "$HOME", 5) == 0) {
-                buffer_append_string(out, home);
-                buffer_append_string(out, value + 5);
-            } else {
-                buffer_append_string(out, value);
-            }
-            fclose(file);
-            return;
-        }
-        fclose(file);
-    }
-    buffer_append_format(out, "%s/Documents", home);
-}
-
 /* What an item is to this provider. */
 typedef enum { ITEM_TEXT, ITEM_CODE, ITEM_IMAGE, ITEM_PDF } item_kind;
 
@@ -280,7 +249,7 @@ int32_t print_to_pdf_render(const actshare_request *request, actshare_session *s
         if (output_dir && *output_dir) {
             buffer_append_string(&directory, output_dir);
         } else {
-            documents_directory(&directory);
+            user_directory("XDG_DOCUMENTS_DIR", "Documents", &directory);
             mkdir(directory.bytes, 0755); /* the default folder is made if missing */
         }
         const char *stem = items[0].kind == ITEM_TEXT && !items[0].path ? "Text" : items[0].name;
