@@ -189,11 +189,15 @@ static int place(int folder, const char *partial, const char *name, char *placed
 static void name_from(const char *text, const char *fallback, const char *extension, char *name, size_t size) {
     size_t length = 0;
     char stem[64];
-    for (const unsigned char *at = (const unsigned char *)text; *at && *at != '\n' && *at != '\r' && length < 60; at++) {
+    const unsigned char *at = (const unsigned char *)text;
+    for (; *at && *at != '\n' && *at != '\r' && length < 60; at++) {
         stem[length++] = (*at < 0x20 || *at == '/' || *at == 0x7F) ? ' ' : (char)*at;
     }
-    while (length > 0 && ((unsigned char)stem[length - 1] & 0xC0) == 0x80) length--; /* a cut character */
-    if (length > 0 && ((unsigned char)stem[length - 1] & 0x80)) length--;             /* its first byte */
+    /* Cut in the middle of a character: the part of it that came goes. */
+    if ((*at & 0xC0) == 0x80) {
+        while (length > 0 && ((unsigned char)stem[length - 1] & 0xC0) == 0x80) length--;
+        if (length > 0) length--;
+    }
     stem[length] = '\0';
     char *start = stem;
     while (*start == ' ' || *start == '.') start++; /* not hidden, not `..` */
@@ -262,7 +266,7 @@ static int32_t save_item(copying *c, const actshare_item *item, int folder, cons
         char message[PATH_MAX + 300];
         snprintf(message, sizeof message, code == ENOSPC ? "%s was not saved: the disk holding %s is full"
                                                          : "%s was not saved in %s: %s",
-                 item->path ? item->path : name, destination, strerror(code));
+                 item->path ? item->path : name, destination, code == ESPIPE ? io_error(code) : strerror(code));
         c->session->set_error(c->session, message);
         return ACTSHARE_STATUS_FAILED;
     }

@@ -46,6 +46,11 @@ import Testing
         let validated = try Sandbox.execute("/usr/bin/desktop-file-validate", ["\(out)/example.org menu.desktop"], environment: [:], stdin: nil)
         #expect(validated.status == 0, "a file manager opens it: \(validated.stdout)\(validated.stderr)")
 
+        // A name from text keeps its characters whole, and one cut at 60 bytes mid-character loses it whole.
+        let accents = try sandbox.run("perform", "org.actshare.save", "-o", "folder=\(out)", "--text", "Un café\n",
+                                      "--text", String(repeating: "a", count: 59) + "é and more", "--json")
+        #expect(try Self.saved(accents) == ["\(out)/Un café.txt", "\(out)/\(String(repeating: "a", count: 59)).txt"], "\(accents.stderr)")
+
         // Again: each gets a name of its own, and nothing there is replaced.
         let again = try sandbox.run("perform", "org.actshare.save", "-o", "folder=\(out)", photo, tree, "--json")
         #expect(try Self.saved(again) == ["\(out)/photo (1).jpg", "\(out)/Trip (1)"], "\(again.stderr)")
