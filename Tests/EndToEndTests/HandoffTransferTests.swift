@@ -321,6 +321,11 @@ extension HandoffTransferTests {
         #expect(first.first?["title"] as? String == "beta" && first.first?["kind"] as? String == "device")
         // Asked behind the first list: then known to answer.
         #expect(eventually { (try? targets().first?["subtitle"]).map { $0 is NSNull } == true })
+        // Hand Off and Copy to Device both offer beta: --target alone says so.
+        let ambiguous = try a.run("share", "--target", beta, report)
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.stderr == "actshare: 2 activities offer the target \(beta) (org.actshare.handoff.clipboard, org.actshare.handoff); name one with --activity TYPE\n",
+                "\(ambiguous.stderr)")
         let sent = try a.run("perform", "org.actshare.handoff", "--target", beta, report)
         #expect(sent.status == 0 && sent.stdout == "sent 1 file to beta\n", "\(sent.stdout) \(sent.stderr)")
         #expect(try String(contentsOfFile: "\(received)/report.txt", encoding: .utf8) == "quarterly figures\n")

@@ -78,11 +78,12 @@ struct ActivityRunner {
         var target = options.target
         let pairs = try options.optionPairs()
         // --target alone: the one activity that offers it.
-        let type = type ?? target.flatMap { id in
-            let offering = offers.filter { found.targets[$0.type]?.contains { $0.id == id } == true }
-            return offering.count == 1 ? offering[0].type : nil
-        }
+        let offering = type == nil ? target.map { id in offers.filter { found.targets[$0.type]?.contains { $0.id == id } == true } } ?? [] : []
+        let type = type ?? (offering.count == 1 ? offering[0].type : nil)
         if type == nil, let target {
+            if offering.count > 1 {
+                throw fail(.badInput, activity: nil, "\(offering.count) activities offer the target \(target) (\(offering.map(\.type).joined(separator: ", "))); name one with --activity TYPE")
+            }
             throw fail(.noActivity, activity: nil, "no activity offers the target \(target) for \(describe(items)); name one with --activity TYPE")
         }
         if let type {
