@@ -176,31 +176,16 @@ static int answer_ok(json_object *answer) {
     return answer && json_object_object_get_ex(answer, "ok", &ok) && json_object_get_boolean(ok);
 }
 
-/* One answer of the daemon to `request` (put by the caller), within a second; NULL when
- * it did not give one. */
-static json_object *ask_daemon(json_object *request) {
-    char error[512];
-    control c;
-    if (control_open(&c, error, sizeof error) != 0) return NULL;
-    c.deadline = now_ms() + 1000;
-    int cancelled = 0;
-    json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
-    control_close(&c);
-    if (!answer_ok(answer)) {
-        json_object_put(answer);
-        return NULL;
-    }
-    return answer;
-}
-
-/* The array `key` of a daemon's answer to {"op": OP, "timeout": 0}, or NULL. */
-static json_object *known(const char *op, const char *key, json_object **answer) {
+/* The array `key` of the daemon's answer to {"op": OP, "timeout": 0} on `c`, or NULL;
+ * `*answer` holds it (put by the caller). */
+static json_object *known(control *c, const char *op, const char *key, json_object **answer) {
     json_object *request = json_object_new_object(), *list;
     json_object_object_add(request, "op", json_object_new_string(op));
     json_object_object_add(request, "timeout", json_object_new_double(0));
-    *answer = ask_daemon(request);
+    int cancelled = 0;
+    *answer = control_send(c, request) == 0 ? control_receive(c, NULL, &cancelled) : NULL;
     json_object_put(request);
-    return *answer && json_object_object_get_ex(*answer, key, &list) && json_object_is_type(list, json_type_array) ? list : NULL;
+    return answer_ok(*answer) && json_object_object_get_ex(*answer, key, &list) && json_object_is_type(list, json_type_array) ? list : NULL;
 }
 
 /* Offers the devices Hand Off reaches as targets: the paired ones as the daemon last found
@@ -209,8 +194,13 @@ static json_object *known(const char *op, const char *key, json_object **answer)
  * when sandboxed: the connection granted then is the perform's. */
 static int offer_devices(const actshare_request *request, int with_localsend) {
     if (getenv("ACTSHARE_HANDOFF_FD")) return 0;
+    /* One connection for both questions, answered within a second. */
+    char error[512];
+    control c;
+    if (control_open(&c, error, sizeof error) != 0) return 0;
+    c.deadline = now_ms() + 1000;
     int offered = 0;
-    json_object *answer, *devices = known("devices", "devices", &answer);
+    json_object *answer, *devices = known(&c, "devices", "devices", &answer);
     /* Those that answered, those not asked yet, those that did not answer. */
     for (int pass = 0; pass < 3 && devices; pass++) {
         for (size_t i = 0; i < json_object_array_length(devices); i++) {
@@ -225,8 +215,7 @@ static int offer_devices(const actshare_request *request, int with_localsend) {
         }
     }
     json_object_put(answer);
-    if (!with_localsend) return offered;
-    json_object *nearby = known("discover", "nearby", &answer);
+    json_object *nearby = with_localsend ? known(&c, "discover", "nearby", &answer) : (answer = NULL);
     for (size_t i = 0; nearby && i < json_object_array_length(nearby); i++) {
         json_object *device = json_object_array_get_idx(nearby, i);
         const char *protocol = string_field(device, "protocol"), *name = string_field(device, "name"), *kind = string_field(device, "kind");
@@ -236,6 +225,7 @@ static int offer_devices(const actshare_request *request, int with_localsend) {
         offered += actshare_add_target(request, &target) == 0;
     }
     json_object_put(answer);
+    control_close(&c);
     return offered;
 }
 
