@@ -29,6 +29,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: "\(tree)/latest.txt", withDestinationPath: "notes/day1.txt")
         try FileManager.default.createSymbolicLink(atPath: "\(tree)/secret", withDestinationPath: "\(sandbox.root)/home/.ssh-key")
         try Sandbox.write("private\n", to: "\(sandbox.root)/home/.ssh-key")
+        // A FIFO in the folder: left out and said, never waited on.
+        #expect(mkfifo("\(tree)/pipe", 0o600) == 0)
         let run = try sandbox.run("perform", "org.actshare.save", "-o", "folder=\(out)", photo, tree, "--text", "Shopping list\nmilk\n",
                                   "https://example.org/menu", "--json")
         #expect(run.status == 0, "\(run.stderr)")
@@ -40,6 +42,8 @@ import Testing
         #expect(try String(contentsOfFile: "\(out)/Trip/latest.txt", encoding: .utf8) == "day one\n")
         #expect(!FileManager.default.fileExists(atPath: "\(out)/Trip/secret"))
         #expect(run.stderr.contains("\(tree)/secret is a link to something outside what was shared: not copied"), "\(run.stderr)")
+        #expect(run.stderr.contains("\(tree)/pipe is not a file or a folder: not copied"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/Trip/pipe"))
         #expect(try String(contentsOfFile: "\(out)/Shopping list.txt", encoding: .utf8) == "Shopping list\nmilk\n")
         let link = try String(contentsOfFile: "\(out)/example.org menu.desktop", encoding: .utf8)
         #expect(link == "[Desktop Entry]\nType=Link\nName=example.org menu\nURL=https://example.org/menu\nIcon=text-html\n")
