@@ -1,11 +1,16 @@
 /*
  * Mail: the items as one MIME message — texts and URLs in the body (HTML as
  * multipart/alternative with a plain rendering), files as attachments — delivered into
- * a Maildir, an mbox or the system MTA. Nothing is ever half-delivered: see maildir.c
- * and mbox.c. The spool is `spool: maildir:PATH | mbox:PATH | sendmail` (default
- * sendmail, as a share sheet's Mail sends). See docs/MAIL.md.
+ * a Maildir, an mbox or the system MTA — or, by default, handed to the user's mail client,
+ * whose compose window opens with them (Client/mail-client.c). Nothing is ever
+ * half-delivered: see maildir.c and mbox.c. The spool is `spool: auto | client | sendmail |
+ * maildir:PATH | mbox:PATH`; `auto` (the default) is the client where actshare knows it,
+ * else sendmail where there is an MTA. See docs/MAIL.md.
  */
 #include "mail.h"
+
+#include "client.h"
+#include "sibling.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -14,7 +19,58 @@
 #include <string.h>
 #include <unistd.h>
 
+ACTSHARE_EXPORT int32_t mail_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t mail_send(const actshare_request *request, actshare_session *session);
+
+/* The option `name` of a can-perform request (which has no session to ask). */
+static const char *request_option(const actshare_request *request, const char *name) {
+    for (size_t i = 0; i < request->option_count; i++) {
+        if (strcmp(request->options[i].name, name) == 0) return request->options[i].value;
+    }
+    return NULL;
+}
+
+/* Mail is offered for whatever its manifest accepts; this hook only says, while actshare
+ * explains (`--explain` sets ACTSHARE_TRACE), where Mail would go and why. Otherwise it
+ * answers at once: a list does not pay for GIO. */
+int32_t mail_can_perform(const actshare_request *request) {
+    const char *trace = getenv("ACTSHARE_TRACE");
+    if (!trace || !*trace || strcmp(trace, "0") == 0) return 1;
+    const char *spool = request_option(request, "spool");
+    if (!spool || !*spool) spool = "auto";
+    char said[1200], why[900] = "";
+    if (strcmp(spool, "auto") == 0 || strcmp(spool, "client") == 0) {
+        int (*choose)(char *, size_t) =
+            (int (*)(char *, size_t))sibling_symbol((const void *)mail_can_perform, MAIL_CLIENT_LIBRARY, "mail_client_choose", why, sizeof why);
+        if (choose && choose(why, sizeof why) == MAIL_CLIENT_OPENED) {
+            snprintf(said, sizeof said, "%s", why);
+        } else if (strcmp(spool, "client") == 0) {
+            snprintf(said, sizeof said, "Mail would fail: %s", why);
+        } else if (access(MAIL_SENDMAIL, X_OK) == 0) {
+            snprintf(said, sizeof said, "Mail sends through %s: %s", MAIL_SENDMAIL, why);
+        } else {
+            snprintf(said, sizeof said, "Mail has nowhere to go: %s, and there is no mail server (%s)", why, MAIL_SENDMAIL);
+        }
+    } else {
+        snprintf(said, sizeof said, "Mail delivers to the spool %s", spool);
+    }
+    actshare_decline(request, said);
+    return 1;
+}
+
+/* Hands the message to the user's mail client: MAIL_CLIENT_OPENED (and the session told),
+ * MAIL_CLIENT_NONE with `error` saying why there is none, or a failure with `error` set. */
+static int open_client(const actshare_request *request, actshare_session *session, const mail_draft *draft, char *error,
+                       size_t error_size) {
+    int (*compose)(const actshare_request *, const mail_draft *, char *, size_t, char *, size_t) =
+        (int (*)(const actshare_request *, const mail_draft *, char *, size_t, char *, size_t))sibling_symbol(
+            (const void *)mail_send, MAIL_CLIENT_LIBRARY, "mail_client_compose", error, error_size);
+    if (!compose) return MAIL_CLIENT_FAILED;
+    char said[600] = "";
+    int result = compose(request, draft, said, sizeof said, error, error_size);
+    if (result == MAIL_CLIENT_OPENED) session->return_item(session, ACTSHARE_ITEM_TEXT, said, NULL);
+    return result;
+}
 
 /* `user@host` with the full name from the password database, when nothing is configured. */
 static void default_sender(buffer *out) {
@@ -47,12 +103,13 @@ int spool_failure(int error_number) {
 int32_t mail_send(const actshare_request *request, actshare_session *session) {
     char error[4600] = "";
     const char *spool = session->option(session, "spool");
-    if (!spool || !*spool) spool = "sendmail";
+    if (!spool || !*spool) spool = "auto";
+    int to_client = strcmp(spool, "auto") == 0 || strcmp(spool, "client") == 0;
     int to_sendmail = strcmp(spool, "sendmail") == 0;
     const char *spool_path = NULL;
     if (strncmp(spool, "maildir:", 8) == 0 || strncmp(spool, "mbox:", 5) == 0) spool_path = strchr(spool, ':') + 1;
-    if (!to_sendmail && (!spool_path || !*spool_path)) {
-        snprintf(error, sizeof error, "unknown spool '%s': use maildir:PATH, mbox:PATH or sendmail", spool);
+    if (!to_client && !to_sendmail && (!spool_path || !*spool_path)) {
+        snprintf(error, sizeof error, "unknown spool '%s': use auto, client, sendmail, maildir:PATH or mbox:PATH", spool);
         return refuse(session, ACTSHARE_STATUS_BAD_INPUT, error);
     }
     char expanded[4200];
@@ -83,6 +140,44 @@ int32_t mail_send(const actshare_request *request, actshare_session *session) {
             status = refuse(session, ACTSHARE_STATUS_BAD_INPUT, message);
             goto done;
         }
+    }
+    if (to_client) {
+        /* The client is given what the user gave: its own account is the sender otherwise. */
+        const char *given_from = session->option(session, "from");
+        const char *given_subject = request->subject && *request->subject ? request->subject : session->option(session, "subject");
+        buffer body = {0};
+        message_plain_body(request, &body);
+        mail_draft draft = {
+            .to = session->option(session, "to"), .cc = session->option(session, "cc"), .bcc = session->option(session, "bcc"),
+            .from = given_from, .subject = given_subject, .body = body.bytes};
+        if (!given_subject || !*given_subject) {
+            message_default_subject(request, &subject);
+            draft.subject = subject.bytes;
+        }
+        char why[1000] = "";
+        int opened = open_client(request, session, &draft, why, sizeof why);
+        buffer_free(&body);
+        if (opened == MAIL_CLIENT_OPENED) goto done;
+        if (opened != MAIL_CLIENT_NONE) {
+            status = refuse(session, opened == MAIL_CLIENT_REFUSED ? ACTSHARE_STATUS_BAD_INPUT : ACTSHARE_STATUS_FAILED, why);
+            goto done;
+        }
+        if (strcmp(spool, "client") == 0) {
+            snprintf(error, sizeof error, "no mail client to open: %s. Set one for mailto links (your desktop's default "
+                     "applications), or choose another spool: -o spool=sendmail, maildir:PATH or mbox:PATH", why);
+            status = refuse(session, ACTSHARE_STATUS_BAD_INPUT, error);
+            goto done;
+        }
+        if (access(MAIL_SENDMAIL, X_OK) != 0) {
+            snprintf(error, sizeof error, "nowhere to send the mail: %s, and there is no mail server (%s). Set a mail client "
+                     "for mailto links (your desktop's default applications), or choose a spool: -o spool=maildir:PATH or "
+                     "mbox:PATH (or spool: in the config)", why, MAIL_SENDMAIL);
+            status = refuse(session, ACTSHARE_STATUS_BAD_INPUT, error);
+            goto done;
+        }
+        to_sendmail = 1;
+        buffer_free(&subject);
+        subject = (buffer){0};
     }
     if (to_sendmail && fields.to.count + fields.cc.count + fields.bcc.count == 0) {
         status = refuse(session, ACTSHARE_STATUS_BAD_INPUT, "no recipient: give one with -o to=ADDRESS (or cc, bcc, or in the config)");

@@ -55,6 +55,12 @@ typedef struct message_fields {
 /* Composes the whole message; 0, or -1 with `error` set (an unreadable attachment). */
 int message_compose(const actshare_request *request, const message_fields *fields, buffer *out, char *message_id,
                     size_t message_id_size, char *error, size_t error_size);
+/* Appends the texts (but the first HTML one), then the URLs, a line each, to `body`;
+ * the first HTML text, or NULL. */
+const char *message_body(const actshare_request *request, buffer *body);
+/* The body as plain text alone, for a mail client's compose window: the HTML text
+ * rendered as text after the others. */
+void message_plain_body(const actshare_request *request, buffer *out);
 /* A subject from the first item: a text's first line, a file's name or a URL. */
 void message_default_subject(const actshare_request *request, buffer *out);
 
@@ -63,6 +69,9 @@ void message_default_subject(const actshare_request *request, buffer *out);
  * On failure nothing is left behind: no file in the Maildir, the mbox at its old length. */
 
 enum { SPOOL_UNUSABLE = -2 };
+
+/* The system MTA's submission program, as every MTA in Debian installs it. */
+#define MAIL_SENDMAIL "/usr/sbin/sendmail"
 
 /* SPOOL_UNUSABLE for the errors that mean a spool path is wrong (no permission, a missing
  * folder, a file where a folder must be, a folder as an mbox), else -1. */

@@ -186,6 +186,38 @@ void message_default_subject(const actshare_request *request, buffer *out) {
     }
 }
 
+const char *message_body(const actshare_request *request, buffer *body) {
+    const char *html = NULL;
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_TEXT) {
+            if (!html && is_html(item->text)) {
+                html = item->text;
+                continue;
+            }
+            if (body->length) buffer_append_string(body, "\n");
+            buffer_append_string(body, item->text);
+            if (!body->length || body->bytes[body->length - 1] != '\n') buffer_append_string(body, "\n");
+        }
+    }
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_URL) {
+            buffer_append_string(body, item->uri);
+            buffer_append_string(body, "\n");
+        }
+    }
+    return html;
+}
+
+void message_plain_body(const actshare_request *request, buffer *out) {
+    const char *html = message_body(request, out);
+    if (html) {
+        if (out->length) buffer_append_string(out, "\n");
+        render_html(out, html);
+    }
+}
+
 int message_compose(const actshare_request *request, const message_fields *fields, buffer *out, char *message_id,
                     size_t message_id_size, char *error, size_t error_size) {
     /* Identity: time, pid and 64 random bits, at the sender's domain. */
@@ -200,26 +232,7 @@ int message_compose(const actshare_request *request, const message_fields *field
 
     /* Gather the body text (texts, then URLs) and the attachments. */
     buffer body = {0};
-    const char *html = NULL;
-    for (size_t i = 0; i < request->item_count; i++) {
-        const actshare_item *item = &request->items[i];
-        if (item->kind == ACTSHARE_ITEM_TEXT) {
-            if (!html && is_html(item->text)) {
-                html = item->text;
-                continue;
-            }
-            if (body.length) buffer_append_string(&body, "\n");
-            buffer_append_string(&body, item->text);
-            if (body.bytes[body.length - 1] != '\n') buffer_append_string(&body, "\n");
-        }
-    }
-    for (size_t i = 0; i < request->item_count; i++) {
-        const actshare_item *item = &request->items[i];
-        if (item->kind == ACTSHARE_ITEM_URL) {
-            buffer_append_string(&body, item->uri);
-            buffer_append_string(&body, "\n");
-        }
-    }
+    const char *html = message_body(request, &body);
     size_t attachments = 0;
     for (size_t i = 0; i < request->item_count; i++) {
         int kind = request->items[i].kind;

@@ -13,16 +13,14 @@
 
 extern char **environ;
 
-#define SENDMAIL "/usr/sbin/sendmail"
-
 int deliver_sendmail(const buffer *message, char *error, size_t error_size) {
-    if (access(SENDMAIL, X_OK) != 0) {
-        snprintf(error, error_size, "no mail transfer agent: %s is missing (install one, or choose a spool with -o spool=maildir:PATH)", SENDMAIL);
+    if (access(MAIL_SENDMAIL, X_OK) != 0) {
+        snprintf(error, error_size, "no mail transfer agent: %s is missing (install one, or choose a spool with -o spool=maildir:PATH)", MAIL_SENDMAIL);
         return -1;
     }
     int input[2], errors[2];
     if (pipe2(input, O_CLOEXEC) != 0 || pipe2(errors, O_CLOEXEC) != 0) {
-        snprintf(error, error_size, "cannot start %s: %s", SENDMAIL, strerror(errno));
+        snprintf(error, error_size, "cannot start %s: %s", MAIL_SENDMAIL, strerror(errno));
         return -1;
     }
     posix_spawn_file_actions_t actions;
@@ -30,16 +28,16 @@ int deliver_sendmail(const buffer *message, char *error, size_t error_size) {
     posix_spawn_file_actions_adddup2(&actions, input[0], 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, errors[1], 2);
-    char *argv[] = {SENDMAIL, "-t", "-oi", NULL};
+    char *argv[] = {MAIL_SENDMAIL, "-t", "-oi", NULL};
     pid_t pid;
-    int spawned = posix_spawn(&pid, SENDMAIL, &actions, NULL, argv, environ);
+    int spawned = posix_spawn(&pid, MAIL_SENDMAIL, &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(input[0]);
     close(errors[1]);
     if (spawned != 0) {
         close(input[1]);
         close(errors[0]);
-        snprintf(error, error_size, "cannot start %s: %s", SENDMAIL, strerror(spawned));
+        snprintf(error, error_size, "cannot start %s: %s", MAIL_SENDMAIL, strerror(spawned));
         return -1;
     }
     /* Write the message while collecting stderr, so neither pipe can fill and stall. */
@@ -85,9 +83,9 @@ int deliver_sendmail(const buffer *message, char *error, size_t error_size) {
     }
     while (collected > 0 && diagnostics[collected - 1] == ' ') diagnostics[--collected] = '\0';
     if (WIFEXITED(status)) {
-        snprintf(error, error_size, "%s exited with status %d%s%s", SENDMAIL, WEXITSTATUS(status), collected ? ": " : "", diagnostics);
+        snprintf(error, error_size, "%s exited with status %d%s%s", MAIL_SENDMAIL, WEXITSTATUS(status), collected ? ": " : "", diagnostics);
     } else {
-        snprintf(error, error_size, "%s was killed by signal %d%s%s", SENDMAIL, WTERMSIG(status), collected ? ": " : "", diagnostics);
+        snprintf(error, error_size, "%s was killed by signal %d%s%s", MAIL_SENDMAIL, WTERMSIG(status), collected ? ": " : "", diagnostics);
     }
     return -1;
 }

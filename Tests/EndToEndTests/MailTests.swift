@@ -166,7 +166,7 @@ import Testing
             (["-o", "to=ann@example.org", "-o", "cc=bob@", "-o", "spool=maildir:\(maildir)"], "actshare: -o cc is not a mail address such as name@example.org, not 'bob@'\n"),
             (["-o", "to=Ann <ann@example.org", "-o", "spool=maildir:\(maildir)"], "actshare: -o to is not a mail address (no closing '>'), not 'Ann <ann@example.org'\n"),
             (["-o", "from=a@b@c", "-o", "spool=maildir:\(maildir)"], "actshare: -o from is not a mail address such as name@example.org, not 'a@b@c'\n"),
-            (["-o", "spool=pigeon:/tmp"], "actshare: org.actshare.mail: unknown spool 'pigeon:/tmp': use maildir:PATH, mbox:PATH or sendmail\n"),
+            (["-o", "spool=pigeon:/tmp"], "actshare: org.actshare.mail: unknown spool 'pigeon:/tmp': use auto, client, sendmail, maildir:PATH or mbox:PATH\n"),
             (["-o", "spool=maildir:\(notADirectory)/Mail"], "actshare: org.actshare.mail: cannot make the Maildir folder \(notADirectory)/Mail: Not a directory\n"),
             (["-o", "spool=mbox:\(folder)"], "actshare: org.actshare.mail: cannot open the mbox \(folder): Is a directory\n"),
         ]

@@ -118,7 +118,8 @@ final class HookRunner: ProviderBackend {
                     let value = try result.get()
                     let answer = HookResult.verdict(value.raw, returns: hook.returns)
                     let said = answers.said[slot]
-                    let why = !answer ? said.map { " (\($0))" } ?? "" : ""
+                    // Said with a yes, it is a note for this trace alone (where the activity would go).
+                    let why = said.map { " (\($0))" } ?? ""
                     trace?("\(activity.type): can-perform \(hook.symbol)\(Self.naming(index, request)) answered \(HookResult.describe(value.raw, returns: hook.returns, role: hook.role))\(why)")
                     if !answer, let said { reason = said }
                     verdicts.append(answer)

@@ -33,7 +33,11 @@ final class Invocation {
         if reportDiagnostics {
             for diagnostic in registry.diagnostics { StandardStreams.err("\(diagnostic)\n") }
         }
-        if let trace { Self.explain(paths: paths, contents: contents, trace: trace) }
+        if let trace {
+            // Providers see it too, and may then say where an activity would go (provider.h, decline).
+            Environment.set("ACTSHARE_TRACE", "1")
+            Self.explain(paths: paths, contents: contents, trace: trace)
+        }
     }
 
     /// Where the config, the provider directories, the manifests and their libraries

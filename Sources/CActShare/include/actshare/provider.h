@@ -139,6 +139,9 @@ struct actshare_request {
      * paired: pair one with actshare handoff pair". actshare shows it where the activity
      * would have been (`perform`, `list --explain`, the share sheet). Only during a
      * can_perform call; the last one said counts. Call it through actshare_decline.
+     * Said while answering 1, it is a note that only `--explain` shows (where the
+     * activity would go, and why); actshare sets ACTSHARE_TRACE=1 in its environment
+     * while it explains, so that a provider says it only then.
      */
     void (*decline)(const struct actshare_request *request, const char *reason);
     /* ABI 3 and later (check with actshare_add_target and actshare_request_target). */
