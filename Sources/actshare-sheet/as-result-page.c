@@ -5,6 +5,7 @@
 struct _AsResultPage {
     GtkBox parent_instance;
     GtkImage *icon;
+    GtkPicture *picture;
     GtkLabel *title, *message, *details;
     GtkExpander *expander;
     GtkWidget *open, *show_in_folder, *close;
@@ -58,6 +59,11 @@ void as_result_page_show(AsResultPage *self, const AsResult *result) {
     gtk_widget_set_visible(GTK_WIDGET(self->expander), result->details != NULL);
     gtk_expander_set_expanded(self->expander, FALSE);
     gboolean file = result->file != NULL;
+    /* A PNG made is shown (Show QR Code's code); the message says what it holds. */
+    gboolean picture = file && result->completed && g_str_has_suffix(result->file, ".png");
+    gtk_picture_set_filename(self->picture, picture ? result->file : NULL);
+    gtk_picture_set_alternative_text(self->picture, picture ? message : NULL);
+    gtk_widget_set_visible(GTK_WIDGET(self->picture), picture);
     gtk_widget_set_visible(self->open, file);
     gtk_widget_set_visible(self->show_in_folder, file);
     gtk_widget_grab_focus(file ? self->open : self->close);
@@ -81,6 +87,7 @@ static void as_result_page_class_init(AsResultPageClass *klass) {
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, message);
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, details);
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, expander);
+    gtk_widget_class_bind_template_child(widget_class, AsResultPage, picture);
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, open);
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, show_in_folder);
     gtk_widget_class_bind_template_child(widget_class, AsResultPage, close);

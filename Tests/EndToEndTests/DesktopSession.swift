@@ -79,12 +79,17 @@ final class DesktopSession {
 
     /// Keeps a picture of the whole screen as a test artefact (PIL's grab).
     func screenshot(to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // The pointer out of the way: no tooltip over what the picture shows.
         _ = try? xdotool(["mousemove", "0", "0"])
         Thread.sleep(forTimeInterval: 0.3)  // drawn
+        try Self.screenshot(of: display.name, to: path)
+    }
+
+    /// The whole screen of X display `name`, as a PNG at `path`.
+    static func screenshot(of name: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let grab = "import sys; from PIL import ImageGrab; ImageGrab.grab(xdisplay=sys.argv[1]).save(sys.argv[2])"
-        let run = try Sandbox.execute("/usr/bin/python3", ["-c", grab, display.name, path], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        let run = try Sandbox.execute("/usr/bin/python3", ["-c", grab, name, path], environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
         #expect(run.status == 0, "screenshot: \(run.stderr)")
     }
 

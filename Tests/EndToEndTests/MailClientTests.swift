@@ -108,6 +108,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect((try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String == "opened in Claws Mail")
         let window = try desktop.window("Trip, 'notes' & more - Compose message")
+        try DesktopSession.screenshot(of: desktop.display.name, to: "\(ShareSheetTests.artefacts)/mail-claws.png")
         let draft = "\(home)/Mail/draft/1"
         try Self.saveDraft(desktop, window: window) { FileManager.default.fileExists(atPath: draft) }
         // Claws Mail writes its own headers first, then the message.

@@ -18,6 +18,13 @@ struct SuccessMessage {
                 : Localized.text("%s: done.", offer.title)
             return
         }
+        // An image made with words of its own (Show QR Code: the code, and the text it
+        // holds): the words are what the person reads under it.
+        if files.count == 1, returnedItems.contains(where: { $0.kind == .file && $0.contentType == "image/png" }),
+           let words = returnedItems.last(where: { $0.kind == .text })?.text {
+            line = words
+            return
+        }
         let folder = FileSystem.abbreviatingHome(FileSystem.directoryName(first))
         line = files.count == 1
             ? Localized.text("Saved %s in %s", FileSystem.baseName(first), folder)
