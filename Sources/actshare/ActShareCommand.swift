@@ -27,7 +27,7 @@ struct ActShareCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ShareCommand.self, ListCommand.self, PerformCommand.self, ProvidersCommand.self, IntegrateCommand.self,
-            ActivityCommand.self, HandoffCommand.self, DaemonCommand.self, ForgetCommand.self,
+            ActivityCommand.self, HandoffCommand.self, DaemonCommand.self, ForgetCommand.self, UploadsCommand.self,
         ],
         defaultSubcommand: ShareCommand.self)
 }

@@ -22,6 +22,8 @@ public struct Config: Sendable {
     /// Whether completed shares are remembered to rank the sheet's choices
     /// (`remember-choices`, on by default; ``ChoiceHistory``).
     public var rememberChoices = true
+    /// The accounts the Upload activity sends to (`uploads:`).
+    public var uploads: [UploadAccount] = []
     /// Handoff settings, kept as given for the handoff daemon.
     public var handoff: [String: ConfigValue] = [:]
     /// The file this config was read from, if any.

@@ -31,6 +31,13 @@ enum ConfigCodec {
             writer.write(Int(config.limits.openFiles))
             writer.write(Int(config.limits.processes))
             writer.write(config.rememberChoices)
+            writer.write(config.uploads.count)
+            for account in config.uploads {
+                for field in [account.name, account.url, account.user, account.link, account.pin] { writer.write(field) }
+                writer.write(account.insecure)
+                writer.write(account.location.line)
+                writer.write(account.location.column)
+            }
         }
     }
 
@@ -66,6 +73,12 @@ enum ConfigCodec {
         config.limits.openFiles = openFiles
         config.limits.processes = processes
         config.rememberChoices = try reader.readBool()
+        for _ in 0..<(try reader.readCount()) {
+            let name = try reader.readString(), url = try reader.readString(), user = try reader.readString()
+            let link = try reader.readString(), pin = try reader.readString(), insecure = try reader.readBool()
+            let location = SourceLocation(file: file, line: try reader.readInt(), column: try reader.readInt())
+            config.uploads.append(UploadAccount(name: name, url: url, user: user, link: link, insecure: insecure, pin: pin, location: location))
+        }
         return .success(config)
     }
 

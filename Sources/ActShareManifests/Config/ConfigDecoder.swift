@@ -10,6 +10,55 @@ public struct ConfigDecoder: Sendable {
 
     private static let kind = ActShareError.Code.badConfig
 
+    /// The accounts of `uploads:`, each checked: a name of its own, an https URL (http only
+    /// with `insecure: true`), a user, an optional https `link` and `pin`.
+    private func uploadAccounts(_ value: YAMLValue) throws -> [UploadAccount] {
+        let kind = Self.kind
+        var accounts: [UploadAccount] = []
+        for entry in try value.sequence(kind: kind) {
+            let map = try entry.mapping(kind: kind)
+            try map.checkKeys(["name", "url", "user", "link", "insecure", "pin"], in: "an upload account")
+            func text(_ key: String, required: Bool) throws -> String {
+                guard let field = map[key] else {
+                    if required { throw entry.error("an upload account needs '\(key)'", kind: kind) }
+                    return ""
+                }
+                let string = try field.string(kind: kind)
+                guard !string.isEmpty, string.utf8.count <= 2048, !string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw field.error("'\(field.path)' must be one line of at most 2048 bytes, not empty", kind: kind)
+                }
+                return string
+            }
+            let name = try text("name", required: true)
+            guard name.utf8.count <= 64 else { throw (map["name"] ?? entry).error("an upload account's name has at most 64 bytes", kind: kind) }
+            guard !accounts.contains(where: { $0.name == name }) else {
+                throw (map["name"] ?? entry).error("two upload accounts are named '\(name)': give each a name of its own", kind: kind)
+            }
+            let insecure = try map["insecure"]?.bool(kind: kind) ?? false
+            var url = try text("url", required: true)
+            let https = url.hasPrefix("https://"), http = url.hasPrefix("http://")
+            guard https || (http && insecure) else {
+                throw (map["url"] ?? entry).error(http
+                    ? "'\(name)' would send its password and files unencrypted over http://: use https://, or say insecure: true"
+                    : "an upload account's url must start with https://, not '\(url)'", kind: kind)
+            }
+            if !url.hasSuffix("/") { url += "/" }
+            let link = try text("link", required: false)
+            guard link.isEmpty || link.hasPrefix("https://") || (insecure && link.hasPrefix("http://")) else {
+                throw (map["link"] ?? entry).error("an upload account's link must start with https://, not '\(link)'", kind: kind)
+            }
+            let pin = try text("pin", required: false)
+            guard pin.isEmpty || (pin.hasPrefix("sha256//") && pin.utf8.count == 52) else {
+                throw (map["pin"] ?? entry).error(
+                    "'pin' must be sha256// and the base64 of the SHA-256 of the server's public key (44 characters), as curl pins; docs/CONFIG.md says how to read it",
+                    kind: kind)
+            }
+            accounts.append(UploadAccount(name: name, url: url, user: try text("user", required: true), link: link,
+                                          insecure: insecure, pin: pin, location: entry.location))
+        }
+        return accounts
+    }
+
     /// Reads the config at `path`.
     public func decode(file path: String) throws -> Config {
         try decode(try YAMLValue.readFile(path, kind: Self.kind), file: path)
@@ -23,7 +72,7 @@ public struct ConfigDecoder: Sendable {
         guard let root = try YAMLValue.parse(text, file: file, kind: kind) else { return config }
         if case .scalar(let text, _) = root.node.content, text.isEmpty || text == "~" { return config }
         let top = try root.mapping(kind: kind)
-        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff", "remember-choices"], in: "the config")
+        try top.checkKeys(["exclude", "pin", "disabled-providers", "in-process", "providers", "timeouts", "sandbox", "limits", "handoff", "remember-choices", "uploads"], in: "the config")
 
         config.exclude = try typeList(top["exclude"])
         config.pin = try typeList(top["pin"])
@@ -57,6 +106,13 @@ public struct ConfigDecoder: Sendable {
                 }
                 config.providerTimeouts[id] = milliseconds
             }
+        }
+
+        if let uploads = top["uploads"] {
+            config.uploads = try uploadAccounts(uploads)
+            // The Upload provider reads them as an option of its own (UploadAccount.optionValue).
+            config.providerOptions[UploadAccount.provider, default: [:]][UploadAccount.option] =
+                ConfigValue(UploadAccount.optionValue(config.uploads), at: uploads.location)
         }
 
         if let remember = top["remember-choices"] { config.rememberChoices = try remember.bool(kind: kind) }
