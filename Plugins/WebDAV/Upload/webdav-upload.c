@@ -63,6 +63,7 @@ typedef struct upload {
     uint64_t total, sent, sending; /* bytes, for the progress; `sending` within the current PUT */
     char error[1600];
     int cancelled;
+    int cleaning; /* removing a partial upload: not to be cut short by the cancel that caused it */
 } upload;
 
 /* A body being sent: from a descriptor, or from memory. */
@@ -97,7 +98,7 @@ static size_t discard(char *bytes, size_t size, size_t count, void *data) {
 static int on_progress(void *data, curl_off_t download_total, curl_off_t downloaded, curl_off_t upload_total, curl_off_t uploaded) {
     (void)download_total, (void)downloaded, (void)upload_total;
     upload *u = data;
-    if (u->session->is_cancelled(u->session)) {
+    if (!u->cleaning && u->session->is_cancelled(u->session)) {
         u->cancelled = 1;
         return 1;
     }
@@ -120,7 +121,7 @@ static void url_of(upload *u, const char *folder, const char *name, int collecti
 static void say_failure(upload *u, const char *what, CURLcode code, long status, const char *location) {
     const webdav_account *a = u->account;
     if (u->cancelled) snprintf(u->error, sizeof u->error, "cancelled");
-    else if (code == CURLE_PEER_FAILED_VERIFICATION && *a->pin)
+    else if ((code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_PINNEDPUBKEYNOTMATCH) && *a->pin)
         snprintf(u->error, sizeof u->error, "%s's server did not show the key its pin names (%s): it is not the server you set up, "
                  "or its key changed", a->name, a->pin);
     else if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE)
@@ -206,13 +207,12 @@ static int succeeded(upload *u, long status, const char *what) {
 
 /* Removes the partial `url` (a file or a tree), as far as the server still answers. */
 static void remove_partial(upload *u, const char *url) {
-    int was_cancelled = u->cancelled;
-    u->cancelled = 0;
     char saved[sizeof u->error];
     memcpy(saved, u->error, sizeof saved);
+    u->cleaning = 1;
     perform(u, "DELETE", url, NULL, NULL, 0, NULL, "removing a partial upload");
+    u->cleaning = 0;
     memcpy(u->error, saved, sizeof saved);
-    u->cancelled = was_cancelled;
 }
 
 /* PUTs the file open as `fd` (`length` bytes) to `url`: 0, or -1 with u->error set. */
@@ -480,7 +480,7 @@ int32_t webdav_upload(const actshare_request *request, actshare_session *session
         return ACTSHARE_STATUS_BAD_INPUT;
     }
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    upload u = {curl_easy_init(), account, session, password, 0, 0, 0, "", 0};
+    upload u = {curl_easy_init(), account, session, password, 0, 0, 0, "", 0, 0};
     for (size_t i = 0; i < request->item_count; i++) u.total += request->items[i].size;
     char **names = calloc(request->item_count ? request->item_count : 1, sizeof *names);
     size_t placed = 0;
