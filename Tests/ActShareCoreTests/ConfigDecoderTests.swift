@@ -29,13 +29,28 @@ import Testing
         #expect(config.handoff["peers"]?.value == "a.local,b.local")
     }
 
+    /// `uploads:` becomes Upload's option `accounts`, a line an account, tab-separated.
+    @Test func uploadAccountsBecomeTheUploadProvidersOption() throws {
+        let config = try decoder.decode("""
+            uploads:
+              - {name: Cloud, url: "https://cloud.example.org/dav", user: ann, link: "https://cloud.example.org/s/"}
+              - {name: NAS, url: "http://nas.local/webdav/", user: me, insecure: true, pin: "sha256//7wvsFD8OMXMpu6/4Qe/24mYcJARdX9rK9Hn7ghCMtqU="}
+            """, file: "c.yaml")
+        #expect(config.uploads.map(\.name) == ["Cloud", "NAS"])
+        #expect(config.uploads[0].url == "https://cloud.example.org/dav/", "a folder's URL ends in /")
+        #expect(config.providerOptions[UploadAccount.provider]?[UploadAccount.option]?.value == """
+            Cloud\thttps://cloud.example.org/dav/\tann\thttps://cloud.example.org/s/\tfalse\t
+            NAS\thttp://nas.local/webdav/\tme\t\ttrue\tsha256//7wvsFD8OMXMpu6/4Qe/24mYcJARdX9rK9Hn7ghCMtqU=
+            """)
+    }
+
     @Test func anEmptyConfigIsTheDefault() throws {
         #expect(try decoder.decode("", file: "c.yaml").exclude.isEmpty)
         #expect(try decoder.decode("# nothing yet\n", file: "c.yaml").pin.isEmpty)
     }
 
     @Test(arguments: [
-        ("colour: red\n", "c.yaml:1:1: error: unknown key 'colour' in the config (allowed: disabled-providers, exclude, handoff, in-process, limits, pin, providers, remember-choices, sandbox, timeouts)"),
+        ("colour: red\n", "c.yaml:1:1: error: unknown key 'colour' in the config (allowed: disabled-providers, exclude, handoff, in-process, limits, pin, providers, remember-choices, sandbox, timeouts, uploads)"),
         ("exclude: [hello]\n", "c.yaml:1:11: error: 'exclude' lists 'hello', which is not a reverse-DNS name"),
         ("pin: {a: b}\n", "c.yaml:1:6: error: 'pin' must be a list, not a mapping"),
         ("providers:\n  org.x.y: [1]\n", "c.yaml:2:12: error: 'providers.org.x.y' must be a mapping of keys to values, not a list"),
@@ -56,6 +71,14 @@ import Testing
         ("handoff: {localsend: maybe}\n", "c.yaml:1:22: error: 'handoff.localsend' must be on, off or receive-only, not 'maybe'"),
         ("handoff: {localsend-pin: \"47 11\"}\n", "c.yaml:1:26: error: 'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711"),
         ("handoff: {localsend-port: 0}\n", "c.yaml:1:27: error: 'handoff.localsend-port' must be from 1 to 65535, not 0"),
+        ("uploads:\n  - {name: Cloud, url: \"http://nas/dav/\", user: ann}\n",
+         "c.yaml:2:24: error: 'Cloud' would send its password and files unencrypted over http://: use https://, or say insecure: true"),
+        ("uploads:\n  - {name: A, url: \"https://a/\", user: u}\n  - {name: A, url: \"https://b/\", user: u}\n",
+         "c.yaml:3:12: error: two upload accounts are named 'A': give each a name of its own"),
+        ("uploads:\n  - {name: A, url: \"https://a/\", user: u, pin: abc}\n",
+         "c.yaml:2:48: error: 'pin' must be sha256// and the base64 of the SHA-256 of the server's public key (44 characters), as curl pins; docs/CONFIG.md says how to read it"),
+        ("uploads:\n  - {name: A, url: \"https://a/\"}\n", "c.yaml:2:5: error: an upload account needs 'user'"),
+        ("uploads:\n  - {name: \"A\\tB\", url: \"https://a/\", user: u}\n", "c.yaml:2:12: error: 'uploads[0].name' must be one line of at most 2048 bytes, not empty"),
         ("exclude: [a.b\n", "c.yaml:2:1: error: invalid YAML: while parsing a flow sequence, did not find expected ',' or ']'"),
     ])
     func rejectsBrokenConfig(_ text: String, _ expected: String) throws {
