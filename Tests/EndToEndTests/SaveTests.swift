@@ -95,4 +95,26 @@ import Testing
         #expect(refused.stderr.contains("\(large) was not saved: the disk holding \(out) is full"), "\(refused.stderr)")
         #expect(Self.contents(out) == ["small.bin"], "nothing of the large file is left")
     }
+
+    /// The sandbox Save's manifest asks for confines whatever runs in it: an intruder in
+    /// its place (its manifest, another library) writes in the chosen folder, and neither
+    /// beside it nor in the home folder.
+    @Test func itsSandboxLetsWriteOnlyInTheChosenFolder() throws {
+        let sandbox = try Sandbox(providerPath: [])
+        let directory = "\(sandbox.root)/intruder"
+        sandbox.providerPath = [directory]
+        let manifest = try String(contentsOfFile: "\(Sandbox.repository)/manifests/save.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "library: libsave.so", with: "library: \(Sandbox.cProviders)/libhostile.so")
+            .replacingOccurrences(of: "org.actshare.save", with: "org.test.save-intruder")
+            .replacingOccurrences(of: "perform: save_perform", with: "perform: hostile_write_beside")
+        #expect(manifest.contains("hostile_write_beside") && !manifest.contains("isolation"), "Save's manifest changed: look again")
+        try Sandbox.write(manifest, to: "\(directory)/save-intruder.yaml")
+        let out = "\(sandbox.root)/chosen/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let run = try sandbox.run("perform", "org.test.save-intruder", "-o", "folder=\(out)", "--text", "hello")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(out)/inside.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/chosen/beside.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/home/intruder.txt"))
+    }
 }

@@ -371,3 +371,31 @@ int32_t hostile_environment(const actshare_request *request, actshare_session *s
     }
     return ACTSHARE_STATUS_DONE;
 }
+
+/* An intruder in Save to…'s place, under its manifest's permissions: writes inside.txt
+ * in the folder it is given (option `folder`), then tries beside it (FOLDER/../beside.txt)
+ * and in the home folder ($HOME/intruder.txt). Done when only the first got through;
+ * otherwise it fails, naming each write the sandbox let through. */
+int32_t hostile_write_beside(const actshare_request *request, actshare_session *session) {
+    (void)request;
+    const char *folder = session->option(session, "folder");
+    const char *home = getenv("HOME");
+    if (folder == NULL || home == NULL) return ACTSHARE_STATUS_FAILED;
+    char inside[4096], beside[4096], in_home[4096], said[8192] = "";
+    snprintf(inside, sizeof inside, "%s/inside.txt", folder);
+    snprintf(beside, sizeof beside, "%s/../beside.txt", folder);
+    snprintf(in_home, sizeof in_home, "%s/intruder.txt", home);
+    const char *paths[] = {inside, beside, in_home};
+    int written[3];
+    for (int i = 0; i < 3; i++) {
+        int fd = open(paths[i], O_WRONLY | O_CREAT | O_EXCL, 0644);
+        written[i] = fd >= 0;
+        if (fd >= 0) close(fd);
+    }
+    if (!written[0]) snprintf(said + strlen(said), sizeof said - strlen(said), "could not write %s; ", inside);
+    if (written[1]) snprintf(said + strlen(said), sizeof said - strlen(said), "wrote %s; ", beside);
+    if (written[2]) snprintf(said + strlen(said), sizeof said - strlen(said), "wrote %s; ", in_home);
+    if (said[0] == '\0') return ACTSHARE_STATUS_DONE;
+    session->set_error(session, said);
+    return ACTSHARE_STATUS_FAILED;
+}

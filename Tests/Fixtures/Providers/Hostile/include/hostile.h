@@ -28,6 +28,7 @@ ACTSHARE_EXPORT int32_t hostile_done_after(const actshare_request *request, acts
 ACTSHARE_EXPORT int32_t hostile_chatter(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_bad_items(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_make_file(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t hostile_write_beside(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_heap_overflow(const actshare_request *request);
 ACTSHARE_EXPORT int32_t hostile_status_42(const actshare_request *request, actshare_session *session);
 ACTSHARE_EXPORT int32_t hostile_bad_messages(const actshare_request *request, actshare_session *session);
