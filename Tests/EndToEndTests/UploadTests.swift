@@ -129,6 +129,7 @@ import Testing
         let links = (try run.json()["returned_items"] as? [[String: Any]])?.compactMap { $0["url"] as? String }
         #expect(links == ["https://share.example.org/s/photo%2C%20%27one%27.jpg", "https://share.example.org/s/trip",
                           "https://share.example.org/s/Shopping%20list.txt"])
+        #expect(try run.json()["links"] as? [String] == links, "--json's links are the returned URLs")
 
         // A name taken on the server is never replaced: the second goes up as "(1)".
         let again = try cloud.sandbox.run(["perform", "org.actshare.webdav", photo])

@@ -47,7 +47,7 @@ struct UploadsLoginCommand: ParsableCommand {
         guard let provider = invocation.registry.provider(id: UploadAccount.provider) else {
             throw CommandFailure(.failed, "the Upload provider (\(UploadAccount.provider)) is not installed")
         }
-        let password = try Self.readPassword(prompt: "Password for \(account.user) at \(account.url): ")
+        let password = try Self.readPassword(prompt: Localized.text("Password for %s at %s: ", account.user, account.url))
         guard !password.isEmpty else { throw CommandFailure(.badInput, "no password given: nothing stored") }
         let library = FileSystem.join(FileSystem.directoryName(provider.library), "libwebdav-upload.so")
         guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL), let symbol = dlsym(handle, "webdav_store_password") else {
@@ -59,7 +59,7 @@ struct UploadsLoginCommand: ParsableCommand {
         let stored = unsafeBitCast(symbol, to: Store.self)(account.url, account.user, "actshare: upload account \(account.name)", password,
                                                             &error, error.count)
         guard stored == 0 else { throw CommandFailure(.failed, Phrase(verbatim: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
-        StandardStreams.out("Stored the password of \(account.name) in the Secret Service.\n")
+        StandardStreams.out(Localized.text("Stored the password of %s in the Secret Service.", account.name) + "\n")
     }
 
     /// The password: typed on the terminal with echo off, or one line of standard input.

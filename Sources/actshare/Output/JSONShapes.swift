@@ -85,6 +85,14 @@ enum JSONShapes {
         writer.beginArray()
         for item in returnedItems { write(item, to: &writer) }
         writer.endArray()
+        // The links an activity made (Upload's), for a script that wants only them.
+        let links = returnedItems.compactMap { $0.kind == .url ? $0.url : nil }
+        if !links.isEmpty {
+            writer.key("links")
+            writer.beginArray()
+            for link in links { writer.value(.string(link)) }
+            writer.endArray()
+        }
         if !droppedItems.isEmpty {
             writer.key("dropped_items")
             writer.beginArray()
