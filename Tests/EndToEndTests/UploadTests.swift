@@ -106,6 +106,17 @@ import Testing
                                 stdin: nil, timeout: 20).stdout
         }
 
+        /// A cloud with its account and password stored, and a sparse GiB to send to it.
+        static func withAGibibyte() throws -> (Cloud, String) {
+            let cloud = try Cloud()
+            try cloud.account()
+            try cloud.login()
+            let big = "\(cloud.sandbox.root)/files/big.bin"
+            try FileManager.default.createDirectory(atPath: "\(cloud.sandbox.root)/files", withIntermediateDirectories: true)
+            Sandbox.sparseFile(big, size: 1 << 30)
+            return (cloud, big)
+        }
+
         /// The names in the server's folder, hidden ones too.
         func names(in folder: String = "") -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: root + folder)) ?? []).sorted()
@@ -185,12 +196,7 @@ import Testing
     }
 
     @Test func aServerStoppedMidUploadLeavesNothingUnderTheRealName() throws {
-        let cloud = try Cloud()
-        try cloud.account()
-        try cloud.login()
-        let big = "\(cloud.sandbox.root)/files/big.bin"
-        try FileManager.default.createDirectory(atPath: "\(cloud.sandbox.root)/files", withIntermediateDirectories: true)
-        Sandbox.sparseFile(big, size: 1 << 30)
+        let (cloud, big) = try Cloud.withAGibibyte()
         let upload = try cloud.sandbox.start(["perform", "org.actshare.webdav", big])
         // Stopped once the partial file holds something: the server goes away mid-upload.
         eventually(every: 0.01) {
@@ -212,12 +218,7 @@ import Testing
     }
 
     @Test func ctrlCDeletesThePartialUpload() throws {
-        let cloud = try Cloud()
-        try cloud.account()
-        try cloud.login()
-        let big = "\(cloud.sandbox.root)/files/big.bin"
-        try FileManager.default.createDirectory(atPath: "\(cloud.sandbox.root)/files", withIntermediateDirectories: true)
-        Sandbox.sparseFile(big, size: 1 << 30)
+        let (cloud, big) = try Cloud.withAGibibyte()
         let upload = try cloud.sandbox.start(["perform", "org.actshare.webdav", big])
         eventually(every: 0.01) { cloud.names().contains { $0.hasPrefix(".big.bin.actshare-partial-") } }
         upload.interrupt()
@@ -229,12 +230,7 @@ import Testing
     /// A GiB goes up streamed: actshare's peak memory (its maximum resident set, from
     /// GNU time) stays under 64 MiB, and the server has every byte.
     @Test func aGibibyteGoesUpInBoundedMemory() throws {
-        let cloud = try Cloud()
-        try cloud.account()
-        try cloud.login()
-        let big = "\(cloud.sandbox.root)/files/big.bin"
-        try FileManager.default.createDirectory(atPath: "\(cloud.sandbox.root)/files", withIntermediateDirectories: true)
-        Sandbox.sparseFile(big, size: 1 << 30)
+        let (cloud, big) = try Cloud.withAGibibyte()
         let run = try Sandbox.execute("/usr/bin/time", ["-f", "peak %M KiB", Sandbox.binary, "perform", "org.actshare.webdav", big],
                                       environment: cloud.sandbox.environment, stdin: nil, timeout: 600)
         #expect(run.status == 0, "\(run.stderr)")

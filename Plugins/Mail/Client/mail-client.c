@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #endif
 #include "client.h"
+#include "io.h"
 
 #include <gio/gdesktopappinfo.h>
 #include <gio/gio.h>
@@ -191,14 +192,7 @@ static char *write_draft_file(char **folder, const char *name, const void *bytes
     if (!*folder && !(*folder = draft_folder(error))) return NULL;
     char *path = g_build_filename(*folder, name, NULL);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    size_t written = 0;
-    while (fd >= 0 && written < length) {
-        ssize_t count = write(fd, (const char *)bytes + written, length - written);
-        if (count < 0 && errno == EINTR) continue;
-        if (count <= 0) break;
-        written += (size_t)count;
-    }
-    if (fd < 0 || written < length || close(fd) != 0) {
+    if (fd < 0 || write_all(fd, bytes, length) != 0 || close(fd) != 0) {
         int code = errno;
         if (fd >= 0) unlink(path);
         g_set_error(error, G_IO_ERROR, g_io_error_from_errno(code), "cannot write %s: %s", path, g_strerror(code));
