@@ -10,6 +10,7 @@
 #include "mail.h"
 
 #include "client.h"
+#include "request.h"
 #include "sibling.h"
 
 #include <errno.h>
@@ -21,14 +22,6 @@
 
 ACTSHARE_EXPORT int32_t mail_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t mail_send(const actshare_request *request, actshare_session *session);
-
-/* The option `name` of a can-perform request (which has no session to ask). */
-static const char *request_option(const actshare_request *request, const char *name) {
-    for (size_t i = 0; i < request->option_count; i++) {
-        if (strcmp(request->options[i].name, name) == 0) return request->options[i].value;
-    }
-    return NULL;
-}
 
 /* Mail is offered for whatever its manifest accepts; this hook only says, while actshare
  * explains (`--explain` sets ACTSHARE_TRACE), where Mail would go and why. Otherwise it

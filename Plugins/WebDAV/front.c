@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 #include "sibling.h"
+#include "request.h"
 #include "webdav.h"
 
 #include <stdio.h>
@@ -19,13 +20,6 @@ ACTSHARE_EXPORT int32_t webdav_perform(const actshare_request *request, actshare
 
 /* The most accounts read (a target each: ACTSHARE_MAX_TARGETS). */
 #define MAX_ACCOUNTS ACTSHARE_MAX_TARGETS
-
-static const char *request_option(const actshare_request *request, const char *name) {
-    for (size_t i = 0; i < request->option_count; i++) {
-        if (strcmp(request->options[i].name, name) == 0) return request->options[i].value;
-    }
-    return NULL;
-}
 
 /* Splits `text` (a copy the caller frees) into accounts: how many. */
 static size_t parse_accounts(char *text, webdav_account *accounts, size_t capacity) {
