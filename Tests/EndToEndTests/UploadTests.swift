@@ -170,8 +170,15 @@ import Testing
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("Cloud's server refused the password of ann (401): store the right one with actshare uploads login Cloud"),
                 "\(wrong.stderr)")
-        // The pin of another key.
+        // A folder the server does not have (its parent is missing: WebDAV's 409).
         try cloud.login()
+        try cloud.account(url: "https://127.0.0.1:\(cloud.port)/dav/missing/")
+        try cloud.login()
+        let missing = try cloud.sandbox.run("perform", "org.actshare.webdav", note)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("the folder https://127.0.0.1:\(cloud.port)/dav/missing/ is not on Cloud's server (409): check the account's url"),
+                "\(missing.stderr)")
+        // The pin of another key.
         let otherKey = "\(cloud.sandbox.root)/other-key.pem", otherCertificate = "\(cloud.sandbox.root)/other-cert.pem"
         _ = try Sandbox.execute("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                                                      "-keyout", otherKey, "-out", otherCertificate, "-days", "2", "-subj", "/CN=localhost"],
