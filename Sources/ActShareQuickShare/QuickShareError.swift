@@ -1,0 +1,11 @@
+/// What goes wrong in Quick Share's encodings and key schedule: what a peer sent cannot
+/// be used (each case says which part), or the system's cryptography failed.
+public enum QuickShareError: Error, Equatable, Sendable {
+    /// An mDNS service name that is not Quick Share's 10-byte name in URL-safe base64.
+    case malformedServiceName
+    /// Endpoint info (a TXT record `n`, a connection request's `endpointInfo`) that is
+    /// cut short, or whose name is not UTF-8 or holds control characters.
+    case malformedEndpointInfo(String)
+    /// libcrypto failed (it does not, short of running out of memory).
+    case cryptography(String)
+}
