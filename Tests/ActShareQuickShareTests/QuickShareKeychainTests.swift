@@ -13,11 +13,21 @@ import Testing
 
     static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
+    static func bytes(_ hex: String?) -> [UInt8] {
+        let digits = Array((hex ?? "").utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16) }
+    }
+
     /// What the oracle derives for these inputs, from the server's side.
     static func expected(_ shared: [UInt8], _ clientInit: [UInt8], _ serverInit: [UInt8]) throws -> [String: String] {
+        try ask(["keys", hex(shared), hex(clientInit), hex(serverInit)])
+    }
+
+    /// The oracle's answer to `arguments`.
+    static func ask(_ arguments: [String]) throws -> [String: String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [oracle, hex(shared), hex(clientInit), hex(serverInit)]
+        process.arguments = [oracle] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -64,5 +74,45 @@ import Testing
         #expect(QuickShareKeychain.pin([0xFF]) == "0001")  // −1, shown without its sign
         #expect(QuickShareKeychain.pin([0, 0, 1]) == "0961")  // 31² = 961
         #expect(QuickShareKeychain.pin([0, 0, 0, 1]) == "9845")  // 31³ = 29791 = 2·9973 + 9845
+    }
+
+    /// ECDH with a key made by another implementation gives the secret it computes.
+    @Test func p256SharedSecretsAgreeWithTheOracle() throws {
+        let own = try P256KeyPair()
+        let (x, y) = try own.publicCoordinates()
+        let answer = try Self.ask(["ecdh", Self.hex(x), Self.hex(y)])
+        #expect(try own.sharedSecret(peerX: Self.bytes(answer["x"]), peerY: Self.bytes(answer["y"])) == Self.bytes(answer["shared"]))
+        // And two of ours agree.
+        let other = try P256KeyPair()
+        let (otherX, otherY) = try other.publicCoordinates()
+        #expect(try own.sharedSecret(peerX: otherX, peerY: otherY) == other.sharedSecret(peerX: x, peerY: y))
+    }
+
+    /// A point that is not on the curve (an invalid-curve attack's) is refused.
+    @Test func aPointOffTheCurveIsRefused() throws {
+        let own = try P256KeyPair()
+        var (x, y) = try own.publicCoordinates()
+        y[31] ^= 1
+        #expect(throws: QuickShareError.self) { try own.sharedSecret(peerX: x, peerY: y) }
+        x = [UInt8](repeating: 0, count: 32)
+        #expect(throws: QuickShareError.self) { try own.sharedSecret(peerX: x, peerY: x) }
+    }
+
+    /// The QR code's URL and tokens: the key is the compressed public key after two zero
+    /// bytes, the tokens the oracle's HKDF of it.
+    @Test func theQRCodeCarriesTheCompressedKeyAndItsTokens() throws {
+        let pair = try P256KeyPair()
+        let code = try QuickShareQRCode(keyPair: pair)
+        let (x, y) = try pair.publicCoordinates()
+        #expect(code.key == [0, 0, 2 + (y[31] & 1)] + x)
+        #expect(code.url.hasPrefix("https://quickshare.google/qrcode#key="))
+        #expect(URLSafeBase64.decode(String(code.url.dropFirst("https://quickshare.google/qrcode#key=".count))) == code.key)
+        let answer = try Self.ask(["qr", Self.hex(code.key)])
+        #expect(Self.hex(code.advertisingToken) == answer["advertising_token"])
+        #expect(Self.hex(code.nameEncryptionKey) == answer["name_encryption_key"])
+        var phone = QuickShareEndpointInfo(deviceType: .phone, name: "Pixel")
+        #expect(!code.isScanned(by: phone))
+        phone.qrCodeData = code.advertisingToken
+        #expect(code.isScanned(by: try QuickShareEndpointInfo(decoding: phone.encoded())))
     }
 }
