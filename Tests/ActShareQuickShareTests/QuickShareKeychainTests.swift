@@ -115,4 +115,23 @@ import Testing
         phone.qrCodeData = code.advertisingToken
         #expect(code.isScanned(by: try QuickShareEndpointInfo(decoding: phone.encoded())))
     }
+
+    /// AES-256-CBC and HMAC-SHA256 as Python's cryptography makes them; a forged body or
+    /// signature is caught, never a crash.
+    @Test(arguments: [0, 1, 15, 16, 17, 4096])
+    func secureMessageCryptographyMatchesTheOracle(_ length: Int) throws {
+        let key = Self.random(32), iv = Self.random(16), plaintext = Self.random(length)
+        let answer = try Self.ask(["cbc", Self.hex(key), Self.hex(iv), Self.hex(plaintext)])
+        let ciphertext = try AES256CBC.encrypt(plaintext, key: key, iv: iv)
+        #expect(Self.hex(ciphertext) == answer["ciphertext"])
+        #expect(Self.hex(try AES256CBC.signature(of: ciphertext, key: key)) == answer["hmac"])
+        #expect(try AES256CBC.decrypt(ciphertext, key: key, iv: iv) == plaintext)
+        #expect(try AES256CBC.isSigned(ciphertext, signature: Self.bytes(answer["hmac"]), key: key))
+        var forged = ciphertext
+        forged[forged.count - 1] ^= 0x80
+        #expect(try !AES256CBC.isSigned(forged, signature: Self.bytes(answer["hmac"]), key: key))
+        #expect(try !AES256CBC.isSigned(ciphertext, signature: [], key: key))
+        #expect(throws: QuickShareError.self) { try AES256CBC.decrypt(Array(ciphertext.dropLast()), key: key, iv: iv) }
+        #expect(throws: QuickShareError.self) { try AES256CBC.decrypt(ciphertext, key: key, iv: [0]) }
+    }
 }

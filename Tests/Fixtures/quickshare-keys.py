@@ -11,12 +11,15 @@ Usage (every value hex; prints one JSON object):
       a new P-256 key's x and y, and its ECDH secret with the public key (X, Y)
   quickshare-keys.py qr KEY
       the advertising token and name encryption key of a QR code's key
+  quickshare-keys.py cbc KEY IV PLAINTEXT
+      AES-256-CBC with PKCS #7 padding of PLAINTEXT, and its HMAC-SHA256 under KEY
 """
 import hashlib
 import json
 import sys
 
-from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import hashes, hmac, padding
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -57,5 +60,13 @@ elif command == "qr":
         "advertising_token": hkdf(key, None, b"advertisingContext", 16).hex(),
         "name_encryption_key": hkdf(key, None, b"encryptionKey", 16).hex(),
     }))
+elif command == "cbc":
+    key, iv, plaintext = values
+    padder = padding.PKCS7(128).padder()
+    encryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    ciphertext = encryptor.update(padder.update(plaintext) + padder.finalize()) + encryptor.finalize()
+    signer = hmac.HMAC(key, hashes.SHA256())
+    signer.update(ciphertext)
+    print(json.dumps({"ciphertext": ciphertext.hex(), "hmac": signer.finalize().hex()}))
 else:
     sys.exit(f"quickshare-keys.py: unknown command {command}")
