@@ -98,7 +98,9 @@ let package = Package(
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
         // Quick Share's cryptography (HKDF, HMAC, SHA-256; the handoff daemon's alone).
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "ActShareQuickShare", dependencies: ["ActShareCore", "CLibCrypto"], swiftSettings: releaseCompiling),
+        .target(
+            name: "ActShareQuickShare",
+            dependencies: ["ActShareCore", "CLibCrypto", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: releaseCompiling),
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // YAML read into nodes that know their file, line and column.
         .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"], swiftSettings: releaseCompiling),
@@ -159,7 +161,9 @@ let package = Package(
         .testTarget(name: "ActShareYAMLTests", dependencies: ["ActShareYAML", "ActShareCore"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
-        .testTarget(name: "ActShareQuickShareTests", dependencies: ["ActShareQuickShare"]),
+        .testTarget(
+            name: "ActShareQuickShareTests",
+            dependencies: ["ActShareQuickShare", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(
             name: "ActShareDaemonTests",
             dependencies: [

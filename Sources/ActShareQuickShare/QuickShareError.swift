@@ -6,6 +6,8 @@ public enum QuickShareError: Error, Equatable, Sendable {
     /// Endpoint info (a TXT record `n`, a connection request's `endpointInfo`) that is
     /// cut short, or whose name is not UTF-8 or holds control characters.
     case malformedEndpointInfo(String)
+    /// A frame longer than ``QuickShareFrameDecoder/maxFrameLength`` (its length).
+    case frameTooLarge(Int)
     /// libcrypto failed (it does not, short of running out of memory).
     case cryptography(String)
 }
