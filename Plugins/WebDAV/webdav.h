@@ -25,9 +25,10 @@ typedef struct webdav_account {
 /* Uploads the request's items to `account` and returns their links (upload part). */
 ACTSHARE_EXPORT int32_t webdav_upload(const actshare_request *request, actshare_session *session, const webdav_account *account);
 
-/* Stores `password` for `account` in the Secret Service (for `actshare uploads login`):
- * 0, or -1 with `error` set. */
-ACTSHARE_EXPORT int webdav_store_password(const char *url, const char *user, const char *label, const char *password, char *error,
-                                          size_t error_size);
+/* Stores `password` in the Secret Service for the account of `url`, `user` and `pin` ("" for
+ * none), which webdav_upload finds it by (for `actshare uploads login`): 0, or -1 with
+ * `error` set. */
+ACTSHARE_EXPORT int webdav_store_password(const char *url, const char *user, const char *pin, const char *label, const char *password,
+                                          char *error, size_t error_size);
 
 #endif

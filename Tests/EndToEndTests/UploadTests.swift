@@ -163,7 +163,8 @@ import Testing
         try cloud.account()
         let none = try cloud.sandbox.run("perform", "org.actshare.webdav", note)
         #expect(none.status == 2)
-        #expect(none.stderr.contains("no password for Cloud in the Secret Service: store it with actshare uploads login Cloud"), "\(none.stderr)")
+        #expect(none.stderr.contains("no password for Cloud in the Secret Service (for this url, user and pin): store it with actshare uploads login Cloud"),
+                "\(none.stderr)")
         // A wrong one.
         try cloud.login("not the password")
         let wrong = try cloud.sandbox.run("perform", "org.actshare.webdav", note)
@@ -183,12 +184,15 @@ import Testing
         _ = try Sandbox.execute("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                                                      "-keyout", otherKey, "-out", otherCertificate, "-days", "2", "-subj", "/CN=localhost"],
                                 environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        // (The user's own account with that pin, its password stored for it.)
         try cloud.account(pin: try cloud.pin(of: otherCertificate))
+        try cloud.login()
         let mismatch = try cloud.sandbox.run("perform", "org.actshare.webdav", note)
         #expect(mismatch.status == 1)
         #expect(mismatch.stderr.contains("Cloud's server did not show the key its pin names"), "\(mismatch.stderr)")
         // No pin: a self-signed certificate is not trusted.
         try cloud.sandbox.writeConfig("uploads:\n  - {name: Cloud, url: \"https://127.0.0.1:\(cloud.port)/dav/\", user: ann}\n")
+        try cloud.login()
         let untrusted = try cloud.sandbox.run("perform", "org.actshare.webdav", note)
         #expect(untrusted.status == 1)
         #expect(untrusted.stderr.contains("Cloud's server has a certificate this computer does not trust"), "\(untrusted.stderr)")
@@ -248,5 +252,28 @@ import Testing
         print("Upload of 1 GiB: peak memory \(kib) KiB")
         let size = try FileManager.default.attributesOfItem(atPath: "\(cloud.root)/big.bin")[.size] as? Int
         #expect(size == 1 << 30)
+    }
+
+    /// Whoever runs the activity may give its options (`-o`, an app through D-Bus): an
+    /// account copied with a pin of their own key, to hear the password over a connection
+    /// they intercept, finds no password — it is stored for the account's pin alone — and
+    /// nothing reaches the server.
+    @Test func anAccountGivenWithAnotherPinGetsNoPassword() throws {
+        let cloud = try Cloud()
+        try cloud.account()
+        try cloud.login()
+        let attackerKey = "\(cloud.sandbox.root)/attacker-key.pem", attackerCertificate = "\(cloud.sandbox.root)/attacker-cert.pem"
+        _ = try Sandbox.execute("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                                     "-keyout", attackerKey, "-out", attackerCertificate, "-days", "2", "-subj", "/CN=localhost"],
+                                environment: ["PATH": "/usr/bin:/bin"], stdin: nil)
+        let copied = ["Cloud", "https://127.0.0.1:\(cloud.port)/dav/", "ann", "", "false", try cloud.pin(of: attackerCertificate)]
+            .joined(separator: "\t")
+        let note = try cloud.sandbox.file("note.txt", "hello\n")
+        let run = try cloud.sandbox.run("perform", "org.actshare.webdav", "-o", "accounts=\(copied)", note)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("no password for Cloud in the Secret Service"), "\(run.stderr)")
+        #expect(cloud.names().isEmpty)
+        // The user's own account still has it.
+        #expect(try cloud.sandbox.run("perform", "org.actshare.webdav", note).status == 0)
     }
 }

@@ -47,11 +47,15 @@
 #define STALL_SECONDS 60L
 #define CONNECT_SECONDS 30L
 
-/* The Secret Service's schema for upload passwords: one per server folder and user. */
+/* The Secret Service's schema for upload passwords: one per server folder, user and pin.
+ * The pin is part of it because the accounts reach this library as an option, which
+ * whoever runs the activity may give (`-o accounts=`, an app through D-Bus): an account
+ * copied with a pin of someone else's key must not get the password stored for the one
+ * whose certificate the system's CAs vouch for, and send it to them. */
 static const SecretSchema password_schema = {
     "org.actshare.Upload",
     SECRET_SCHEMA_NONE,
-    {{"url", SECRET_SCHEMA_ATTRIBUTE_STRING}, {"user", SECRET_SCHEMA_ATTRIBUTE_STRING}, {NULL, 0}},
+    {{"url", SECRET_SCHEMA_ATTRIBUTE_STRING}, {"user", SECRET_SCHEMA_ATTRIBUTE_STRING}, {"pin", SECRET_SCHEMA_ATTRIBUTE_STRING}, {NULL, 0}},
     0, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
@@ -468,13 +472,14 @@ int32_t webdav_upload(const actshare_request *request, actshare_session *session
         return ACTSHARE_STATUS_BAD_INPUT;
     }
     GError *failure = NULL;
-    char *password = secret_password_lookup_sync(&password_schema, NULL, &failure, "url", account->url, "user", account->user, NULL);
+    char *password = secret_password_lookup_sync(&password_schema, NULL, &failure, "url", account->url, "user", account->user, "pin",
+                                                  account->pin, NULL);
     char said[1200];
     if (failure || !password) {
         if (failure) snprintf(said, sizeof said, "cannot read %s's password from the Secret Service (is a keyring running?): %s",
                               account->name, failure->message);
-        else snprintf(said, sizeof said, "no password for %s in the Secret Service: store it with actshare uploads login %s",
-                      account->name, account->name);
+        else snprintf(said, sizeof said, "no password for %s in the Secret Service (for this url, user and pin): store it with "
+                      "actshare uploads login %s", account->name, account->name);
         g_clear_error(&failure);
         session->set_error(session, said);
         return ACTSHARE_STATUS_BAD_INPUT;
@@ -534,10 +539,11 @@ int32_t webdav_upload(const actshare_request *request, actshare_session *session
     return status;
 }
 
-int webdav_store_password(const char *url, const char *user, const char *label, const char *password, char *error, size_t error_size) {
+int webdav_store_password(const char *url, const char *user, const char *pin, const char *label, const char *password, char *error,
+                          size_t error_size) {
     GError *failure = NULL;
     if (!secret_password_store_sync(&password_schema, SECRET_COLLECTION_DEFAULT, label, password, NULL, &failure, "url", url, "user",
-                                    user, NULL)) {
+                                    user, "pin", pin, NULL)) {
         snprintf(error, error_size, "cannot store the password in the Secret Service (is a keyring running?): %s",
                  failure ? failure->message : "it said no");
         g_clear_error(&failure);

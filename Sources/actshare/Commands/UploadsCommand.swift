@@ -54,9 +54,9 @@ struct UploadsLoginCommand: ParsableCommand {
             throw CommandFailure(.failed, "cannot load \(library): \(dlerror().map { String(cString: $0) } ?? "no webdav_store_password")")
         }
         typealias Store = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<CChar>,
-                                          UnsafeMutablePointer<CChar>, Int) -> Int32
+                                          UnsafePointer<CChar>, UnsafeMutablePointer<CChar>, Int) -> Int32
         var error = [CChar](repeating: 0, count: 600)
-        let stored = unsafeBitCast(symbol, to: Store.self)(account.url, account.user, "actshare: upload account \(account.name)", password,
+        let stored = unsafeBitCast(symbol, to: Store.self)(account.url, account.user, account.pin, "actshare: upload account \(account.name)", password,
                                                             &error, error.count)
         guard stored == 0 else { throw CommandFailure(.failed, Phrase(verbatim: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))) }
         StandardStreams.out(Localized.text("Stored the password of %s in the Secret Service.", account.name) + "\n")
