@@ -94,7 +94,8 @@ final class DesktopSession {
     }
 
     /// The middle of the screen's area in `colour` (RGB, each ±`tolerance`), waited for, or
-    /// nil: at least 200 pixels of it, so that a thin focus ring is not one.
+    /// nil (the screen then kept as a test artefact): at least 200 pixels of it, so that a
+    /// thin focus ring is not one.
     func area(of colour: (Int, Int, Int), tolerance: Int = 12) throws -> (x: Int, y: Int)? {
         let find = """
             import sys; from PIL import ImageGrab
@@ -111,7 +112,10 @@ final class DesktopSession {
             numbers = run.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
             return numbers.count == 2
         }
-        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+        if numbers.count == 2 { return (numbers[0], numbers[1]) }
+        // Kept for whoever reads the failure: the screen as it was.
+        try? screenshot(to: "\(Sandbox.repository)/.build/test-artefacts/no-area-\(colour.0)-\(colour.1)-\(colour.2).png")
+        return nil
     }
 
     /// A left click at (`x`, `y`) on the screen.

@@ -243,7 +243,7 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let shown = try DesktopSession(["share", photo], environment: sandbox.environment, display: display)
         let window = try shown.window("Share")
-        let picture = try #require(try shown.area(of: (200, 30, 160), tolerance: 3), "no thumbnail")
+        let picture = try #require(try shown.area(of: (200, 30, 160), tolerance: 3), "no thumbnail; actshare said: \(shown.errors)")
         #expect(picture.y < 80, "at the top: \(picture)")
         try shown.screenshot(to: "\(Self.artefacts)/sheet-image.png")
         try shown.answer(window, keys: ["Escape"])
