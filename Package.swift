@@ -96,11 +96,6 @@ let package = Package(
             dependencies: ["CActShareSystem"], swiftSettings: releaseCompiling),
         // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
-        // Quick Share's cryptography (HKDF, HMAC, SHA-256; the handoff daemon's alone).
-        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(
-            name: "ActShareQuickShare",
-            dependencies: ["ActShareCore", "CLibCrypto", .product(name: "NIOCore", package: "swift-nio")], swiftSettings: releaseCompiling),
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // YAML read into nodes that know their file, line and column.
         .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"], swiftSettings: releaseCompiling),
@@ -124,11 +119,17 @@ let package = Package(
         .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"], swiftSettings: releaseCompiling),
         // DNS-SD over multicast DNS: the message codec, a responder and a browser.
         .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
+        // SHA-256, HMAC, HKDF, P-256 and AES over the BoringSSL swift-nio-ssl links (one copy).
+        .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        // Quick Share: its encodings, key schedule and framing (the daemon runs it).
+        .target(
+            name: "ActShareQuickShare",
+            dependencies: ["ActShareCore", "ActShareCrypto", .product(name: "NIOCore", package: "swift-nio")]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",
             dependencies: [
-                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML",
+                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML", "ActShareCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -162,12 +163,14 @@ let package = Package(
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
         .testTarget(name: "ActShareDNSSDTests", dependencies: ["ActShareDNSSD"]),
         .testTarget(
+            name: "ActShareCryptoTests", dependencies: ["ActShareCrypto"]),
+        .testTarget(
             name: "ActShareQuickShareTests",
-            dependencies: ["ActShareQuickShare", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+            dependencies: ["ActShareQuickShare", "ActShareCrypto", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         .testTarget(
             name: "ActShareDaemonTests",
             dependencies: [
-                "ActShareDaemon", "ActShareCore", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "ActShareDaemon", "ActShareCore", "ActShareCrypto", .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),

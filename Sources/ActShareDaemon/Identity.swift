@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareCrypto
 import NIOSSL
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareCrypto
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL

@@ -1,5 +1,5 @@
-/// What goes wrong in Quick Share's encodings and key schedule: what a peer sent cannot
-/// be used (each case says which part), or the system's cryptography failed.
+/// What goes wrong in Quick Share's encodings: what a peer sent cannot be used (each case
+/// says which part). Its cryptography's errors are ActShareCrypto's `CryptoError`.
 public enum QuickShareError: Error, Equatable, Sendable {
     /// An mDNS service name that is not Quick Share's 10-byte name in URL-safe base64.
     case malformedServiceName
@@ -8,6 +8,4 @@ public enum QuickShareError: Error, Equatable, Sendable {
     case malformedEndpointInfo(String)
     /// A frame longer than ``QuickShareFrameDecoder/maxFrameLength`` (its length).
     case frameTooLarge(Int)
-    /// libcrypto failed (it does not, short of running out of memory).
-    case cryptography(String)
 }

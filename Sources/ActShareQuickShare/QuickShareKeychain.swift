@@ -1,3 +1,5 @@
+import ActShareCrypto
+
 /// The keys of one Quick Share connection, from its UKEY2 handshake (P-256 ECDH), as
 /// Google's UKEY2 and Nearby's D2D layer derive them:
 ///
@@ -23,16 +25,16 @@ public struct QuickShareKeychain: Sendable, Equatable {
     public let authString: [UInt8]
 
     public init(sharedSecret: [UInt8], clientInit: [UInt8], serverInit: [UInt8], role: Role) throws {
-        let dhs = try SHA256.digest(sharedSecret)
+        let dhs = SHA256.hash(data: sharedSecret)
         let transcript = clientInit + serverInit
-        let next = try SHA256.hkdf(dhs, salt: Array("UKEY2 v1 next".utf8), info: transcript, length: 32)
-        authString = try SHA256.hkdf(dhs, salt: Array("UKEY2 v1 auth".utf8), info: transcript, length: 32)
-        let d2dSalt = try SHA256.digest(Array("D2D".utf8))
-        let client = try SHA256.hkdf(next, salt: d2dSalt, info: Array("client".utf8), length: 32)
-        let server = try SHA256.hkdf(next, salt: d2dSalt, info: Array("server".utf8), length: 32)
-        let salt = try SHA256.digest(Array("SecureMessage".utf8))
-        func encryption(_ key: [UInt8]) throws -> [UInt8] { try SHA256.hkdf(key, salt: salt, info: Array("ENC:2".utf8), length: 32) }
-        func signing(_ key: [UInt8]) throws -> [UInt8] { try SHA256.hkdf(key, salt: salt, info: Array("SIG:1".utf8), length: 32) }
+        let next = try HMACSHA256.derive(dhs, salt: Array("UKEY2 v1 next".utf8), info: transcript, length: 32)
+        authString = try HMACSHA256.derive(dhs, salt: Array("UKEY2 v1 auth".utf8), info: transcript, length: 32)
+        let d2dSalt = SHA256.hash(data: Array("D2D".utf8))
+        let client = try HMACSHA256.derive(next, salt: d2dSalt, info: Array("client".utf8), length: 32)
+        let server = try HMACSHA256.derive(next, salt: d2dSalt, info: Array("server".utf8), length: 32)
+        let salt = SHA256.hash(data: Array("SecureMessage".utf8))
+        func encryption(_ key: [UInt8]) throws -> [UInt8] { try HMACSHA256.derive(key, salt: salt, info: Array("ENC:2".utf8), length: 32) }
+        func signing(_ key: [UInt8]) throws -> [UInt8] { try HMACSHA256.derive(key, salt: salt, info: Array("SIG:1".utf8), length: 32) }
         let (own, peer) = role == .server ? (server, client) : (client, server)
         encryptKey = try encryption(own)
         sendHMACKey = try signing(own)

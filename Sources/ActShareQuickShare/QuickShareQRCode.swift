@@ -1,3 +1,5 @@
+import ActShareCrypto
+
 /// The QR code a sender shows so that a phone without Bluetooth LE from this machine
 /// finds it: `https://quickshare.google/qrcode#key=KEY`, KEY the URL-safe base64 of two
 /// zero bytes and a compressed P-256 public key (0x02 or 0x03 by the parity of y, then x).
@@ -18,14 +20,14 @@ public struct QuickShareQRCode: Sendable {
 
     /// The code of `keyPair`'s public key.
     public init(keyPair: P256KeyPair) throws {
-        let (x, y) = try keyPair.publicCoordinates()
+        let (x, y) = keyPair.publicCoordinates()
         try self.init(key: [0, 0, 2 + (y[31] & 1)] + x)
     }
 
     init(key: [UInt8]) throws {
         self.key = key
-        advertisingToken = try SHA256.hkdf(key, salt: [], info: Array("advertisingContext".utf8), length: 16)
-        nameEncryptionKey = try SHA256.hkdf(key, salt: [], info: Array("encryptionKey".utf8), length: 16)
+        advertisingToken = try HMACSHA256.derive(key, salt: [], info: Array("advertisingContext".utf8), length: 16)
+        nameEncryptionKey = try HMACSHA256.derive(key, salt: [], info: Array("encryptionKey".utf8), length: 16)
     }
 
     /// What the code holds.

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareCrypto
 import Foundation
 import NIOSSL
 import Testing

@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareCrypto
 
 /// The short authentication string both sides show when pairing.
 ///

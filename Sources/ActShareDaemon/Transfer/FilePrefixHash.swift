@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ActShareCrypto
 import Glibc
 #endif
 

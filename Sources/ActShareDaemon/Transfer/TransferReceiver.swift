@@ -1,4 +1,5 @@
 import ActShareCore
+import ActShareCrypto
 import ActShareHandoff
 import CActShareSystem
 import NIOCore
