@@ -121,10 +121,15 @@ let package = Package(
         .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
         // SHA-256, HMAC, HKDF, P-256 and AES over the BoringSSL swift-nio-ssl links (one copy).
         .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
-        // Quick Share: its encodings, key schedule and framing (the daemon runs it).
+        // Quick Share's protocol buffers in C: proto/*.proto through protoc-c
+        // (scripts/generate-protobuf; the generated code is committed), on Debian's libprotobuf-c.
+        .target(
+            name: "CQuickShareWire", path: "Sources/CQuickShareWire", exclude: ["proto"],
+            linkerSettings: [.linkedLibrary("protobuf-c")]),
+        // Quick Share: its encodings, key schedule, handshake and framing (the daemon runs it).
         .target(
             name: "ActShareQuickShare",
-            dependencies: ["ActShareCore", "ActShareCrypto", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: ["ActShareCore", "ActShareCrypto", "CQuickShareWire", .product(name: "NIOCore", package: "swift-nio")]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",

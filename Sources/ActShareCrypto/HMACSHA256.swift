@@ -15,8 +15,7 @@ public enum HMACSHA256 {
 
     /// Whether `code` is the HMAC-SHA256 of `bytes` under `key`, compared in constant time.
     public static func isAuthentic(_ bytes: [UInt8], code: [UInt8], key: [UInt8]) -> Bool {
-        let expected = authenticationCode(key: key, bytes)
-        return code.count == expected.count && CRYPTO_memcmp(code, expected, expected.count) == 0
+        ConstantTime.isEqual(code, authenticationCode(key: key, bytes))
     }
 
     /// `length` bytes (1 to 8,160) derived by HKDF-SHA256 from `key`, `salt` and `info`;

@@ -2,7 +2,7 @@ import Testing
 
 import ActShareCrypto
 
-/// The published test vectors of each algorithm (RFC 4231, RFC 5869, NIST SP 800-38A;
+/// The published test vectors of each algorithm (FIPS 180-2, RFC 4231, RFC 5869, NIST SP 800-38A;
 /// SHA-256's are in SHA256Tests): the module computes what the standards say, whatever BoringSSL's
 /// interface it goes through. Quick Share's tests check the same functions against
 /// Python's `cryptography` with random inputs.
@@ -12,6 +12,13 @@ import ActShareCrypto
     static func bytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8)
         return stride(from: 0, to: digits.count - 1, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+    }
+
+    /// FIPS 180-2's "abc" for SHA-512 (UKEY2's commitment); a constant-time comparison.
+    @Test func sha512() {
+        #expect(Self.hex(SHA512.hash(data: Array("abc".utf8)))
+            == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        #expect(ConstantTime.isEqual([1, 2], [1, 2]) && !ConstantTime.isEqual([1, 2], [1, 3]) && !ConstantTime.isEqual([1], [1, 2]))
     }
 
     /// RFC 4231, test case 2; a changed byte or a short code is not authentic.
