@@ -650,8 +650,8 @@ static const ProtobufCFieldDescriptor connections__connection_request_frame__fie
     "endpoint_id",
     1,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Connections__ConnectionRequestFrame, has_endpoint_id),
     offsetof(Connections__ConnectionRequestFrame, endpoint_id),
     NULL,
     NULL,
@@ -662,8 +662,8 @@ static const ProtobufCFieldDescriptor connections__connection_request_frame__fie
     "endpoint_name",
     2,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Connections__ConnectionRequestFrame, has_endpoint_name),
     offsetof(Connections__ConnectionRequestFrame, endpoint_name),
     NULL,
     NULL,
@@ -1041,8 +1041,8 @@ static const ProtobufCFieldDescriptor connections__payload_transfer_frame__paylo
     "file_name",
     5,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Connections__PayloadTransferFrame__PayloadHeader, has_file_name),
     offsetof(Connections__PayloadTransferFrame__PayloadHeader, file_name),
     NULL,
     NULL,

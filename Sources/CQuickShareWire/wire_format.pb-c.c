@@ -405,7 +405,6 @@ const ProtobufCEnumDescriptor sharing__file_metadata__type__descriptor =
   sharing__file_metadata__type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-char sharing__file_metadata__mime_type__default_value[] = "application/octet-stream";
 static const Sharing__FileMetadata__Type sharing__file_metadata__type__default_value = SHARING__FILE_METADATA__TYPE__UNKNOWN;
 static const ProtobufCFieldDescriptor sharing__file_metadata__field_descriptors[7] =
 {
@@ -413,8 +412,8 @@ static const ProtobufCFieldDescriptor sharing__file_metadata__field_descriptors[
     "name",
     1,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Sharing__FileMetadata, has_name),
     offsetof(Sharing__FileMetadata, name),
     NULL,
     NULL,
@@ -461,11 +460,11 @@ static const ProtobufCFieldDescriptor sharing__file_metadata__field_descriptors[
     "mime_type",
     5,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Sharing__FileMetadata, has_mime_type),
     offsetof(Sharing__FileMetadata, mime_type),
     NULL,
-    &sharing__file_metadata__mime_type__default_value,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -485,8 +484,8 @@ static const ProtobufCFieldDescriptor sharing__file_metadata__field_descriptors[
     "parent_folder",
     7,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Sharing__FileMetadata, has_parent_folder),
     offsetof(Sharing__FileMetadata, parent_folder),
     NULL,
     NULL,
@@ -564,8 +563,8 @@ static const ProtobufCFieldDescriptor sharing__text_metadata__field_descriptors[
     "text_title",
     2,
     PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Sharing__TextMetadata, has_text_title),
     offsetof(Sharing__TextMetadata, text_title),
     NULL,
     NULL,

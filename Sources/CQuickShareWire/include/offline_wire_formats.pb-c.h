@@ -127,8 +127,10 @@ struct  Connections__V1Frame
 struct  Connections__ConnectionRequestFrame
 {
   ProtobufCMessage base;
-  char *endpoint_id;
-  char *endpoint_name;
+  protobuf_c_boolean has_endpoint_id;
+  ProtobufCBinaryData endpoint_id;
+  protobuf_c_boolean has_endpoint_name;
+  ProtobufCBinaryData endpoint_name;
   protobuf_c_boolean has_handshake_data;
   ProtobufCBinaryData handshake_data;
   protobuf_c_boolean has_nonce;
@@ -144,7 +146,7 @@ struct  Connections__ConnectionRequestFrame
 };
 #define CONNECTIONS__CONNECTION_REQUEST_FRAME__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&connections__connection_request_frame__descriptor) \
-    , NULL, NULL, 0, {0,NULL}, 0, 0, 0,NULL, 0, {0,NULL}, 0, 0, 0, 0 }
+    , 0, {0,NULL}, 0, {0,NULL}, 0, {0,NULL}, 0, 0, 0,NULL, 0, {0,NULL}, 0, 0, 0, 0 }
 
 
 struct  Connections__ConnectionResponseFrame
@@ -185,11 +187,12 @@ struct  Connections__PayloadTransferFrame__PayloadHeader
   int64_t total_size;
   protobuf_c_boolean has_is_sensitive;
   protobuf_c_boolean is_sensitive;
-  char *file_name;
+  protobuf_c_boolean has_file_name;
+  ProtobufCBinaryData file_name;
 };
 #define CONNECTIONS__PAYLOAD_TRANSFER_FRAME__PAYLOAD_HEADER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&connections__payload_transfer_frame__payload_header__descriptor) \
-    , 0, 0, 0, CONNECTIONS__PAYLOAD_TRANSFER_FRAME__PAYLOAD_HEADER__PAYLOAD_TYPE__UNKNOWN_PAYLOAD_TYPE, 0, 0, 0, 0, NULL }
+    , 0, 0, 0, CONNECTIONS__PAYLOAD_TRANSFER_FRAME__PAYLOAD_HEADER__PAYLOAD_TYPE__UNKNOWN_PAYLOAD_TYPE, 0, 0, 0, 0, 0, {0,NULL} }
 
 
 struct  Connections__PayloadTransferFrame__PayloadChunk

@@ -82,28 +82,31 @@ typedef enum _Sharing__PairedKeyResultFrame__Status {
 struct  Sharing__FileMetadata
 {
   ProtobufCMessage base;
-  char *name;
+  protobuf_c_boolean has_name;
+  ProtobufCBinaryData name;
   protobuf_c_boolean has_type;
   Sharing__FileMetadata__Type type;
   protobuf_c_boolean has_payload_id;
   int64_t payload_id;
   protobuf_c_boolean has_size;
   int64_t size;
-  char *mime_type;
+  protobuf_c_boolean has_mime_type;
+  ProtobufCBinaryData mime_type;
   protobuf_c_boolean has_id;
   int64_t id;
-  char *parent_folder;
+  protobuf_c_boolean has_parent_folder;
+  ProtobufCBinaryData parent_folder;
 };
-extern char sharing__file_metadata__mime_type__default_value[];
 #define SHARING__FILE_METADATA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&sharing__file_metadata__descriptor) \
-    , NULL, 0, SHARING__FILE_METADATA__TYPE__UNKNOWN, 0, 0, 0, 0, sharing__file_metadata__mime_type__default_value, 0, 0, NULL }
+    , 0, {0,NULL}, 0, SHARING__FILE_METADATA__TYPE__UNKNOWN, 0, 0, 0, 0, 0, {0,NULL}, 0, 0, 0, {0,NULL} }
 
 
 struct  Sharing__TextMetadata
 {
   ProtobufCMessage base;
-  char *text_title;
+  protobuf_c_boolean has_text_title;
+  ProtobufCBinaryData text_title;
   protobuf_c_boolean has_type;
   Sharing__TextMetadata__Type type;
   protobuf_c_boolean has_payload_id;
@@ -115,7 +118,7 @@ struct  Sharing__TextMetadata
 };
 #define SHARING__TEXT_METADATA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&sharing__text_metadata__descriptor) \
-    , NULL, 0, SHARING__TEXT_METADATA__TYPE__UNKNOWN, 0, 0, 0, 0, 0, 0 }
+    , 0, {0,NULL}, 0, SHARING__TEXT_METADATA__TYPE__UNKNOWN, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Sharing__Frame
