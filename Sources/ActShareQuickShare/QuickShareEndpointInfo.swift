@@ -64,30 +64,30 @@ public struct QuickShareEndpointInfo: Sendable, Equatable {
     /// Reads what a peer sent, whatever it is: every length is checked against what is
     /// there, the name must be UTF-8 without control characters, an unknown device type
     /// reads as `unknown` and unknown records are skipped.
-    public init(decoding bytes: [UInt8]) throws {
-        guard bytes.count >= 17 else { throw QuickShareError.malformedEndpointInfo("shorter than 17 bytes") }
+    public init(decoding bytes: [UInt8]) throws(QuickShareError) {
+        guard bytes.count >= 17 else { throw .malformedEndpointInfo("shorter than 17 bytes") }
         version = bytes[0] >> 5
         isHidden = bytes[0] >> 4 & 1 == 1
         deviceType = DeviceType(rawValue: bytes[0] >> 1 & 7) ?? .unknown
         metadata = Array(bytes[1..<17])
         var index = 17
         if !isHidden {
-            guard index < bytes.count else { throw QuickShareError.malformedEndpointInfo("no name") }
+            guard index < bytes.count else { throw .malformedEndpointInfo("no name") }
             let length = Int(bytes[index])
-            guard index + 1 + length <= bytes.count else { throw QuickShareError.malformedEndpointInfo("the name is cut short") }
+            guard index + 1 + length <= bytes.count else { throw .malformedEndpointInfo("the name is cut short") }
             let raw = Array(bytes[(index + 1)..<(index + 1 + length)])
             guard let text = String(validating: raw, as: UTF8.self) else {
-                throw QuickShareError.malformedEndpointInfo("the name is not UTF-8")
+                throw .malformedEndpointInfo("the name is not UTF-8")
             }
             guard !text.unicodeScalars.contains(where: Self.isForbiddenInAName) else {
-                throw QuickShareError.malformedEndpointInfo("the name holds control characters")
+                throw .malformedEndpointInfo("the name holds control characters")
             }
             name = text
             index += 1 + length
         }
         while index + 2 <= bytes.count {
             let type = bytes[index], length = Int(bytes[index + 1])
-            guard index + 2 + length <= bytes.count else { throw QuickShareError.malformedEndpointInfo("a record is cut short") }
+            guard index + 2 + length <= bytes.count else { throw .malformedEndpointInfo("a record is cut short") }
             let value = Array(bytes[(index + 2)..<(index + 2 + length)])
             if type == 1 { qrCodeData = value } else if type == 2, length == 1 { vendor = value[0] }
             index += 2 + length
