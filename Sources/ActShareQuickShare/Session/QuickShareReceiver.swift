@@ -113,12 +113,17 @@ public struct QuickShareReceiver {
         return events
     }
 
-    /// A keep-alive to send now (every ``QuickShareSession/keepAliveSeconds``), once the
-    /// connection is secure; nil before.
+    /// A keep-alive to send now (every ``QuickShareSession/keepAliveSeconds``), once both
+    /// connection responses are through (frames are sealed from then on); nil before.
     public mutating func keepAlive() throws(QuickShareSessionError) -> [UInt8]? {
-        guard channel != nil, phase != .done else { return nil }
+        guard channel != nil, phase != .connectionResponse, phase != .done else { return nil }
         keepAliveSequence &+= 1
         return try seal(.keepAlive(ack: false, sequence: keepAliveSequence))
+    }
+
+    /// The disconnection to send once the share is whole: the receiver hangs up first.
+    public mutating func disconnection() throws(QuickShareSessionError) -> [UInt8] {
+        try seal(.disconnection)
     }
 
     // MARK: - Secured frames

@@ -88,10 +88,11 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
             case let .text(payloadID, text):
                 do { try delegate.quickShare(text: payloadID, text) } catch { end(context, .peerRefused) }
             case .finished:
-                // The peer disconnects next; the deadline closes a peer that does not.
+                // The receiver hangs up first, as Android's does; the sender waits for it.
                 finished = true
-                keepAlive?.cancel()
                 delegate.quickShareFinished()
+                if let frame = try? receiver.disconnection() { lastWrite = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: frame))) }
+                end(context, nil)
             }
         }
     }

@@ -14,6 +14,8 @@ public struct QuickShareSender {
         case accepted
         /// The receiver declined, or cannot take the share (why).
         case refused(SharingFrame.Response)
+        /// After everything was sent, the receiver hung up: it has it all.
+        case receiverLeft
     }
 
     /// A text to send, whole.
@@ -27,7 +29,7 @@ public struct QuickShareSender {
         }
     }
 
-    private enum Phase { case serverInit, connectionResponse, pairedKeyEncryption, pairedKeyResult, answer, sending, done }
+    private enum Phase { case serverInit, connectionResponse, pairedKeyEncryption, pairedKeyResult, answer, sending, done, refused }
 
     private var phase = Phase.serverInit
     private var handshake: Ukey2Client
@@ -68,16 +70,17 @@ public struct QuickShareSender {
             do { (finished, keys) = try handshake.receiveServerInit(frame) } catch { throw .handshake(error) }
             channel = SecureChannel(keys: keys)
             phase = .connectionResponse
-            return [.pin(keys.pin), .send(finished)]
+            // Our connection response goes at once, plain: the receiver may wait for it
+            // before it sends its own (Android's does).
+            return [.pin(keys.pin), .send(finished), .send(ConnectionFrame.connectionResponse(accepted: true).encoded())]
         case .connectionResponse:
             guard case let .connectionResponse(accepted)? = ConnectionFrame(decoding: frame) else {
                 throw .unexpectedFrame("a connection response")
             }
             guard accepted else { throw .peerRefused }
             phase = .pairedKeyEncryption
-            return [.send(ConnectionFrame.connectionResponse(accepted: true).encoded())]
-                + (try sealSharing(.pairedKeyEncryption(secretIDHash: RandomBytes.make(6), signedData: RandomBytes.make(72))))
-        case .pairedKeyEncryption, .pairedKeyResult, .answer, .sending, .done:
+            return try sealSharing(.pairedKeyEncryption(secretIDHash: RandomBytes.make(6), signedData: RandomBytes.make(72)))
+        case .pairedKeyEncryption, .pairedKeyResult, .answer, .sending, .done, .refused:
             return try receiveSecured(frame)
         }
     }
@@ -108,9 +111,10 @@ public struct QuickShareSender {
         return try seal(.disconnection)
     }
 
-    /// A keep-alive to send now, once the connection is secure; nil before.
+    /// A keep-alive to send now, once both connection responses are through (frames are
+    /// sealed from then on); nil before.
     public mutating func keepAlive() throws(QuickShareSessionError) -> [UInt8]? {
-        guard channel != nil, phase != .done else { return nil }
+        guard channel != nil, phase != .serverInit, phase != .connectionResponse, phase != .done, phase != .refused else { return nil }
         keepAliveSequence &+= 1
         return try seal(.keepAlive(ack: false, sequence: keepAliveSequence))
     }
@@ -127,9 +131,10 @@ public struct QuickShareSender {
         case .keepAlive(ack: true, _), .unsupported:
             return []
         case .disconnection:
-            // After a refusal the receiver hangs up; before it, that is a refusal too.
+            // After everything, the receiver hangs up; before, that is a refusal.
+            if phase == .refused { return [] }
             guard phase == .done else { throw .peerRefused }
-            return []
+            return [.receiverLeft]
         case let .payloadTransfer(transfer):
             // The receiver sends only negotiation frames: each whole in one chunk.
             guard transfer.kind == .bytes, case let .chunk(offset, body, last) = transfer.content else { throw .peerCancelled }
@@ -158,7 +163,7 @@ public struct QuickShareSender {
             return try sealSharing(.introduction(files: files, texts: texts.map(\.offer)))
         case let (.answer, .response(status)):
             guard status == .accept else {
-                phase = .done
+                phase = .refused
                 return [.refused(status)]
             }
             phase = .sending
