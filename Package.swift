@@ -171,7 +171,10 @@ let package = Package(
             name: "ActShareCryptoTests", dependencies: ["ActShareCrypto"]),
         .testTarget(
             name: "ActShareQuickShareTests",
-            dependencies: ["ActShareQuickShare", "ActShareCrypto", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
+            dependencies: [
+                "ActShareQuickShare", "ActShareCrypto", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "ActShareDaemonTests",
             dependencies: [

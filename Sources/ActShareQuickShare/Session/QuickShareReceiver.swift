@@ -11,7 +11,7 @@ import ActShareCrypto
 /// connection responses both ways; then, secured, paired-key encryption and result both
 /// ways; an introduction; the user's answer; the payloads offered, each in order, to
 /// their declared size; a disconnection. Keep-alives may come at any secured step.
-public struct QuickShareReceiver {
+public struct QuickShareReceiver: Sendable {
     public enum Event: Equatable, Sendable {
         /// A frame to send (the connection layer puts its length before it).
         case send([UInt8])

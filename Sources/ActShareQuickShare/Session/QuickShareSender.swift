@@ -4,7 +4,7 @@ import ActShareCrypto
 /// ``QuickShareReceiver`` for the order): it opens with a connection request and UKEY2,
 /// answers the paired-key exchange, introduces what it offers, and once the receiver
 /// accepts, seals the payloads the caller reads from disk. It does no I/O itself.
-public struct QuickShareSender {
+public struct QuickShareSender: Sendable {
     public enum Event: Equatable, Sendable {
         /// A frame to send (the connection layer puts its length before it).
         case send([UInt8])

@@ -4,7 +4,7 @@ import CQuickShareWire
 /// The sending side of UKEY2 (the "client", who connects): commits to its key in its
 /// ClientInit, reads the server's ServerInit, and derives the keys it then sends its
 /// ClientFinished with.
-public struct Ukey2Client {
+public struct Ukey2Client: Sendable {
     private let keyPair: P256KeyPair
     /// What to send first: the ClientInit (a whole Ukey2Message).
     public let clientInit: [UInt8]

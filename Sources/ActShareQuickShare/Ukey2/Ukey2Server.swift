@@ -8,7 +8,7 @@ import CQuickShareWire
 /// Every message is a stranger's: anything but exactly what the handshake allows at
 /// each step throws a ``Ukey2Error``, and ``alert(for:)`` gives what to send before
 /// closing.
-public struct Ukey2Server {
+public struct Ukey2Server: Sendable {
     private let keyPair: P256KeyPair
     private var clientInit: [UInt8]?
     private var serverInit: [UInt8]?
