@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "ActShareDaemon",
             dependencies: [
-                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML", "ActShareCrypto",
+                "ActShareHandoff", "ActShareCore", "CActShareSystem", "ActShareDNSSD", "ActShareYAML", "ActShareCrypto", "ActShareQuickShare",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

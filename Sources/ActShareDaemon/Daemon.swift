@@ -57,6 +57,7 @@ public final class Daemon: Sendable {
     let clipboard: ClipboardService
     /// LocalSend devices: found, pinned, sent to.
     let localSend: LocalSendService
+    let quickShare: QuickShareService
 
     /// A peer's message, fit to show (at most 300 bytes of display text), or nil.
     static func quoted(_ message: String?) -> String? {
@@ -82,13 +83,16 @@ public final class Daemon: Sendable {
         /// LocalSend: on, off or receive-only, and its port. Without multicast
         /// (`discovery: static`) nothing is announced for it either.
         public var localSend: LocalSendSettings
+        /// Quick Share: on, off or receive-only.
+        public var quickShare: QuickShareSettings
 
         public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
                     listenAddress: String = "0.0.0.0", multicast: Bool = true,
                     clipboard: ClipboardSettings = ClipboardSettings(mode: .off, agent: "actshare-clipboard-agent"),
-                    localSend: LocalSendSettings = LocalSendSettings()) {
+                    localSend: LocalSendSettings = LocalSendSettings(), quickShare: QuickShareSettings = QuickShareSettings()) {
             self.clipboard = clipboard
             self.localSend = localSend
+            self.quickShare = quickShare
             self.multicast = multicast
             self.listenAddress = listenAddress
             self.keepPartialSeconds = keepPartialSeconds
@@ -117,6 +121,7 @@ public final class Daemon: Sendable {
         var localSendSettings = settings.localSend
         if !settings.multicast { localSendSettings.mode = .off }
         localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
+        quickShare = QuickShareService(settings: settings.quickShare, name: settings.name, requests: localSend.requests)
         peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
         ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)
@@ -231,6 +236,9 @@ public final class Daemon: Sendable {
                     await LocalSendServer(service: self.localSend, transfers: self.transfers, ownName: self.device.name)
                         .run(group: self.group, context: context, listenAddress: self.listenAddress)
                 }
+            }
+            if self.quickShare.settings.mode != .off {
+                group.addTask { await self.quickShare.run(group: self.group, listenAddress: self.listenAddress, transfers: self.transfers) }
             }
             group.addTask {
                 // What a paste or a transfer kept for reuse (cactshare_reuse_large_buffers)

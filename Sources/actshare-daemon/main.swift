@@ -1,7 +1,7 @@
 // actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
 //                 [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto]
 //                 [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary]
-//                 [--localsend on|off|receive-only] [--localsend-port N]
+//                 [--localsend on|off|receive-only] [--localsend-port N] [--quickshare on|off|receive-only]
 //
 // The PIN LocalSend devices must give (config handoff.localsend-pin) comes in
 // ACTSHARE_LOCALSEND_PIN: the environment only this user reads, not a command line.
@@ -42,6 +42,7 @@ var clipboardMaximum = ClipboardSettings.defaultMaximumBytes
 var clipboardExpires = ClipboardSettings.defaultOfferSeconds
 var clipboardPrimary = false
 var localSend = LocalSendSettings()
+var quickShare = QuickShareSettings()
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
@@ -87,6 +88,9 @@ while let argument = arguments.popFirst() {
     case "--localsend":
         guard let value = arguments.popFirst().flatMap(LocalSendSettings.Mode.init(rawValue:)) else { fail("--localsend takes on, off or receive-only") }
         localSend.mode = value
+    case "--quickshare":
+        guard let value = arguments.popFirst().flatMap(QuickShareSettings.Mode.init(rawValue:)) else { fail("--quickshare takes on, off or receive-only") }
+        quickShare.mode = value
     case "--localsend-port":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--localsend-port needs a port, 1 to 65535") }
         localSend.port = value
@@ -94,7 +98,7 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
         keepPartial = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N])")
+        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N] [--quickshare on|off|receive-only])")
     }
 }
 if Environment.value(HandoffDefaults.configReadVariable) == nil,
@@ -118,7 +122,7 @@ if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.direc
 // A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
 signal(SIGPIPE, SIG_IGN)
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent), localSend: localSend), paths: HandoffPaths.fromEnvironment())
+    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent), localSend: localSend, quickShare: quickShare), paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

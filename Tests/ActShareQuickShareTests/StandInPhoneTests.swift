@@ -198,7 +198,7 @@ import Testing
             #expect(status == 0, "\(events)")
             #expect(source.pin != nil && events.contains { $0["event"] as? String == "pin" && $0["pin"] as? String == source.pin }, "\(events)")
             if accepting {
-                #expect(error == nil && response == nil)
+                #expect(error == nil && response == nil, "\(String(describing: error)) \(events)")
                 let received = Self.received(events)
                 if offered.isEmpty {
                     #expect(received.map { $0["text"] as? String } == ["https://example.org/"])

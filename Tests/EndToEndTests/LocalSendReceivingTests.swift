@@ -133,7 +133,7 @@ import Testing
         #expect(try FileManager.default.attributesOfItem(atPath: "\(received)/note.txt")[.posixPermissions] as? Int == 0o644)
         let history = try alpha.run("handoff", "received", "--json")
         #expect(history.stdout.contains("\"from\":\"Pixel Test\""), "\(history.stdout)")
-        #expect(try alpha.run("handoff", "requests").stderr.contains("No LocalSend device is waiting"))
+        #expect(try alpha.run("handoff", "requests").stderr.contains("No device is waiting"))
 
         // Declined: localsendd is told so, and nothing arrives.
         var previous = try Self.lastResultID(peer)

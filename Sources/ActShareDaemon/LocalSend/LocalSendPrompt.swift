@@ -4,8 +4,8 @@ import ActShareHandoff
 import Glibc
 #endif
 
-/// The notification that asks the user about a LocalSend transfer, with Accept, Always
-/// and Decline (`org.freedesktop.Notifications` through `notify-send --wait`), when this
+/// The notification that asks the user about a LocalSend or Quick Share transfer, with
+/// Accept, Always and Decline (`org.freedesktop.Notifications` through `notify-send --wait`), when this
 /// user has a session bus; `actshare handoff requests` answers the same question on a
 /// terminal.
 ///
@@ -35,9 +35,14 @@ public enum LocalSendPrompt {
 
     /// "Pixel wants to send 3 files (2.1 MB)"; the first names, and who it is.
     static func words(_ request: LocalSendRequest) -> (summary: String, body: String) {
-        let who = request.pinned
-            ? Localized.text("LocalSend, from %s; its certificate is the one pinned.", request.address)
-            : Localized.text("LocalSend, from %s; not a device met before (certificate %s…).", request.address, String(request.fingerprint.prefix(16)))
+        let who: String
+        if let pin = request.pin {
+            who = Localized.text("Quick Share, from %s. PIN %s: accept only if the phone shows the same.", request.address, pin)
+        } else if request.pinned {
+            who = Localized.text("LocalSend, from %s; its certificate is the one pinned.", request.address)
+        } else {
+            who = Localized.text("LocalSend, from %s; not a device met before (certificate %s…).", request.address, String(request.fingerprint.prefix(16)))
+        }
         if let message = request.message {
             // Shortened (to LocalSendRequest.messageShown, or by the sender): so marked.
             let text = TerminalText.visible(message) + (UInt64(message.utf8.count) < request.bytes ? "…" : "")

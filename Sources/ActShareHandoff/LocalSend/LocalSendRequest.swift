@@ -27,12 +27,19 @@ public struct LocalSendRequest: Codable, Sendable, Equatable {
     public var message: String?
     /// Seconds left to answer.
     public var expires: Double
+    /// How it came: nil for LocalSend, `quickshare` for a phone's Quick Share (which has
+    /// no certificate: `fingerprint` is empty and `pinned` false).
+    public var via: String?
+    /// The four digits Quick Share shows on both screens, to compare before accepting.
+    public var pin: String?
 
     /// The characters of a message shown with its question.
     public static let messageShown = 500
 
     public init(id: String, device: String, address: String, fingerprint: String, pinned: Bool, files: [File], bytes: UInt64,
-                message: String? = nil, expires: Double) {
+                message: String? = nil, expires: Double, via: String? = nil, pin: String? = nil) {
+        self.via = via
+        self.pin = pin
         self.id = id
         self.device = device
         self.address = address

@@ -158,7 +158,8 @@ public struct ConfigDecoder: Sendable {
         if let handoff = top["handoff"] {
             let map = try handoff.mapping(kind: kind)
             try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
-                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port", "localsend-pin"], in: "'handoff'")
+                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port", "localsend-pin",
+                               "quickshare"], in: "'handoff'")
             for (key, _, value) in map.entries {
                 if key == "peers" {
                     let peers = try value.stringList(kind: kind)
@@ -182,12 +183,12 @@ public struct ConfigDecoder: Sendable {
                         throw value.error("'handoff.keep-partial' must be a duration from 1m to 720h such as 24h, not '\(text)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
-                } else if key == "localsend" {
+                } else if key == "localsend" || key == "quickshare" {
                     // YAML 1.1 reads a bare on/off as a boolean: both spellings are taken.
                     let word = try value.string(kind: kind)
                     let mode = ["true": "on", "false": "off"][word] ?? word
                     guard ["on", "off", "receive-only"].contains(mode) else {
-                        throw value.error("'handoff.localsend' must be on, off or receive-only, not '\(word)'", kind: kind)
+                        throw value.error("'handoff.\(key)' must be on, off or receive-only, not '\(word)'", kind: kind)
                     }
                     config.handoff[key] = ConfigValue(mode, at: value.location)
                 } else if key == "localsend-pin" {

@@ -27,6 +27,8 @@ public struct QuickShareReceiver: Sendable {
         case text(payloadID: Int64, text: [UInt8])
         /// Every item offered is whole.
         case finished
+        /// After the share, the sender hung up: the connection can close.
+        case senderLeft
     }
 
     private enum Phase {
@@ -139,7 +141,7 @@ public struct QuickShareReceiver: Sendable {
             return []
         case .disconnection:
             guard phase == .done else { throw .peerRefused }
-            return []
+            return [.senderLeft]
         case let .payloadTransfer(transfer):
             return try receivePayload(transfer)
         case .connectionRequest, .connectionResponse:

@@ -64,7 +64,7 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         // A socket that ends before the share is whole is a refusal (or a cancel).
-        if !ended { end(context, .peerRefused, close: false) }
+        if !ended { end(context, finished ? nil : .peerRefused, close: false) }
         context.fireChannelInactive()
     }
 
@@ -88,10 +88,14 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
             case let .text(payloadID, text):
                 do { try delegate.quickShare(text: payloadID, text) } catch { end(context, .peerRefused) }
             case .finished:
-                // The receiver hangs up first, as Android's does; the sender waits for it.
+                // The receiver says it is done first, as Android's does; the socket closes
+                // once the sender hung up too (closing with its last frame unread would
+                // reset the connection, and the sender could lose ours).
                 finished = true
+                keepAlive?.cancel()
                 delegate.quickShareFinished()
                 if let frame = try? receiver.disconnection() { lastWrite = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: frame))) }
+            case .senderLeft:
                 end(context, nil)
             }
         }

@@ -39,6 +39,9 @@ public struct QuickShareSender: Sendable {
     private let files: [SharingFrame.FileOffer]
     private let texts: [(offer: SharingFrame.TextOffer, text: [UInt8])]
     private var keepAliveSequence: UInt32 = 0
+    /// Files whose last chunk is not sealed yet, and whether the texts are.
+    private var filesLeft: Set<Int64> = []
+    private var textsSealed = false
 
     /// A sender that connects as `endpointID` with `info`, offering `files` (their payload
     /// ids chosen by the caller) and `texts`.
@@ -88,6 +91,7 @@ public struct QuickShareSender: Sendable {
     /// A sealed chunk of file payload `payloadID` (`bytes` at `offset`).
     public mutating func fileChunk(payloadID: Int64, offset: Int64, bytes: [UInt8], last: Bool) throws(QuickShareSessionError) -> [UInt8] {
         guard phase == .sending, let file = files.first(where: { $0.payloadID == payloadID }) else { throw .unexpectedFrame("not accepted") }
+        if last { filesLeft.remove(payloadID) }
         return try seal(.payloadTransfer(PayloadTransfer(id: payloadID, kind: .file, totalSize: file.size,
                                                          content: .chunk(offset: offset, body: bytes, last: last))))
     }
@@ -95,6 +99,7 @@ public struct QuickShareSender: Sendable {
     /// Every text offered, as sealed payload frames.
     public mutating func textPayloads() throws(QuickShareSessionError) -> [[UInt8]] {
         guard phase == .sending else { throw .unexpectedFrame("not accepted") }
+        textsSealed = true
         var frames: [[UInt8]] = []
         for (offer, text) in texts {
             frames.append(try seal(.payloadTransfer(PayloadTransfer(id: offer.payloadID, kind: .bytes, totalSize: offer.size,
@@ -133,7 +138,10 @@ public struct QuickShareSender: Sendable {
         case .disconnection:
             // After everything, the receiver hangs up; before, that is a refusal.
             if phase == .refused { return [] }
-            guard phase == .done else { throw .peerRefused }
+            // Everything sealed is everything sent: the receiver may hang up before our
+            // own disconnection went.
+            guard phase == .done || (phase == .sending && filesLeft.isEmpty && textsSealed) else { throw .peerRefused }
+            phase = .done
             return [.receiverLeft]
         case let .payloadTransfer(transfer):
             // The receiver sends only negotiation frames: each whole in one chunk.
@@ -167,6 +175,8 @@ public struct QuickShareSender: Sendable {
                 return [.refused(status)]
             }
             phase = .sending
+            filesLeft = Set(files.map(\.payloadID))
+            textsSealed = texts.isEmpty
             return [.accepted]
         default:
             throw .unexpectedFrame("another sharing frame")

@@ -76,7 +76,10 @@ public final class QuickShareSenderHandler: ChannelInboundHandler {
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
-        end(context, error as? QuickShareSessionError ?? .badFrame)
+        if let error = error as? QuickShareSessionError { return end(context, error) }
+        // The socket failed (a reset): after everything went, that is the receiver closing
+        // with our last frames unread; before, the share did not arrive.
+        endAsThingsStand(context, close: true)
     }
 
     private func handle(_ events: [QuickShareSender.Event], _ context: ChannelHandlerContext) {

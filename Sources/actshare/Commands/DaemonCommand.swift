@@ -46,7 +46,7 @@ struct DaemonCommand: ParsableCommand {
         if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
         if let address = handoff["listen"]?.value { arguments += ["--listen", address] }
         if let discovery = discovery ?? handoff["discovery"]?.value { arguments += ["--discovery", discovery] }
-        for key in ["clipboard", "clipboard-max", "clipboard-expires", "localsend", "localsend-port"] {
+        for key in ["clipboard", "clipboard-max", "clipboard-expires", "localsend", "localsend-port", "quickshare"] {
             if let value = handoff[key]?.value { arguments += ["--\(key)", value] }
         }
         if handoff["clipboard-primary"]?.value == "true" { arguments.append("--clipboard-primary") }

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// A phone sending to actshare with Quick Share: the project's stand-in phone
+/// (Tests/Fixtures/quickshare-phone.py) in a network namespace of its own, the daemon in
+/// another, joined by a link the test makes.
+@Suite(.serialized) struct QuickShareReceivingTests {
+    typealias Machine = HandoffTests.Machine
+    static let phone = "\(Sandbox.repository)/Tests/Fixtures/quickshare-phone.py"
+    static let python = "\(Sandbox.repository)/.build-venv/bin/python"
+
+    /// The stand-in phone run in host `index` of `link` with `arguments`, until it ends.
+    final class Phone {
+        private let process = Process()
+        private let output = Pipe()
+
+        init(_ link: NetworkLink, _ index: Int, _ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+            process.arguments = ["netns", "exec", link.hosts[index], QuickShareReceivingTests.python, QuickShareReceivingTests.phone] + arguments
+            process.standardOutput = output
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            try process.run()
+        }
+
+        /// Its exit status and events, once it has ended.
+        func finish() -> (status: Int32, events: [[String: Any]]) {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, data.split(separator: 10).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] })
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+    }
+
+    /// A daemon on `link`'s first host, and the port it takes Quick Share on (its log says).
+    static func receiver(_ link: NetworkLink) throws -> (Machine, Int) {
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        var port: Int?
+        eventually {
+            port = alpha.log.split(separator: "\n").lazy.compactMap { line -> Int? in
+                guard let range = line.range(of: "Quick Share on port ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }.first
+            return port != nil
+        }
+        return (alpha, try #require(port, "no Quick Share port: \(alpha.log)"))
+    }
+
+    static func waitForRequest(_ machine: Machine) throws -> [String: Any] {
+        try LocalSendReceivingTests.waitForRequest(machine)
+    }
+
+    @Test func aPhonesFilesAreAskedAboutWithThePINAndLandWhole() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsr")
+        let (alpha, port) = try Self.receiver(link)
+        let photo = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try photo.write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
+        try Data("see you at ten\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/note.txt"))
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--name", "Pixel 9",
+                                        "\(alpha.sandbox.root)/photo.jpg", "\(alpha.sandbox.root)/note.txt"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(request["device"] as? String == "Pixel 9" && request["via"] as? String == "quickshare")
+        #expect((request["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == ["note.txt", "photo.jpg"])
+        let listed = try alpha.run("handoff", "requests")
+        #expect(listed.stdout.contains("(Quick Share, PIN \(request["pin"] as? String ?? "?"))"), "\(listed.stdout)")
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events) \(alpha.log)")
+        // The PIN asked with is the one the phone showed.
+        #expect(events.contains { $0["event"] as? String == "pin" && $0["pin"] as? String == request["pin"] as? String })
+        let downloads = "\(alpha.sandbox.root)/home/Downloads"
+        #expect(eventually { FileManager.default.contents(atPath: "\(downloads)/photo.jpg") == photo })
+        #expect(FileManager.default.contents(atPath: "\(downloads)/note.txt") == Data("see you at ten\n".utf8))
+        let names = try FileManager.default.contentsOfDirectory(atPath: downloads)
+        #expect(names.sorted() == ["note.txt", "photo.jpg"], "nothing else, no partial folder: \(names)")
+        let mode = try FileManager.default.attributesOfItem(atPath: "\(downloads)/photo.jpg")[.posixPermissions] as? Int
+        #expect(mode.map { $0 & 0o7777 } == 0o644)
+        #expect(try alpha.run("handoff", "received").stdout.contains("Pixel 9"))
+    }
+
+    @Test func aDeclinedShareLeavesNothing() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsd")
+        let (alpha, port) = try Self.receiver(link)
+        try Data("secret\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "\(alpha.sandbox.root)/a.txt"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "decline", try #require(request["id"] as? String)).status == 0)
+        let (status, events) = phone.finish()
+        #expect(status == 2, "\(events)")
+        let downloads = "\(alpha.sandbox.root)/home/Downloads"
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).isEmpty)
+    }
+
+    /// A text arrives as a message (asked about with its words) and is kept as message.txt.
+    @Test func aTextIsAskedAboutWithItsWordsAndKept() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qst")
+        let (alpha, port) = try Self.receiver(link)
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--text", "dinner at eight?"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(request["message"] as? String == "dinner at eight?")
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        #expect(phone.finish().status == 0)
+        #expect(eventually { FileManager.default.contents(atPath: "\(alpha.sandbox.root)/home/Downloads/message.txt") == Data("dinner at eight?".utf8) })
+    }
+
+    /// A name that climbs out of the folder lands inside it, under a safe name, as every
+    /// transfer's does.
+    @Test func aNameThatClimbsOutLandsInside() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsn")
+        let (alpha, port) = try Self.receiver(link)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--file-name", "../../escaped.txt", "\(alpha.sandbox.root)/a.txt"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events) \(alpha.log)")
+        #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/escaped.txt"))
+        #expect(!FileManager.default.fileExists(atPath: "\(alpha.sandbox.root)/home/escaped.txt"))
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(alpha.sandbox.root)/home/Downloads")) ?? []
+        #expect(names == ["escaped.txt"], "\(names)")
+    }
+
+    /// A frame replayed by someone on the path ends the connection; nothing is kept.
+    @Test func aReplayedFrameEndsTheShare() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsp")
+        let (alpha, port) = try Self.receiver(link)
+        try Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0) }).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.bin"))
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--replay", "\(alpha.sandbox.root)/a.bin"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        #expect(phone.finish().status == 1)
+        #expect(eventually { alpha.log.contains("replayed, dropped or reordered") }, "\(alpha.log)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(alpha.sandbox.root)/home/Downloads")) ?? []
+        #expect(names.isEmpty, "\(names)")
+    }
+}
