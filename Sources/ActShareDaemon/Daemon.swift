@@ -121,7 +121,8 @@ public final class Daemon: Sendable {
         var localSendSettings = settings.localSend
         if !settings.multicast { localSendSettings.mode = .off }
         localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
-        quickShare = QuickShareService(settings: settings.quickShare, name: settings.name, requests: localSend.requests)
+        quickShare = QuickShareService(settings: settings.quickShare, name: settings.name, requests: localSend.requests, multicast: settings.multicast,
+                                       listenAddress: settings.listenAddress)
         peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
         ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)
@@ -260,7 +261,7 @@ public final class Daemon: Sendable {
                     try await withThrowingDiscardingTaskGroup { connections in
                         for try await connection in inbound {
                             connections.addTask { await ControlServer(device: self.device, peers: self.peers, relay: self.relay, transfers: self.transfers, pairing: self.pairing, clipboard: self.clipboard,
-                                                                  localSend: self.localSend).serve(connection) }
+                                                                  localSend: self.localSend, quickShare: self.quickShare).serve(connection) }
                         }
                     }
                 }

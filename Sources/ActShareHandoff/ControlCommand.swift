@@ -33,6 +33,8 @@ public enum ControlCommand: Sendable {
     case clipboardStatus
     case requests
     case answer(id: String, accept: Bool, always: Bool)
+    /// Advertised to phones (Quick Share) while the connection is open.
+    case visible
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -74,6 +76,7 @@ public enum ControlCommand: Sendable {
         case .requests: self = .requests
         case .accept: self = .answer(id: try required(request.id, "an id"), accept: true, always: request.always == true)
         case .decline: self = .answer(id: try required(request.id, "an id"), accept: false, always: false)
+        case .visible: self = .visible
         }
     }
 

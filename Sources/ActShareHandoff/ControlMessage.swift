@@ -28,6 +28,9 @@ public struct ControlRequest: Codable, Sendable {
         /// LocalSend devices asking to send files here; the user's answer to one (`id`;
         /// `always`: accept this device's transfers from now on without asking).
         case requests, accept, decline
+        /// Quick Share: this device is advertised to phones nearby (visible to everyone)
+        /// while this connection stays open; the answer comes at once, with the name.
+        case visible
     }
 
     public var op: Operation

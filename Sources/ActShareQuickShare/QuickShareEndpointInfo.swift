@@ -45,6 +45,9 @@ public struct QuickShareEndpointInfo: Sendable, Equatable {
             || scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C
     }
 
+    /// The TXT record `n` a receiver advertises: ``encoded()`` in URL-safe base64.
+    public var textRecord: String { URLSafeBase64.encode(encoded()) }
+
     /// The bytes, a name cut at a character boundary to 255 bytes.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = [version << 5 | (isHidden ? 1 << 4 : 0) | deviceType.rawValue << 1]

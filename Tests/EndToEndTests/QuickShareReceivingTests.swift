@@ -134,3 +134,63 @@ import Testing
         #expect(names.isEmpty, "\(names)")
     }
 }
+
+/// Visibility, seen by Avahi on the other side of a link (an mDNS implementation that is
+/// not ours): nothing is advertised until `actshare handoff visible` runs; then the
+/// service Android browses for, with this device's name in its TXT record, which a phone
+/// follows to send; goodbye when it ends.
+@Suite(.serialized) struct QuickShareVisibilityTests {
+    typealias Machine = HandoffTests.Machine
+
+    /// What Avahi resolves of Quick Share services from host 1: instance, address, port, TXT.
+    static func browse(_ link: NetworkLink, _ avahi: AvahiInteropTests.Avahi) throws -> [[String]] {
+        let browsed = try link.run(1, ["/usr/bin/avahi-browse", "--resolve", "--terminate", "--parsable", "_FC9F5ED42C8A._tcp"], environment: avahi.environment)
+        return browsed.stdout.split(separator: "\n").filter { $0.hasPrefix("=;eth0;IPv4;") }.map { $0.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// The name in a TXT record `n` (URL-safe base64 of the endpoint info: a byte of flags,
+    /// 16 of metadata, the name after its length).
+    static func name(inText field: String) -> String? {
+        guard let start = field.range(of: "\"n=")?.upperBound, let end = field[start...].firstIndex(of: "\"") else { return nil }
+        var text = String(field[start..<end]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let bytes = Data(base64Encoded: text).map(Array.init), bytes.count > 18, bytes[0] & 0x10 == 0 else { return nil }
+        let length = Int(bytes[17])
+        return bytes.count >= 18 + length ? String(decoding: bytes[18..<(18 + length)], as: UTF8.self) : nil
+    }
+
+    @Test func phonesSeeThisDeviceOnlyWhileItIsVisible() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsv")
+        let avahi = try AvahiInteropTests.Avahi(in: link, host: 1)
+        let (alpha, port) = try QuickShareReceivingTests.receiver(link)
+        #expect(try Self.browse(link, avahi).isEmpty, "advertised before anyone asked")
+
+        let visible = try ClipboardTests.Server([Sandbox.binary, "handoff", "visible"], environment: alpha.sandbox.environment.map { "\($0)=\($1)" })
+        #expect(eventually { alpha.log.contains("visible to phones nearby as alpha") }, "\(alpha.log)")
+        var found: [[String]] = []
+        eventually { found = (try? Self.browse(link, avahi)) ?? []; return !found.isEmpty }
+        let service = try #require(found.first, "Avahi does not see the service: \(alpha.log)")
+        // The 10-byte name (14 characters of base64), this device's address and port, and its name.
+        #expect(service.count >= 10 && service[3].count == 14 && service[3].hasPrefix("I"), "\(service)")
+        #expect(service.count >= 10 && service[7] == link.address(0) && service[8] == String(port), "\(service)")
+        #expect(service.count >= 10 && Self.name(inText: service[9]) == "alpha", "\(service)")
+
+        // A phone that found it sends to where Avahi resolved it.
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["send", "--to", "\(service[7]):\(service[8])", "--text", "found you"])
+        let request = try LocalSendReceivingTests.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        #expect(phone.finish().status == 0)
+
+        // Ctrl-C: goodbye, and Avahi forgets it.
+        visible.terminate()
+        #expect(eventually { alpha.log.contains("no longer visible to phones") }, "\(alpha.log)")
+        #expect(eventually { ((try? Self.browse(link, avahi)) ?? [["?"]]).isEmpty })
+    }
+
+    /// Without multicast (`discovery: static`) phones cannot find it: said, exit 2.
+    @Test func visibilityWithoutMulticastIsRefusedInWords() throws {
+        let alpha = try Machine("alpha", port: 53866)
+        let run = try alpha.run("handoff", "visible")
+        #expect(run.status == 2 && run.stderr.contains("Quick Share is found by multicast DNS"), "\(run.stderr)")
+    }
+}

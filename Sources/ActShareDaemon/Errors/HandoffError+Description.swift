@@ -249,6 +249,10 @@ extension HandoffError: CustomStringConvertible {
         case .clipboardOffOn(let device):
             return "the Universal Clipboard is off on \(device)"
 
+        case .quickShareOff:
+            return "Quick Share is off here (config handoff.quickshare: on turns it on)"
+        case .quickShareNeedsMulticast:
+            return "phones cannot see this device: Quick Share is found by multicast DNS, and discovery is static here (config handoff.discovery)"
         case .localSendOff:
             return "LocalSend is off here (config handoff.localsend: on turns it on)"
         case .localSendSendingOff:

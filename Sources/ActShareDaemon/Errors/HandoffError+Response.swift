@@ -18,7 +18,7 @@ extension HandoffError {
             return .notFound
         case .cancelled:
             return .cancelled
-        case .localSendOff, .localSendSendingOff, .localSendPinRequired, .localSendPinWrong:
+        case .localSendOff, .localSendSendingOff, .localSendPinRequired, .localSendPinWrong, .quickShareOff, .quickShareNeedsMulticast:
             return .badInput
         case .clipboardOff, .clipboardEmpty, .clipboardSecret, .clipboardTooLarge:
             return .badInput

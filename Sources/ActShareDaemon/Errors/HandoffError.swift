@@ -169,6 +169,13 @@ enum HandoffError: Error, Sendable {
     case clipboardOfferRefused(String)
     case clipboardOffOn(device: String)
 
+    // MARK: Quick Share (QuickShareService)
+
+    /// `handoff.quickshare: off`, or no port could be had.
+    case quickShareOff
+    /// Visibility needs multicast DNS (`discovery: static` has none).
+    case quickShareNeedsMulticast
+
     // MARK: LocalSend devices (LocalSendService)
 
     case localSendOff

@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareCrypto
+import ActShareDNSSD
 import ActShareQuickShare
 import NIOCore
 import NIOPosix
@@ -9,6 +10,12 @@ import Synchronization
 /// port of the kernel's choosing where phones connect, each connection a
 /// ``QuickShareReceiverHandler`` whose question goes through the requests LocalSend's go
 /// through.
+///
+/// Visibility (docs/PROTOCOL.md): phones see this device only while someone asks for it
+/// (`actshare handoff visible`, the share sheet), as Android's "everyone" visibility,
+/// which also lasts minutes: the mDNS service `_FC9F5ED42C8A._tcp` is advertised then, and
+/// goodbye is said when the last asker leaves. The port stays open either way: a phone
+/// that found it while visible may still be connecting.
 final class QuickShareService: Sendable {
     let settings: QuickShareSettings
     /// The questions waiting for the user: LocalSend's, so that `handoff requests` has one list.
@@ -20,15 +27,76 @@ final class QuickShareService: Sendable {
     private struct State {
         var port: Int?
         var connections = 0
+        /// Who asked to be visible, and the advertisement while anyone does.
+        var visibleHolders = 0
+        var advertiser: ServiceDiscovery?
     }
+    /// Whether multicast DNS may be used (`discovery: static` turns it off).
+    let multicast: Bool
+    let listenAddress: String
 
     /// Connections at once: a phone needs one; more are closed as they come.
     static let maximumConnections = 8
 
-    init(settings: QuickShareSettings, name: String, requests: LocalSendRequests) {
+    init(settings: QuickShareSettings, name: String, requests: LocalSendRequests, multicast: Bool, listenAddress: String) {
         self.settings = settings
         self.name = name
         self.requests = requests
+        self.multicast = multicast
+        self.listenAddress = listenAddress
+    }
+
+    /// The mDNS service type phones browse for.
+    static let serviceType: DNSName = [String(QuickShareEndpoint.serviceType.prefix { $0 != "." }), "_tcp", "local"]
+
+    /// What is advertised: this endpoint's name, and the TXT record `n` (this device's
+    /// type and name, visible).
+    func advertisement(port: Int) -> ServiceAdvertisement {
+        let info = QuickShareEndpointInfo(deviceType: .laptop, name: name)
+        return ServiceAdvertisement(serviceType: Self.serviceType, instance: endpoint.serviceName,
+                                    host: "actshare-qs-" + String(decoding: endpoint.id, as: UTF8.self).lowercased(), port: UInt16(port),
+                                    text: ["n=" + info.textRecord])
+    }
+
+    /// Advertised to phones from now until as many ``endVisible()`` calls; the name shown.
+    func becomeVisible() throws(HandoffError) -> String {
+        guard settings.mode != .off, let port else { throw .quickShareOff }
+        guard multicast else { throw .quickShareNeedsMulticast }
+        let advertisement = advertisement(port: port)
+        let failure: String? = state.withLock { state in
+            if state.advertiser == nil {
+                do {
+                    let advertiser = try ServiceDiscovery(advertising: advertisement, browsing: Self.serviceType,
+                                                          advertisedAddress: listenAddress == "0.0.0.0" ? nil : listenAddress)
+                    advertiser.start()
+                    state.advertiser = advertiser
+                } catch {
+                    return "\(error)"
+                }
+            }
+            state.visibleHolders += 1
+            return nil
+        }
+        if let failure {
+            DaemonLog.line("Quick Share cannot be advertised: \(failure)")
+            throw .quickShareOff
+        }
+        DaemonLog.line("visible to phones nearby as \(name) (Quick Share \(advertisement.instance))")
+        return name
+    }
+
+    /// One asker left; the last one's leaving says goodbye on the link.
+    func endVisible() {
+        let stopping: ServiceDiscovery? = state.withLock { state in
+            state.visibleHolders = max(0, state.visibleHolders - 1)
+            guard state.visibleHolders == 0 else { return nil }
+            defer { state.advertiser = nil }
+            return state.advertiser
+        }
+        if let stopping {
+            stopping.stop()
+            DaemonLog.line("no longer visible to phones")
+        }
     }
 
     /// The port phones connect to, once listening.

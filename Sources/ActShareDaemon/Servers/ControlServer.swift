@@ -22,6 +22,7 @@ struct ControlServer {
     let pairing: PairingFlow
     let clipboard: ClipboardService
     let localSend: LocalSendService
+    let quickShare: QuickShareService
 
     /// The refusal a confined caller gets.
     static func refusal(pid: Int32) -> ControlResponse { .failure(.sandboxedCaller(pid: pid)) }
@@ -92,6 +93,17 @@ struct ControlServer {
                 case .sendFiles(let paths, let devices, let all, let copy, let pin):
                     response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin, grants: grants,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
+                case .visible:
+                    do {
+                        let name = try quickShare.becomeVisible()
+                        try await outbound.write(try Wire.line(ControlResponse.success(device: Device(id: "", name: name, host: "", port: quickShare.port ?? 0))))
+                        // Visible until the asker closes the connection; what else it sends is not read.
+                        while try await lines.next() != nil {}
+                        quickShare.endVisible()
+                        return
+                    } catch let error as HandoffError {
+                        response = .failure(error)
+                    }
                 case .update(let userInfo):
                     // An app's answer to will-save: no response of its own.
                     link.answer(userInfo)
@@ -205,7 +217,7 @@ struct ControlServer {
                 return .failure(.noLocalSendRequest(id: id))
             case .update:
                 return .failure(.updateWithoutWillSave)
-            case .pair, .pairWait, .confirm, .sendFiles, .restrict:
+            case .pair, .pairWait, .confirm, .sendFiles, .restrict, .visible:
                 return .failure(.notExpectedHere(operation: op.rawValue))
             }
         } catch {

@@ -16,7 +16,7 @@ struct HandoffCommand: ParsableCommand {
         commandName: "handoff",
         abstract: "Pair with your other devices, send them files, and continue their activities here.",
         subcommands: [Pair.self, Devices.self, Unpair.self, List.self, Continue.self, Status.self, Send.self, Received.self, Queue.self, Discover.self,
-                      Requests.self, Accept.self, Decline.self, HandoffClipboardCommand.self])
+                      Requests.self, Accept.self, Decline.self, Visible.self, HandoffClipboardCommand.self])
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
