@@ -54,6 +54,15 @@ let releaseCompiling: [SwiftSetting] = [
         .when(platforms: [.linux], configuration: .release)),
 ]
 
+/// The daemon's own modules are compiled for size in release builds: it starts once per
+/// session, not per command, and its installed library is most of the package's size
+/// (docs/PACKAGING.md; the Debian package has a limit, and Quick Share took it over).
+/// Nor do they carry reflection metadata (Mirror, `dump`): the daemon's words come from
+/// `description`s, not from printing values whole.
+let daemonCompiling: [SwiftSetting] = [
+    .unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata"], .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "actshare",
     products: [
@@ -118,9 +127,9 @@ let package = Package(
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
         .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"], swiftSettings: releaseCompiling),
         // DNS-SD over multicast DNS: the message codec, a responder and a browser.
-        .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
+        .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"], swiftSettings: daemonCompiling),
         // SHA-256, HMAC, HKDF, P-256 and AES over the BoringSSL swift-nio-ssl links (one copy).
-        .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
+        .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")], swiftSettings: daemonCompiling),
         // Quick Share's protocol buffers in C: proto/*.proto through protoc-c
         // (scripts/generate-protobuf; the generated code is committed), on Debian's libprotobuf-c.
         .target(
@@ -129,7 +138,8 @@ let package = Package(
         // Quick Share: its encodings, key schedule, handshake and framing (the daemon runs it).
         .target(
             name: "ActShareQuickShare",
-            dependencies: ["ActShareCore", "ActShareCrypto", "CQuickShareWire", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: ["ActShareCore", "ActShareCrypto", "CQuickShareWire", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: daemonCompiling),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",
@@ -141,7 +151,7 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ], swiftSettings: daemonCompiling),
         // Run as it is by the tests and benchmarks; a release install links its objects as
         // libactshare-daemon.so instead, on actshare's Swift runtime (scripts/link-release).
         .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: releaseLinking),

@@ -490,7 +490,7 @@ int32_t handoff_send(const actshare_request *request, actshare_session *session)
         int32_t status = send_files(request, device, session, &files, name, sizeof name);
         if (status != ACTSHARE_STATUS_DONE) return status;
     }
-    char said[256];
+    char said[320]; /* the words and a device name of up to 255 bytes, whole */
     const char *to = *name ? name : device && *device ? device : NULL;
     if (files > 0 && handed == 0) {
         snprintf(said, sizeof said, "sent %d file%s%s%s", files, files == 1 ? "" : "s", to ? " to " : "", to ? to : "");
