@@ -78,6 +78,25 @@ import Testing
         try link.pump()
     }
 
+    /// Android's way: the bytes in chunks not flagged last, then an empty chunk flagged
+    /// last. The file is whole, and said so, once; nothing after that may carry bytes.
+    @Test func aFileWholeBeforeItsEmptyLastChunkIsWholeOnce() throws {
+        var link = try Link(files: [Self.file("a.txt", 4, id: 7), Self.file("b.txt", 1, id: 8)])
+        try link.pump()
+        link.hear(try link.receiver.answer(accept: true))
+        try link.pump()
+        link.toReceiver += [
+            try link.sender.fileChunk(payloadID: 7, offset: 0, bytes: [1, 2], last: false),
+            try link.sender.fileChunk(payloadID: 7, offset: 2, bytes: [3, 4], last: false),
+            try link.sender.fileChunk(payloadID: 7, offset: 4, bytes: [], last: true),
+        ]
+        try link.pump()
+        let lasts = link.heard.filter { if case .fileData(7, _, _, true) = $0 { true } else { false } }
+        #expect(lasts == [.fileData(payloadID: 7, offset: 2, bytes: [3, 4], last: true)])
+        link.toReceiver.append(try link.sender.fileChunk(payloadID: 7, offset: 4, bytes: [9], last: true))
+        #expect(throws: QuickShareSessionError.badChunk(7)) { try link.pump() }
+    }
+
     @Test func aDeclinedShareTellsTheSender() throws {
         var link = try Link(files: [Self.file("a.txt", 5, id: 1)])
         try link.pump()

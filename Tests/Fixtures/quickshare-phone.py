@@ -336,21 +336,24 @@ def send(args) -> int:
                 emit("sent", kind="text", size=len(item[2]))
                 continue
             _, file_id, path, size = item
+            # As Android sends a file: its bytes in chunks not flagged last, then an empty
+            # chunk flagged last.
             digest, offset = hashlib.sha256(), 0
             with open(path, "rb") as handle:
-                while True:
+                while offset < size:
                     body = handle.read(CHUNK)
+                    if not body:
+                        raise Failure(f"{path} shrank while it was sent")
                     digest.update(body)
-                    last = offset + len(body) >= size
-                    frame = payloadify(body, conn.keys, id=file_id, flags=1 if last else 0, type=OWF.PayloadTransferFrame.PayloadHeader.FILE,
+                    frame = payloadify(body, conn.keys, id=file_id, flags=0, type=OWF.PayloadTransferFrame.PayloadHeader.FILE,
                                        offset=offset, total_size=size, sequence_number=conn.sequence)
                     conn.write_frame(frame)
                     if args.replay:
                         conn.write_frame(frame)  # the same frame again, as a replay on the path
                         args.replay = False
                     offset += len(body)
-                    if last:
-                        break
+            conn.write_frame(payloadify(b"", conn.keys, id=file_id, flags=1, type=OWF.PayloadTransferFrame.PayloadHeader.FILE,
+                                        offset=offset, total_size=size, sequence_number=conn.sequence))
             emit("sent", kind="file", size=size, sha256=digest.hexdigest())
         conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
         # The receiver hangs up once it has read everything, with a disconnection of its

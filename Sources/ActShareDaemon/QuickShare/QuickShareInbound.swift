@@ -100,11 +100,22 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
     }
 
     func quickShare(file payloadID: Int64, offset: UInt64, bytes: [UInt8], last: Bool) throws {
-        try write(payloadID, bytes, last: last)
+        try logged { try write(payloadID, bytes, last: last) }
     }
 
     func quickShare(text payloadID: Int64, _ text: [UInt8]) throws {
-        try write(payloadID, text, last: true)
+        try logged { try write(payloadID, text, last: true) }
+    }
+
+    /// `body`, its failure said in the log (the connection then ends).
+    private func logged(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            let sender = state.withLock { $0.sender }
+            DaemonLog.line("files from Quick Share device \(sender) cannot be written: \(HandoffError(error))")
+            throw error
+        }
     }
 
     /// Writes `bytes` to the item's file, opened at its first bytes; whole, it is closed

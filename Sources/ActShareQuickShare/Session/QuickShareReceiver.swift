@@ -156,13 +156,18 @@ public struct QuickShareReceiver: Sendable {
         }
         if transfer.kind == .file {
             guard phase == .receiving, let file = files[transfer.id] else { throw .badChunk(transfer.id) }
+            guard offset >= 0, UInt64(offset) == file.received, transfer.totalSize >= 0, UInt64(transfer.totalSize) == file.size else {
+                throw .badChunk(transfer.id)
+            }
+            // A file is whole once its bytes are all here: Android then sends an empty
+            // chunk flagged last (nothing more is said of it), others flag the last bytes.
+            if file.received == file.size {
+                guard body.isEmpty else { throw .badChunk(transfer.id) }
+                return []
+            }
             let end = file.received + UInt64(body.count)
-            guard offset >= 0, UInt64(offset) == file.received, transfer.totalSize >= 0, UInt64(transfer.totalSize) == file.size,
-                  end <= file.size, !last || end == file.size, file.received < file.size || body.isEmpty
-            else { throw .badChunk(transfer.id) }
+            guard end <= file.size, !last || end == file.size else { throw .badChunk(transfer.id) }
             files[transfer.id]?.received = end
-            // A file already whole (empty, say) gets nothing more.
-            if file.size == 0 { return [] }
             return [.fileData(payloadID: transfer.id, offset: file.received, bytes: body, last: end == file.size)] + finishedIfWhole()
         }
         // A BYTES payload: a negotiation frame, or a text offered.
