@@ -63,7 +63,7 @@ import Testing
         ("handoff: {clipboard-max: 2GiB}\n", "c.yaml:1:26: error: 'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '2GiB'"),
         ("handoff: {clipboard-expires: 1s}\n", "c.yaml:1:30: error: 'handoff.clipboard-expires' must be a duration from 5s to 1h such as 2m, not '1s'"),
         ("handoff: {clipboard-primary: sometimes}\n", "c.yaml:1:30: error: 'handoff.clipboard-primary' must be true or false, not 'sometimes'"),
-        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, clipboard, clipboard-expires, clipboard-max, clipboard-primary, device-name, discovery, keep-partial, listen, localsend, localsend-pin, localsend-port, peers, port, receive-dir)"),
+        ("handoff: {colour: red}\n", "c.yaml:1:11: error: unknown key 'colour' in 'handoff' (allowed: browser, clipboard, clipboard-expires, clipboard-max, clipboard-primary, device-name, discovery, keep-partial, listen, localsend, localsend-pin, localsend-port, peers, port, quickshare, receive-dir)"),
         ("sandbox: maybe\n", "c.yaml:1:10: error: 'sandbox' must be auto (run providers unsandboxed on a kernel without Landlock, with a warning) or required (do not run them), not 'maybe'"),
         ("limits: {memory: 1KiB}\n", "c.yaml:1:18: error: 'limits.memory' must be a size of at least 64MiB such as 4GiB, not '1KiB'"),
         ("limits: {open-files: 3}\n", "c.yaml:1:22: error: 'limits.open-files' must be at least 16, not 3"),

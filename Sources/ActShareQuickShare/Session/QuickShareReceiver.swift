@@ -155,7 +155,8 @@ public struct QuickShareReceiver: Sendable {
             throw .peerCancelled
         }
         if transfer.kind == .file {
-            guard phase == .receiving, let file = files[transfer.id] else { throw .badChunk(transfer.id) }
+            // Once all is here (done), only the empty last chunks of whole files may follow.
+            guard phase == .receiving || phase == .done, let file = files[transfer.id] else { throw .badChunk(transfer.id) }
             guard offset >= 0, UInt64(offset) == file.received, transfer.totalSize >= 0, UInt64(transfer.totalSize) == file.size else {
                 throw .badChunk(transfer.id)
             }
