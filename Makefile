@@ -29,6 +29,7 @@ bench:
 	Benchmarks/handoff-flood
 	Benchmarks/handoff-vs-scp
 	Benchmarks/localsend-transfer
+	Benchmarks/quickshare-transfer
 	Benchmarks/upload-vs-curl
 	Benchmarks/handoff-discovery
 	Benchmarks/sheet-vs-zenity

@@ -13,8 +13,8 @@ Usage:
       events: pin, accepted | declined, sent (per item), done | failed
       exit: 0 done, 2 declined, 1 failed. --replay sends its first chunk frame twice
       (as someone replaying it on the path would): the receiver must drop the connection.
-  quickshare-phone.py receive --dir DIR (--accept | --decline) [--name NAME]
-      listens on 127.0.0.1, port from the kernel: events listening (port), peer, pin,
+  quickshare-phone.py receive --dir DIR (--accept | --decline) [--name NAME] [--ip ADDRESS]
+      listens on ADDRESS (127.0.0.1), port from the kernel: events listening (port), peer, pin,
       introduction, accepted | declined, received (per item, with sha256), done | failed
 """
 import argparse
@@ -372,7 +372,7 @@ def send(args) -> int:
 
 
 def receive(args) -> int:
-    listener = socket.create_server(("127.0.0.1", 0))
+    listener = socket.create_server((args.ip, 0))
     emit("listening", port=listener.getsockname()[1])
     listener.settimeout(120)
     sock, _ = listener.accept()
@@ -395,7 +395,10 @@ def receive(args) -> int:
             conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
             return 0
         emit("accepted")
-        files = {f.payload_id: {"name": os.path.basename(f.name) or "file", "size": f.size, "data": b""} for f in intro.file_metadata}
+        # Each file written as it comes (a 512 MiB file is not held in memory).
+        files = {f.payload_id: {"name": os.path.basename(f.name) or "file", "size": f.size, "got": 0, "sha": hashlib.sha256(),
+                                "handle": open(os.path.join(args.dir, os.path.basename(f.name) or "file"), "wb")}
+                 for f in intro.file_metadata}
         texts = {t.payload_id for t in intro.text_metadata}
         while files or texts:
             item = conn.next_item(texts)
@@ -405,16 +408,17 @@ def receive(args) -> int:
             elif item[0] == "chunk":
                 _, header, chunk = item
                 file = files.get(header.id)
-                if file is None or chunk.offset != len(file["data"]) or len(file["data"]) + len(chunk.body) > file["size"] \
+                if file is None or chunk.offset != file["got"] or file["got"] + len(chunk.body) > file["size"] \
                         or header.total_size != file["size"]:
                     raise Failure(f"a chunk of payload {header.id} out of place")
-                file["data"] += chunk.body
+                file["handle"].write(chunk.body)
+                file["sha"].update(chunk.body)
+                file["got"] += len(chunk.body)
                 if chunk.flags & 1:
-                    if len(file["data"]) != file["size"]:
+                    if file["got"] != file["size"]:
                         raise Failure(f"{file['name']} ended short")
-                    with open(os.path.join(args.dir, file["name"]), "wb") as handle:
-                        handle.write(file["data"])
-                    emit("received", kind="file", name=file["name"], size=file["size"], sha256=hashlib.sha256(file["data"]).hexdigest())
+                    file["handle"].close()
+                    emit("received", kind="file", name=file["name"], size=file["size"], sha256=file["sha"].hexdigest())
                     del files[header.id]
         conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
         emit("done")
@@ -439,6 +443,7 @@ def main() -> int:
     receiving = commands.add_parser("receive")
     receiving.add_argument("--dir", required=True)
     receiving.add_argument("--name", default="Pixel")
+    receiving.add_argument("--ip", default="127.0.0.1", help="the address to listen on (its port is the kernel's)")
     answer = receiving.add_mutually_exclusive_group(required=True)
     answer.add_argument("--accept", action="store_true")
     answer.add_argument("--decline", action="store_true")
