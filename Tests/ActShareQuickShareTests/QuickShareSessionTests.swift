@@ -97,6 +97,16 @@ import Testing
         #expect(throws: QuickShareSessionError.badChunk(7)) { try link.pump() }
     }
 
+    /// Stopped here once under way: the sender hears a cancel.
+    @Test func aShareStoppedHereIsCancelledForTheSender() throws {
+        var link = try Link(files: [Self.file("a.txt", 5, id: 7)])
+        try link.pump()
+        link.hear(try link.receiver.answer(accept: true))
+        try link.pump()
+        link.hear(try link.receiver.cancel())
+        #expect(throws: QuickShareSessionError.peerCancelled) { try link.pump() }
+    }
+
     @Test func aDeclinedShareTellsTheSender() throws {
         var link = try Link(files: [Self.file("a.txt", 5, id: 1)])
         try link.pump()

@@ -120,6 +120,28 @@ import Testing
         #expect(names == ["escaped.txt"], "\(names)")
     }
 
+    /// Declined once under way (`handoff decline ID`): the phone is sent a cancel, the
+    /// connection ends, and nothing of the share stays.
+    @Test func aShareStoppedUnderWayLeavesNothing() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsc")
+        let (alpha, port) = try Self.receiver(link)
+        // The phone's side slowed, so the share is caught midway.
+        try link.limitRate(1, megabits: 8)
+        try Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 3) }).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.bin"))
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "\(alpha.sandbox.root)/a.bin"])
+        let request = try Self.waitForRequest(alpha)
+        let id = try #require(request["id"] as? String)
+        #expect(try alpha.run("handoff", "accept", id).status == 0)
+        let downloads = "\(alpha.sandbox.root)/home/Downloads"
+        #expect(eventually(every: 0.01) { ((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).contains { $0.hasPrefix(".actshare-partial-") } })
+        let declined = try alpha.run("handoff", "decline", id)
+        #expect(declined.status == 0, "\(declined.stderr)")
+        let (status, events) = phone.finish()
+        #expect(status == 1, "\(events)")
+        #expect(eventually { alpha.log.contains("stopped the Quick Share transfer") && alpha.log.contains("it was stopped here") }, "\(alpha.log)")
+        #expect(eventually { ((try? FileManager.default.contentsOfDirectory(atPath: downloads)) ?? []).isEmpty })
+    }
+
     /// A frame replayed by someone on the path ends the connection; nothing is kept.
     @Test func aReplayedFrameEndsTheShare() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsp")

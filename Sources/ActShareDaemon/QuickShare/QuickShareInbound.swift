@@ -73,6 +73,7 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
                     return !state.ended
                 }
                 guard stillOpen else { return session.discard() }
+                self.service.underWay(session, requestID: request.id)
             } catch {
                 DaemonLog.line("files from Quick Share device \(sender) not received: \(HandoffError(error))")
                 return answer(false)
@@ -111,6 +112,8 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
     private func logged(_ body: () throws -> Void) throws {
         do {
             try body()
+        } catch LocalSendSessionError.forbidden {
+            throw LocalSendSessionError.forbidden
         } catch {
             let sender = state.withLock { $0.sender }
             DaemonLog.line("files from Quick Share device \(sender) cannot be written: \(HandoffError(error))")
@@ -124,6 +127,8 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         let id = String(payloadID)
         let (session, open) = state.withLock { ($0.session, $0.writing[payloadID]) }
         guard let session else { throw LocalSendSessionError.cannotWrite }
+        // Stopped by the user (`handoff decline ID` once under way): the phone is told.
+        guard !session.hasEnded else { throw LocalSendSessionError.forbidden }
         var fd = open ?? -1
         if open == nil {
             guard case .write(let opened, _, _) = try session.beginUpload(id, token: session.slots[id]?.token ?? "") else {
@@ -144,6 +149,7 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         close(fd)
         state.withLock { _ = $0.writing.removeValue(forKey: payloadID) }
         if let received = try session.endUpload(id, sha256: "") {
+            service.finished(session.requestID)
             transfers.record(received)
         }
     }
@@ -161,7 +167,10 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         }
         asking?.cancel()
         for fd in open { close(fd) }
-        session?.discard()
+        if let session {
+            session.discard()
+            service.finished(session.requestID)
+        }
         if let error { DaemonLog.line("the Quick Share connection from \(sender.isEmpty ? "a device" : sender) ended: \(error)") }
     }
 }

@@ -30,6 +30,8 @@ final class QuickShareService: Sendable {
         /// Who asked to be visible, and the advertisement while anyone does.
         var visibleHolders = 0
         var advertiser: ServiceDiscovery?
+        /// The shares accepted and under way, by the request the user answered.
+        var accepted: [String: LocalSendSession] = [:]
     }
     /// Whether multicast DNS may be used (`discovery: static` turns it off).
     let multicast: Bool
@@ -131,6 +133,24 @@ final class QuickShareService: Sendable {
         } onCancel: {
             server.close(promise: nil)
         }
+    }
+
+    /// `session`, accepted as request `requestID`, is under way (until ``finished(_:)``).
+    func underWay(_ session: LocalSendSession, requestID: String) {
+        state.withLock { $0.accepted[requestID] = session }
+    }
+
+    func finished(_ requestID: String) {
+        _ = state.withLock { $0.accepted.removeValue(forKey: requestID) }
+    }
+
+    /// Stops the share the user accepted as `requestID` (`handoff decline ID`): nothing of
+    /// it stays, and its connection tells the phone at its next bytes. Whether there was one.
+    func cancel(requestID: String) -> Bool {
+        guard let session = state.withLock({ $0.accepted.removeValue(forKey: requestID) }) else { return false }
+        session.discard()
+        DaemonLog.line("stopped the Quick Share transfer from \(session.sender) (\(requestID)): nothing of it is kept")
+        return true
     }
 
     /// Whether `channel` may be served: at most ``maximumConnections`` at once.

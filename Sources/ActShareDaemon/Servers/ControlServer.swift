@@ -213,7 +213,7 @@ struct ControlServer {
             case .answer(let id, let accept, let always):
                 if await localSend.requests.answer(id, accept ? .accepted(always: always) : .declined) { return .success(id: id) }
                 // Declined once accepted: the transfer under way stops.
-                if !accept, await localSend.sessions.cancel(requestID: id) { return .success(id: id) }
+                if !accept, await localSend.sessions.cancel(requestID: id) || quickShare.cancel(requestID: id) { return .success(id: id) }
                 return .failure(.noLocalSendRequest(id: id))
             case .update:
                 return .failure(.updateWithoutWillSave)

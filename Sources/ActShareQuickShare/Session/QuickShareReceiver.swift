@@ -123,6 +123,14 @@ public struct QuickShareReceiver: Sendable {
         return try seal(.keepAlive(ack: false, sequence: keepAliveSequence))
     }
 
+    /// The frames that tell the sender this side stopped the share (a sharing CANCEL);
+    /// nothing more is taken.
+    public mutating func cancel() throws(QuickShareSessionError) -> [Event] {
+        let events = try sealSharing(.cancel)
+        phase = .done
+        return events
+    }
+
     /// The disconnection to send once the share is whole: the receiver hangs up first.
     public mutating func disconnection() throws(QuickShareSessionError) -> [UInt8] {
         try seal(.disconnection)

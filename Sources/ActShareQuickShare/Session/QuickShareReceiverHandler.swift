@@ -84,9 +84,9 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
             case let .introduction(offer):
                 ask(offer, context)
             case let .fileData(payloadID, offset, bytes, last):
-                do { try delegate.quickShare(file: payloadID, offset: offset, bytes: bytes, last: last) } catch { end(context, .peerRefused) }
+                do { try delegate.quickShare(file: payloadID, offset: offset, bytes: bytes, last: last) } catch { stop(context) }
             case let .text(payloadID, text):
-                do { try delegate.quickShare(text: payloadID, text) } catch { end(context, .peerRefused) }
+                do { try delegate.quickShare(text: payloadID, text) } catch { stop(context) }
             case .finished:
                 // The receiver says it is done first, as Android's does; the socket closes
                 // once the sender hung up too (closing with its last frame unread would
@@ -125,6 +125,14 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
             return end(context, error)
         }
         if !accept { end(context, nil) }
+    }
+
+    /// This side stops the share: the sender is told (a cancel), then the connection ends.
+    private func stop(_ context: ChannelHandlerContext) {
+        if let events = try? receiver.cancel() {
+            for case let .send(frame) in events { lastWrite = context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: frame))) }
+        }
+        end(context, .stoppedHere)
     }
 
     private func sendKeepAlive(_ context: ChannelHandlerContext) {

@@ -12,6 +12,7 @@ extension QuickShareSessionError: CustomStringConvertible {
         case let .payloadTooLarge(size): "a payload of \(size) bytes is over the limit"
         case .peerCancelled: "it cancelled the share"
         case .peerRefused: "it refused or hung up before the share was whole"
+        case .stoppedHere: "it was stopped here"
         }
     }
 }

@@ -1,5 +1,5 @@
-/// Why a Quick Share connection ended early. Every case but ``peerCancelled`` and
-/// ``peerRefused`` is the peer breaking the protocol or a limit: the connection is closed
+/// Why a Quick Share connection ended early. Every case but ``peerCancelled``,
+/// ``peerRefused`` and ``stoppedHere`` is the peer breaking the protocol or a limit: the connection is closed
 /// and whatever was received of the transfer is removed.
 public enum QuickShareSessionError: Error, Equatable, Sendable {
     /// The UKEY2 handshake failed.
@@ -25,4 +25,7 @@ public enum QuickShareSessionError: Error, Equatable, Sendable {
     case peerCancelled
     /// The peer refused the connection, or disconnected before the share was whole.
     case peerRefused
+    /// This side stopped the share: the user declined it once under way, or what came
+    /// could not be written (the peer is sent a cancel).
+    case stoppedHere
 }
