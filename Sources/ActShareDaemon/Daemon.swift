@@ -127,7 +127,7 @@ public final class Daemon: Sendable {
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
         ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)
         transfers = TransferService(device: device, peers: peers, queue: queue, group: group, clientContext: clientContext,
-                                    receiveDirectory: settings.receiveDirectory, localSend: localSend)
+                                    receiveDirectory: settings.receiveDirectory, localSend: localSend, quickShare: quickShare)
         pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
         clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, transfers: transfers, board: ClipboardBoard(), group: group,

@@ -3,10 +3,12 @@
 /// that it claims the id of a paired device, `pinned` that it announces a certificate
 /// pinned here; the certificate proves or refutes it on connecting.
 public struct DiscoveredDevice: Codable, Sendable, Equatable {
-    /// How it is reached: ``actshare`` or ``localSend``.
+    /// How it is reached: ``actshare``, ``localSend`` or ``quickShare``.
     public enum ProtocolName: String, Codable, Sendable {
         case actshare
         case localSend = "localsend"
+        /// A phone (or any Quick Share receiver) that advertises itself.
+        case quickShare = "quickshare"
     }
 
     /// The first 16 hex digits of the SHA-256 of its public key, as it claims; for a
@@ -47,6 +49,14 @@ public struct DiscoveredDevice: Codable, Sendable, Equatable {
         kind = info.deviceType?.rawValue
         fingerprint = info.fingerprint.uppercased()
         self.pinned = pinned
+    }
+
+    /// A Quick Share receiver as it advertises itself: its endpoint id, name and kind
+    /// (`phone`, `tablet`, `laptop`…).
+    public init(quickShare endpointID: String, name: String, kind: String, address: String, port: Int) {
+        self.init(id: endpointID, name: name, address: address, port: port)
+        protocolName = .quickShare
+        self.kind = kind
     }
 
     enum CodingKeys: String, CodingKey {

@@ -45,6 +45,12 @@ public struct QuickShareEndpointInfo: Sendable, Equatable {
             || scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C
     }
 
+    /// What a TXT record `n` says (URL-safe base64 of the bytes), read as any peer's bytes are.
+    public init(textRecord: String) throws(QuickShareError) {
+        guard let bytes = URLSafeBase64.decode(textRecord) else { throw .malformedEndpointInfo("the TXT record is not base64") }
+        try self.init(decoding: bytes)
+    }
+
     /// The TXT record `n` a receiver advertises: ``encoded()`` in URL-safe base64.
     public var textRecord: String { URLSafeBase64.encode(encoded()) }
 

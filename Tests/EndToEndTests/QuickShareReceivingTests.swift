@@ -216,3 +216,49 @@ import Testing
         #expect(run.status == 2 && run.stderr.contains("Quick Share is found by multicast DNS"), "\(run.stderr)")
     }
 }
+
+/// actshare sending to a phone that shows its Quick Share (the stand-in phone advertising
+/// over mDNS with zeroconf, an implementation that is not ours): `handoff discover` lists
+/// it, `handoff send --device NAME` sends, the PIN shown is the phone's.
+@Suite(.serialized) struct QuickShareSendingTests {
+    typealias Machine = HandoffTests.Machine
+
+    static func phoneListed(_ alpha: Machine, _ name: String) -> Bool {
+        guard let run = try? alpha.run("handoff", "discover", "--json", "--timeout", "1"),
+              let listed = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] else { return false }
+        return listed.contains { $0["protocol"] as? String == "quickshare" && $0["name"] as? String == name && $0["kind"] as? String == "phone" }
+    }
+
+    @Test func filesGoToAPhoneThatShowsQuickShare() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qss")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let photo = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 11) })
+        try photo.write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise", "--name", "Pixel 9"])
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let sent = try alpha.run("handoff", "send", "--device", "Pixel 9", "\(alpha.sandbox.root)/photo.jpg")
+        #expect(sent.status == 0, "\(sent.stderr) \(alpha.log)")
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events)")
+        #expect(FileManager.default.contents(atPath: "\(folder)/photo.jpg") == photo)
+        // The PIN said to the sender is the one the phone shows.
+        let pin = events.first { $0["event"] as? String == "pin" }?["pin"] as? String
+        #expect(pin != nil && sent.stderr.contains("Quick Share PIN for Pixel 9: \(pin ?? "?")"), "\(sent.stderr)")
+    }
+
+    @Test func aPhoneThatDeclinesIsSaidSo() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsx")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--decline", "--ip", link.address(1), "--advertise", "--name", "Pixel 9"])
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let sent = try alpha.run("handoff", "send", "--device", "Pixel 9", "\(alpha.sandbox.root)/a.txt")
+        #expect(sent.status == 1 && sent.stderr.contains("Pixel 9 declined the files"), "\(sent.status) \(sent.stderr)")
+        #expect(phone.finish().status == 0)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
+    }
+}

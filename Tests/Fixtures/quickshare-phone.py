@@ -13,8 +13,8 @@ Usage:
       events: pin, accepted | declined, sent (per item), done | failed
       exit: 0 done, 2 declined, 1 failed. --replay sends its first chunk frame twice
       (as someone replaying it on the path would): the receiver must drop the connection.
-  quickshare-phone.py receive --dir DIR (--accept | --decline) [--name NAME] [--ip ADDRESS]
-      listens on ADDRESS (127.0.0.1), port from the kernel: events listening (port), peer, pin,
+  quickshare-phone.py receive --dir DIR (--accept | --decline) [--name NAME] [--ip ADDRESS] [--advertise]
+      listens on ADDRESS (127.0.0.1), port from the kernel, advertised over mDNS if asked: events listening (port), peer, pin,
       introduction, accepted | declined, received (per item, with sha256), done | failed
 """
 import argparse
@@ -371,8 +371,26 @@ def send(args) -> int:
         conn.sock.close()
 
 
+def advertise(ip: str, port: int, name: str):
+    """The phone's mDNS service as Android's receiver advertises it (zeroconf, pyquickshare's
+    dependency): the 10-byte endpoint name and the TXT record n; for as long as it runs."""
+    import base64
+    from zeroconf import ServiceInfo, Zeroconf
+    endpoint = "".join(random.choice("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789") for _ in range(4)).encode()
+    url64 = lambda data: base64.urlsafe_b64encode(data).decode().rstrip("=")
+    service = "_FC9F5ED42C8A._tcp.local."
+    instance = url64(b"\x23" + endpoint + b"\xfc\x9f\x5e\x00\x00")
+    info = ServiceInfo(service, f"{instance}.{service}", addresses=[socket.inet_aton(ip)], port=port,
+                       properties={"n": url64(endpoint_info(name))}, server=f"phone-{endpoint.decode().lower()}.local.")
+    zeroconf = Zeroconf(interfaces=[ip])
+    zeroconf.register_service(info)
+    return zeroconf
+
+
 def receive(args) -> int:
     listener = socket.create_server((args.ip, 0))
+    if args.advertise:
+        zeroconf = advertise(args.ip, listener.getsockname()[1], args.name)
     emit("listening", port=listener.getsockname()[1])
     listener.settimeout(120)
     sock, _ = listener.accept()
@@ -444,6 +462,7 @@ def main() -> int:
     receiving.add_argument("--dir", required=True)
     receiving.add_argument("--name", default="Pixel")
     receiving.add_argument("--ip", default="127.0.0.1", help="the address to listen on (its port is the kernel's)")
+    receiving.add_argument("--advertise", action="store_true", help="advertise over mDNS, as a phone showing its Quick Share does")
     answer = receiving.add_mutually_exclusive_group(required=True)
     answer.add_argument("--accept", action="store_true")
     answer.add_argument("--decline", action="store_true")

@@ -253,6 +253,12 @@ extension HandoffError: CustomStringConvertible {
             return "Quick Share is off here (config handoff.quickshare: on turns it on)"
         case .quickShareNeedsMulticast:
             return "phones cannot see this device: Quick Share is found by multicast DNS, and discovery is static here (config handoff.discovery)"
+        case .quickShareSendingOff:
+            return "sending to phones with Quick Share is off here (config handoff.quickshare: receive-only)"
+        case .quickShareFilesOnly:
+            return "Quick Share sends files, not folders: send the files themselves"
+        case .quickShareFailed(let device, let why):
+            return "the files did not reach \(device): \(why)"
         case .localSendOff:
             return "LocalSend is off here (config handoff.localsend: on turns it on)"
         case .localSendSendingOff:
@@ -265,7 +271,7 @@ extension HandoffError: CustomStringConvertible {
             return "\(device) asks for a PIN: give the one it shows with --pin"
         case .localSendPinWrong(let device):
             return "\(device) refused the PIN: give the one it shows with --pin"
-        case .localSendDeclined(let device):
+        case .declinedFiles(let device):
             return "\(device) declined the files"
         case .localSendBusy(let device):
             return "\(device) is busy with another transfer: try again when it is done"

@@ -18,7 +18,8 @@ extension HandoffError {
             return .notFound
         case .cancelled:
             return .cancelled
-        case .localSendOff, .localSendSendingOff, .localSendPinRequired, .localSendPinWrong, .quickShareOff, .quickShareNeedsMulticast:
+        case .localSendOff, .localSendSendingOff, .localSendPinRequired, .localSendPinWrong, .quickShareOff, .quickShareNeedsMulticast,
+             .quickShareSendingOff, .quickShareFilesOnly:
             return .badInput
         case .clipboardOff, .clipboardEmpty, .clipboardSecret, .clipboardTooLarge:
             return .badInput

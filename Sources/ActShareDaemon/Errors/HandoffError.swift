@@ -175,6 +175,14 @@ enum HandoffError: Error, Sendable {
     case quickShareOff
     /// Visibility needs multicast DNS (`discovery: static` has none).
     case quickShareNeedsMulticast
+    /// `handoff.quickshare: receive-only`.
+    case quickShareSendingOff
+    /// A folder, or a file inside one: Quick Share sends files.
+    case quickShareFilesOnly
+    /// The connection to the phone failed (why, in the protocol's words).
+    case quickShareFailed(device: String, why: String)
+    /// A LocalSend device or a phone declined the files.
+    case declinedFiles(device: String)
 
     // MARK: LocalSend devices (LocalSendService)
 
@@ -187,7 +195,6 @@ enum HandoffError: Error, Sendable {
     case localSendCertificateNotAnnounced(device: String, announced: String, presented: String)
     case localSendPinRequired(device: String)
     case localSendPinWrong(device: String)
-    case localSendDeclined(device: String)
     case localSendBusy(device: String)
     case localSendTooManyAttempts(device: String)
     /// An HTTP status the protocol does not give that step.

@@ -127,7 +127,7 @@ struct LocalSendSender {
             }
         case 204: return nil
         case 401: throw pin == nil ? HandoffError.localSendPinRequired(device: name) : HandoffError.localSendPinWrong(device: name)
-        case 403: throw HandoffError.localSendDeclined(device: name)
+        case 403: throw HandoffError.declinedFiles(device: name)
         case 409: throw HandoffError.localSendBusy(device: name)
         case 429: throw HandoffError.localSendTooManyAttempts(device: name)
         default: throw HandoffError.localSendAnswered(device: name, status: answer.status)

@@ -165,13 +165,16 @@ struct ControlServer {
             case .discover(let timeout):
                 let seconds = min(max(timeout ?? HandoffDefaults.discoverSeconds, 0), 10)
                 async let localSendNearby = localSend.nearby(waiting: seconds)
+                async let phonesNearby = quickShare.nearby(waiting: seconds)
                 let actshareNearby = await peers.nearby(waiting: seconds)
                 let localSendFound = await localSendNearby
+                let phones = await phonesNearby
                 guard actshareNearby != nil || localSendFound != nil else { return .failure(.discoveryOff) }
                 // An actshare daemon answers LocalSend too: listed once, as itself.
                 let actshareAddresses = Set((actshareNearby ?? []).map(\.address))
                 var response = ControlResponse.success()
                 response.nearby = (actshareNearby ?? []) + (localSendFound ?? []).filter { !($0.model == "actshare" && actshareAddresses.contains($0.address)) }
+                    + (phones ?? []).map { DiscoveredDevice(quickShare: $0.endpointID, name: $0.name, kind: "\($0.info.deviceType)", address: $0.address, port: $0.port) }
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))

@@ -17,6 +17,8 @@ struct TransferService: Sendable {
     let receiveDirectory: String
     /// LocalSend devices, which `send-files` may name too.
     let localSend: LocalSendService
+    /// Phones that advertise Quick Share, which `send-files` may name too.
+    let quickShare: QuickShareService
 
     /// `send-files`: the paths to each device chosen, all at once: paired devices, and
     /// LocalSend devices named by the name they announce (with `pin` when they ask for
@@ -33,14 +35,14 @@ struct TransferService: Sendable {
             return .failure(HandoffError(error))
         }
         guard !tree.items.isEmpty else { return .failure(.nothingToSend) }
-        let chosen: [PeerDirectory.Target], localSendDevices: [LocalSendDiscovery.Seen]
+        let chosen: [PeerDirectory.Target], localSendDevices: [LocalSendDiscovery.Seen], phones: [QuickShareService.Seen]
         do {
-            (chosen, localSendDevices) = try await targets(named: devices, all: all, forProvider: grants != nil)
+            (chosen, localSendDevices, phones) = try await targets(named: devices, all: all, forProvider: grants != nil)
         } catch {
             return .failure(HandoffError(error))
         }
 
-        let total = tree.totalBytes * UInt64(chosen.count + localSendDevices.count)
+        let total = tree.totalBytes * UInt64(chosen.count + localSendDevices.count + phones.count)
         let sent = NIOLockedValueBox<[String: UInt64]>([:])
         let work = Task {
             await withTaskGroup(of: Delivery.self) { group in
@@ -76,6 +78,20 @@ struct TransferService: Sendable {
                         }
                     }
                 }
+                for phone in phones {
+                    group.addTask {
+                        // The PIN both screens show, said to the sender to compare.
+                        let shown: @Sendable (String) -> Void = { code in
+                            var event = ControlResponse.success(event: "pin")
+                            event.device = Device(id: phone.endpointID, name: phone.name, host: phone.address, port: phone.port)
+                            event.code = code
+                            Task { try? await outbound.write(try Wire.line(event)) }
+                        }
+                        return await self.quickShare.send(tree, to: phone, group: self.group, pin: shown) { bytes in
+                            sent.withLockedValue { $0["quickshare:" + phone.endpointID] = bytes }
+                        }
+                    }
+                }
                 var deliveries: [Delivery] = []
                 for await delivery in group { deliveries.append(delivery) }
                 return deliveries.sorted { $0.device < $1.device }
@@ -92,6 +108,7 @@ struct TransferService: Sendable {
                 event.total = total
                 event.progress = chosen.map { TransferProgress(device: $0.entry.name, bytes: each[$0.entry.pin] ?? 0, total: tree.totalBytes) }
                     + localSendDevices.map { TransferProgress(device: $0.info.alias, bytes: each["localsend:" + $0.info.fingerprint] ?? 0, total: tree.totalBytes) }
+                    + phones.map { TransferProgress(device: $0.name, bytes: each["quickshare:" + $0.endpointID] ?? 0, total: tree.totalBytes) }
                 try? await outbound.write(try Wire.line(event))
             }
         }
@@ -122,19 +139,28 @@ struct TransferService: Sendable {
     /// to be paired (and so said), not asked over LocalSend.
     /// The devices `names` name; `forProvider`: a LocalSend device only if the user trusts it
     /// with what providers send (``LocalSendService/trustsForProviders(_:)``).
-    private func targets(named names: [String], all: Bool, forProvider: Bool) async throws -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen]) {
+    /// After LocalSend, a name may be a phone's that advertises Quick Share; never for a
+    /// provider (a phone proves nothing of itself).
+    private func targets(named names: [String], all: Bool, forProvider: Bool) async throws
+        -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen], [QuickShareService.Seen]) {
         let paired = await peers.paired.list
-        var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = []
+        var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = [], phones: [QuickShareService.Seen] = []
         for name in names {
-            if paired.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)), let seen = await localSend.device(named: name) {
+            guard paired.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)) else {
+                pairedNames.append(name)
+                continue
+            }
+            if let seen = await localSend.device(named: name) {
                 if forProvider, !(await localSend.trustsForProviders(seen)) { throw HandoffError.notTrustedForProvider(device: name) }
                 if !localSendDevices.contains(where: { $0.info.fingerprint == seen.info.fingerprint }) { localSendDevices.append(seen) }
+            } else if !forProvider, let phone = await quickShare.device(named: name) {
+                if !phones.contains(where: { $0.endpointID == phone.endpointID }) { phones.append(phone) }
             } else {
                 pairedNames.append(name)
             }
         }
-        guard localSendDevices.isEmpty || !pairedNames.isEmpty else { return ([], localSendDevices) }
-        return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices)
+        guard localSendDevices.isEmpty && phones.isEmpty || !pairedNames.isEmpty else { return ([], localSendDevices, phones) }
+        return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices, phones)
     }
 
     /// One LocalSend device's delivery; its certificate pinned when it is met the first time.

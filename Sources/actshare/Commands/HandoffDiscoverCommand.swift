@@ -6,12 +6,14 @@ extension HandoffCommand {
     /// `actshare handoff discover`: the daemons on the local network, paired or not.
     struct Discover: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the devices running actshare, and the LocalSend devices, on the local network.",
+            abstract: "List the devices running actshare, the LocalSend devices and the phones showing Quick Share, on the local network.",
             discussion: """
                 actshare daemons are found over multicast DNS (_actshare._tcp), LocalSend devices by LocalSend's announcements \
                 (224.0.0.167:53317). What a device says of itself is not proof: a device that is not paired shows the name it gives \
                 itself in quotes, and pairing (`actshare handoff pair NAME`) shows a code to compare on both. A LocalSend device is \
-                shown with its certificate's fingerprint, "pinned" once actshare has sent to it (LocalSend has no pairing).
+                shown with its certificate's fingerprint, "pinned" once actshare has sent to it (LocalSend has no pairing). A \
+                phone is listed while its Quick Share looks for receivers (_FC9F5ED42C8A._tcp); sending to it shows a PIN to \
+                compare with the phone's.
                 """)
         @Flag(help: "Print machine-readable JSON on standard output.") var json = false
         @Option(help: ArgumentHelp("Ask the network and wait this long for answers, 0 to 10 (0: what the daemon knows now).", valueName: "seconds")) var timeout = HandoffDefaults.discoverSeconds
@@ -30,6 +32,10 @@ extension HandoffCommand {
                 let about = [device.kind, device.model].compactMap { $0.map(TerminalText.visible) }.joined(separator: ", ")
                 StandardStreams.out("\(device.id)  \"\(TerminalText.visible(device.name))\" (LocalSend\(about.isEmpty ? "" : ", " + about))  "
                     + "\(device.address):\(device.port)  certificate \(device.fingerprint ?? "?")\(device.pinned == true ? "  pinned" : "")\n")
+            }
+            for device in nearby where device.protocolName == .quickShare {
+                StandardStreams.out("\(device.id)  \"\(TerminalText.visible(device.name))\" (Quick Share, \(TerminalText.visible(device.kind ?? "?")))  "
+                    + "\(device.address):\(device.port)\n")
             }
             for device in nearby where device.protocolName == .actshare {
                 let name = TerminalText.visible(device.name)

@@ -129,6 +129,13 @@ extension HandoffCommand {
                     if cancelled.pointee != 0 { throw CommandFailure(.cancelled, "cancelled") }
                     throw Self.brokenOff(error.message, reported: reported, devices: devices)
                 }
+                if response.event == "pin" {
+                    // Quick Share: the phone shows the same four digits, or someone is in between.
+                    bar?.finish()
+                    StandardStreams.err("Quick Share PIN for \(TerminalText.visible(response.device?.name ?? "the phone")): \(response.code ?? "?") "
+                        + "(the phone shows the same, or someone is in between: press Ctrl-C)\n")
+                    continue
+                }
                 if response.event == "progress" {
                     bar?.show(response.bytes ?? 0, of: response.total ?? 0, devices: response.progress ?? [])
                     if let progress = response.progress { reported = progress }

@@ -1,0 +1,152 @@
+import ActShareCore
+import ActShareCrypto
+import ActShareDNSSD
+import ActShareHandoff
+import ActShareQuickShare
+import NIOCore
+import NIOPosix
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Phones that advertise, and sending files to them. A phone advertises only while its
+/// Quick Share looks for receivers (after a sender's Bluetooth LE signal, or the QR way),
+/// so finding one is asking the link for a moment.
+extension QuickShareService {
+    /// A Quick Share receiver that advertised itself: where, and what it says it is.
+    struct Seen: Sendable {
+        var endpointID: String
+        var info: QuickShareEndpointInfo
+        var address: String
+        var port: Int
+
+        var name: String { info.name ?? "\(info.deviceType)" }
+    }
+
+    /// The receivers advertising on the link, asked for `seconds`; nil when Quick Share
+    /// sends nothing here (off, receive-only, or without multicast).
+    func nearby(waiting seconds: Double) async -> [Seen]? {
+        guard settings.mode == .on, multicast else { return nil }
+        guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
+        browser.start()
+        browser.queryNow()
+        try? await Task.sleep(for: .milliseconds(Int(max(seconds, 0.2) * 1000)))
+        let services = browser.services
+        browser.stop()
+        return services.compactMap { service in
+            // What a stranger advertises: its name and info read within bounds, or left out.
+            guard let endpoint = try? QuickShareEndpoint(serviceName: service.instance), endpoint != self.endpoint,
+                  let text = service.text["n"], let info = try? QuickShareEndpointInfo(textRecord: text), !info.isHidden,
+                  let address = service.addresses.first
+            else { return nil }
+            return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port))
+        }
+    }
+
+    /// The receiver called `name` (case-insensitive), asking the link for up to 1.5 s.
+    func device(named name: String) async -> Seen? {
+        guard let seen = await nearby(waiting: 1.5) else { return nil }
+        return seen.first { $0.name == name } ?? seen.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    /// The files of `tree` sent to `seen`; `pin` is given the PIN both screens show,
+    /// `progress` the bytes sent so far. Folders are refused: Quick Share sends files.
+    func send(_ tree: LocalTree, to seen: Seen, group: EventLoopGroup, pin: @escaping @Sendable (String) -> Void,
+              progress: @escaping @Sendable (UInt64) -> Void) async -> Delivery {
+        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShareSendingOff.phrase) }
+        let files = tree.items.filter { $0.entry.kind == .file }
+        guard files.count == tree.items.count, !files.contains(where: { $0.entry.path.contains("/") }) else {
+            return Delivery(device: seen.name, error: HandoffError.quickShareFilesOnly.phrase)
+        }
+        var descriptors: [Int64: Int32] = [:]
+        defer { descriptors.values.forEach { close($0) } }
+        var offers: [SharingFrame.FileOffer] = []
+        for (index, item) in files.enumerated() {
+            do {
+                descriptors[Int64(index + 1)] = try item.openListedFile()
+            } catch {
+                return Delivery(device: seen.name, error: error.phrase)
+            }
+            offers.append(SharingFrame.FileOffer(name: Array(item.entry.path.utf8), mimeType: Array(LocalSendSender.fileType(item.entry.path).utf8),
+                                                 payloadID: Int64(index + 1), size: Int64(item.entry.size)))
+        }
+        let offered = offers
+        let source = QuickShareOutbound(descriptors: descriptors, pin: pin, progress: progress, promise: group.next().makePromise())
+        let sender: QuickShareSender
+        do {
+            sender = QuickShareSender(keyPair: try P256KeyPair(), endpointID: String(decoding: endpoint.id, as: UTF8.self),
+                                      info: QuickShareEndpointInfo(deviceType: .laptop, name: name), files: offered, texts: [])
+        } catch {
+            return Delivery(device: seen.name, error: HandoffError.quickShareOff.phrase)
+        }
+        let channel: Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .connectTimeout(.seconds(10))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(QuickShareFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(QuickShareFrameEncoder()))
+                        try channel.pipeline.syncOperations.addHandler(QuickShareSenderHandler(sender: sender, files: offered, delegate: source))
+                    }
+                }
+                .connect(host: seen.address, port: seen.port).get()
+        } catch {
+            return Delivery(device: seen.name, error: HandoffError.quickShareFailed(device: seen.name, why: "\(error)").phrase)
+        }
+        let (failure, response) = await withTaskCancellationHandler {
+            (try? await source.promise.futureResult.get()) ?? (.peerRefused, nil)
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+        if Task.isCancelled { return Delivery(device: seen.name, error: HandoffError.cancelled.phrase) }
+        if response != nil { return Delivery(device: seen.name, error: HandoffError.declinedFiles(device: seen.name).phrase) }
+        if let failure { return Delivery(device: seen.name, error: HandoffError.quickShareFailed(device: seen.name, why: "\(failure)").phrase) }
+        let total = files.reduce(UInt64(0)) { $0 + $1.entry.size }
+        return Delivery(device: seen.name, delivered: files.map { Delivery.File(name: $0.entry.path, bytes: $0.entry.size, sha256: "") },
+                        received: files.map(\.entry.path), transferred: total)
+    }
+}
+
+/// One send's files, read for its connection (on its event loop) at the offsets it asks.
+final class QuickShareOutbound: QuickShareSenderDelegate, Sendable {
+    private let descriptors: [Int64: Int32]
+    private let pin: @Sendable (String) -> Void
+    private let progress: @Sendable (UInt64) -> Void
+    let promise: EventLoopPromise<(QuickShareSessionError?, SharingFrame.Response?)>
+    private let sent = Mutex<[Int64: Int64]>([:])
+
+    init(descriptors: [Int64: Int32], pin: @escaping @Sendable (String) -> Void, progress: @escaping @Sendable (UInt64) -> Void,
+         promise: EventLoopPromise<(QuickShareSessionError?, SharingFrame.Response?)>) {
+        self.descriptors = descriptors
+        self.pin = pin
+        self.progress = progress
+        self.promise = promise
+    }
+
+    func quickShare(pin: String) { self.pin(pin) }
+
+    func quickShareAccepted() {}
+
+    func quickShare(read payloadID: Int64, offset: Int64, limit: Int) throws -> [UInt8] {
+        guard let fd = descriptors[payloadID] else { throw HandoffError.sourceGone(path: "", errno: EBADF) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, limit, off_t(offset)) }
+        guard count >= 0 else { throw HandoffError.unreadable(path: "", errno: errno) }
+        bytes.removeLast(limit - count)
+        return bytes
+    }
+
+    func quickShare(sent payloadID: Int64, bytes: Int64) {
+        let total = sent.withLock { sent in
+            sent[payloadID] = bytes
+            return sent.values.reduce(0, +)
+        }
+        progress(UInt64(total))
+    }
+
+    func quickShareEnded(_ error: QuickShareSessionError?, response: SharingFrame.Response?) {
+        promise.succeed((error, response))
+    }
+}
