@@ -54,13 +54,16 @@ let releaseCompiling: [SwiftSetting] = [
         .when(platforms: [.linux], configuration: .release)),
 ]
 
-/// The daemon's own modules are compiled for size in release builds: it starts once per
-/// session, not per command, and its installed library is most of the package's size
-/// (docs/PACKAGING.md; the Debian package has a limit, and Quick Share took it over).
-/// Nor do they carry reflection metadata (Mirror, `dump`): the daemon's words come from
-/// `description`s, not from printing values whole.
-let daemonCompiling: [SwiftSetting] = [
-    .unsafeFlags(["-Osize", "-Xfrontend", "-disable-reflection-metadata"], .when(platforms: [.linux], configuration: .release)),
+/// The daemon's own modules are compiled for size in release builds: it starts once a
+/// session, and no command's start-up runs them. The Debian package has a size limit, and
+/// Quick Share took it over (docs/PACKAGING.md). (ActShareHandoff so compiled made
+/// `actshare list` 5 % slower: it stays as it is.)
+let sizeCompiling: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
+
+/// The daemon's modules carry no reflection metadata either (Mirror, `dump`): the daemon's
+/// words come from `description`s, not from printing values whole.
+let daemonCompiling: [SwiftSetting] = sizeCompiling + [
+    .unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
@@ -132,8 +135,11 @@ let package = Package(
         .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")], swiftSettings: daemonCompiling),
         // Quick Share's protocol buffers in C: proto/*.proto through protoc-c
         // (scripts/generate-protobuf; the generated code is committed), on Debian's libprotobuf-c.
+        // Each generated function in a section of its own: the unused ones (most packers)
+        // are left out of the daemon's library.
         .target(
             name: "CQuickShareWire", path: "Sources/CQuickShareWire", exclude: ["proto"],
+            cSettings: [.unsafeFlags(["-Os", "-ffunction-sections", "-fdata-sections"], .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("protobuf-c")]),
         // Quick Share: its encodings, key schedule, handshake and framing (the daemon runs it).
         .target(
