@@ -24,30 +24,38 @@ extension QuickShareService {
         var name: String { info.name ?? "\(info.deviceType)" }
     }
 
-    /// The receivers advertising on the link, asked for `seconds`; nil when Quick Share
-    /// sends nothing here (off, receive-only, or without multicast).
-    func nearby(waiting seconds: Double) async -> [Seen]? {
+    /// The receivers advertising on the link, asked for `seconds` (less once `enough` says
+    /// so); nil when Quick Share sends nothing here (off, receive-only, or without multicast).
+    func nearby(waiting seconds: Double, enough: ([Seen]) -> Bool = { _ in false }) async -> [Seen]? {
         guard settings.mode == .on, multicast else { return nil }
         guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
         browser.start()
         browser.queryNow()
-        try? await Task.sleep(for: .milliseconds(Int(max(seconds, 0.2) * 1000)))
-        let services = browser.services
-        browser.stop()
-        return services.compactMap { service in
-            // What a stranger advertises: its name and info read within bounds, or left out.
-            guard let endpoint = try? QuickShareEndpoint(serviceName: service.instance), endpoint != self.endpoint,
-                  let text = service.text["n"], let info = try? QuickShareEndpointInfo(textRecord: text), !info.isHidden,
-                  let address = service.addresses.first
-            else { return nil }
-            return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port))
+        var found: [Seen] = []
+        for _ in 0..<max(2, Int(seconds * 10)) {
+            try? await Task.sleep(for: .milliseconds(100))
+            found = browser.services.compactMap(seen)
+            if enough(found) { break }
         }
+        browser.stop()
+        return found
+    }
+
+    /// What a stranger advertises, read within bounds: its endpoint name and TXT `n`, or nil
+    /// (this device's own, a hidden one, one that does not read right).
+    private func seen(_ service: DiscoveredService) -> Seen? {
+        guard let endpoint = try? QuickShareEndpoint(serviceName: service.instance), endpoint != self.endpoint,
+              let text = service.text["n"], let info = try? QuickShareEndpointInfo(textRecord: text), !info.isHidden,
+              let address = service.addresses.first
+        else { return nil }
+        return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port))
     }
 
     /// The receiver called `name` (case-insensitive), asking the link for up to 1.5 s.
     func device(named name: String) async -> Seen? {
-        guard let seen = await nearby(waiting: 1.5) else { return nil }
-        return seen.first { $0.name == name } ?? seen.first { $0.name.lowercased() == name.lowercased() }
+        func named(_ seen: [Seen]) -> Seen? { seen.first { $0.name == name } ?? seen.first { $0.name.lowercased() == name.lowercased() } }
+        guard let seen = await nearby(waiting: 1.5, enough: { named($0) != nil }) else { return nil }
+        return named(seen)
     }
 
     /// The files of `tree` sent to `seen`; `pin` is given the PIN both screens show,
