@@ -12,6 +12,21 @@ public struct QuickShareEndpointInfo: Sendable, Equatable {
     /// The kinds of device Android draws an icon for.
     public enum DeviceType: UInt8, Sendable {
         case unknown = 0, phone, tablet, laptop, car, foldable, xr
+
+        /// Its name in words (`phone`), spelled out: the daemon's modules carry no
+        /// reflection metadata in release builds, so a case printed whole would show its
+        /// type's name instead.
+        public var name: String {
+            switch self {
+            case .unknown: "device"
+            case .phone: "phone"
+            case .tablet: "tablet"
+            case .laptop: "laptop"
+            case .car: "car"
+            case .foldable: "foldable"
+            case .xr: "headset"
+            }
+        }
     }
 
     public var version: UInt8 = 1
@@ -24,6 +39,9 @@ public struct QuickShareEndpointInfo: Sendable, Equatable {
     public var qrCodeData: [UInt8]?
     /// TLV type 2.
     public var vendor: UInt8?
+
+    /// The name to show: the one it gives, or its kind when it hides it.
+    public var shownName: String { name ?? deviceType.name }
 
     /// The most bytes of a name: one byte says its length.
     public static let maxNameLength = 255

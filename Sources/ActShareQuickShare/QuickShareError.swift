@@ -9,3 +9,14 @@ public enum QuickShareError: Error, Equatable, Sendable {
     /// A frame longer than ``QuickShareFrameDecoder/maxFrameLength`` (its length).
     case frameTooLarge(Int)
 }
+
+extension QuickShareError: CustomStringConvertible {
+    /// What a peer sent wrong, in words for the daemon's log.
+    public var description: String {
+        switch self {
+        case .malformedServiceName: "a service name that is not Quick Share's"
+        case let .malformedEndpointInfo(why): "its endpoint info is malformed: \(why)"
+        case let .frameTooLarge(length): "a frame of \(length) bytes is over the limit"
+        }
+    }
+}

@@ -68,4 +68,12 @@ import Testing
         let read = try QuickShareEndpointInfo(decoding: bytes)
         #expect(read.deviceType == .unknown && read.name == "A" && read.vendor == 1)
     }
+
+    /// A hidden device is shown by its kind, in words spelled out (release builds of the
+    /// daemon print no case names by reflection).
+    @Test func aHiddenDeviceIsShownByItsKindInWords() {
+        #expect(QuickShareEndpointInfo(deviceType: .phone, name: nil).shownName == "phone")
+        #expect(QuickShareEndpointInfo(deviceType: .tablet, name: "Tab").shownName == "Tab")
+        #expect(QuickShareError.malformedEndpointInfo("no name").description == "its endpoint info is malformed: no name")
+    }
 }

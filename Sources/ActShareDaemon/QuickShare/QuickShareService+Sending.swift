@@ -21,7 +21,7 @@ extension QuickShareService {
         var address: String
         var port: Int
 
-        var name: String { info.name ?? "\(info.deviceType)" }
+        var name: String { info.shownName }
     }
 
     /// The receivers advertising on the link, asked for `seconds` (less once `enough` says

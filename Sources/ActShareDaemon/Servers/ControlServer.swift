@@ -174,7 +174,7 @@ struct ControlServer {
                 let actshareAddresses = Set((actshareNearby ?? []).map(\.address))
                 var response = ControlResponse.success()
                 response.nearby = (actshareNearby ?? []) + (localSendFound ?? []).filter { !($0.model == "actshare" && actshareAddresses.contains($0.address)) }
-                    + (phones ?? []).map { DiscoveredDevice(quickShare: $0.endpointID, name: $0.name, kind: "\($0.info.deviceType)", address: $0.address, port: $0.port) }
+                    + (phones ?? []).map { DiscoveredDevice(quickShare: $0.endpointID, name: $0.name, kind: $0.info.deviceType.name, address: $0.address, port: $0.port) }
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))

@@ -8,5 +8,5 @@ public struct QuickSharePeer: Equatable, Sendable {
     public var address: String
 
     /// The name to show: the one it gives, or its kind when it hides it.
-    public var name: String { info.name ?? "\(info.deviceType)" }
+    public var name: String { info.shownName }
 }

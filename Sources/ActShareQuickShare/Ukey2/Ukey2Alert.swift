@@ -9,10 +9,7 @@ enum Ukey2Alert {
         guard let read = Unpacked(data, securegcm__ukey2_alert__unpack) else { return .badMessage }
         let type = read.message.has_type != 0 ? Int32(bitPattern: read.message.type.rawValue) : 0
         let text = read.message.error_message.map { String(decoding: Array(String(cString: $0).utf8.prefix(messageLimit)), as: UTF8.self) } ?? ""
-        return .alert(type, String(text.unicodeScalars.filter { !$0.properties.generalCategory.isControl }.map(Character.init)))
+        // A stranger's words in the log: what could fake a line or turn text around goes.
+        return .alert(type, String(String.UnicodeScalarView(text.unicodeScalars.filter { !QuickShareEndpointInfo.isForbiddenInAName($0) })))
     }
-}
-
-private extension Unicode.GeneralCategory {
-    var isControl: Bool { self == .control || self == .format }
 }
