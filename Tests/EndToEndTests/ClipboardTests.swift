@@ -86,10 +86,13 @@ import Testing
         init(size: String = "640x480") throws {
             var fds: [Int32] = [0, 0]
             // Close-on-exec, so only Xvfb (given it as standard output) holds the write end.
+            // -noreset: by default Xvfb resets when its last client leaves and drops a client
+            // that connects meanwhile (xorg/xserver#1102), as a dialog opened right after
+            // another one closes does.
             guard cactshare_pipe_cloexec(&fds) == 0 else { throw POSIXError(.EMFILE) }
             defer { close(fds[0]) }
             do {
-                server = try Server(["/usr/bin/Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "\(size)x24"], stdout: fds[1])
+                server = try Server(["/usr/bin/Xvfb", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "\(size)x24"], stdout: fds[1])
                 close(fds[1])
             } catch {
                 close(fds[1])
