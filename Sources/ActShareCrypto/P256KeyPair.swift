@@ -49,3 +49,76 @@ public final class P256KeyPair: @unchecked Sendable {
         return secret
     }
 }
+
+extension P256KeyPair {
+    /// An ECDSA signature of SHA-256(`message`) with the private key, as Quick Share's QR
+    /// handshake carries it: r and s, 32 bytes each, big-endian.
+    public func signature(of message: [UInt8]) throws -> [UInt8] {
+        let digest = SHA256.hash(data: message)
+        guard let signature = ECDSA_do_sign(digest, digest.count, key) else {
+            ERR_clear_error()
+            throw CryptoError.failed("ECDSA signing")
+        }
+        defer { ECDSA_SIG_free(signature) }
+        var r: UnsafePointer<BIGNUM>?, s: UnsafePointer<BIGNUM>?
+        ECDSA_SIG_get0(signature, &r, &s)
+        var out = [UInt8](repeating: 0, count: 64)
+        let written = out.withUnsafeMutableBufferPointer { buffer in
+            BN_bn2bin_padded(buffer.baseAddress, 32, r) == 1 && BN_bn2bin_padded(buffer.baseAddress! + 32, 32, s) == 1
+        }
+        guard written else { throw CryptoError.failed("ECDSA signing") }
+        return out
+    }
+
+    /// Whether `signature` (r and s, 32 bytes each) is one of SHA-256(`message`) by the
+    /// P-256 key with these coordinates.
+    public static func verify(_ signature: [UInt8], of message: [UInt8], x: [UInt8], y: [UInt8]) -> Bool {
+        guard signature.count == 64, x.count == 32, y.count == 32,
+              let key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1) else { return false }
+        defer { EC_KEY_free(key) }
+        let group = EC_KEY_get0_group(key)
+        guard let point = EC_POINT_new(group) else { return false }
+        defer { EC_POINT_free(point) }
+        let encoded = [4] + x + y
+        guard EC_POINT_oct2point(group, point, encoded, encoded.count, nil) == 1, EC_KEY_set_public_key(key, point) == 1,
+              let parsed = ECDSA_SIG_new()
+        else {
+            ERR_clear_error()
+            return false
+        }
+        defer { ECDSA_SIG_free(parsed) }
+        let r = BN_bin2bn(signature, 32, nil), s = signature.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
+        guard let r, let s, ECDSA_SIG_set0(parsed, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return false
+        }
+        let digest = SHA256.hash(data: message)
+        let valid = ECDSA_do_verify(digest, digest.count, parsed, key) == 1
+        ERR_clear_error()
+        return valid
+    }
+}
+
+extension P256KeyPair {
+    /// The y coordinates of the P-256 points with this x (the even one first); none when
+    /// x is on no point.
+    public static func yCoordinates(x: [UInt8]) -> [[UInt8]] {
+        guard x.count == 32, let key = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1) else { return [] }
+        defer { EC_KEY_free(key) }
+        let group = EC_KEY_get0_group(key)
+        guard let point = EC_POINT_new(group) else { return [] }
+        defer { EC_POINT_free(point) }
+        var found: [[UInt8]] = []
+        for prefix: UInt8 in [2, 3] {
+            let compressed = [prefix] + x
+            guard EC_POINT_oct2point(group, point, compressed, compressed.count, nil) == 1 else {
+                ERR_clear_error()
+                continue
+            }
+            var full = [UInt8](repeating: 0, count: 65)
+            if EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, &full, full.count, nil) == 65 { found.append(Array(full[33...])) }
+        }
+        return found
+    }
+}

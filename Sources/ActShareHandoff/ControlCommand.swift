@@ -35,6 +35,8 @@ public enum ControlCommand: Sendable {
     case answer(id: String, accept: Bool, always: Bool)
     /// Advertised to phones (Quick Share) while the connection is open.
     case visible
+    /// Quick Share by QR code: files, or one text or link.
+    case sendQR(paths: [String], text: String?)
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -77,6 +79,11 @@ public enum ControlCommand: Sendable {
         case .accept: self = .answer(id: try required(request.id, "an id"), accept: true, always: request.always == true)
         case .decline: self = .answer(id: try required(request.id, "an id"), accept: false, always: false)
         case .visible: self = .visible
+        case .sendQR:
+            guard (request.paths ?? []).isEmpty != (request.text == nil) else {
+                throw ControlRequestError("send-qr takes paths or a text, one of them")
+            }
+            self = .sendQR(paths: request.paths ?? [], text: request.text)
         }
     }
 

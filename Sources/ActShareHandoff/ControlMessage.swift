@@ -31,6 +31,11 @@ public struct ControlRequest: Codable, Sendable {
         /// Quick Share: this device is advertised to phones nearby (visible to everyone)
         /// while this connection stays open; the answer comes at once, with the name.
         case visible
+        /// Quick Share, the QR way: files (`paths`) or one text or link (`text`) to the
+        /// phone that scans the code the first event gives (`{"event":"qr","url"}`), waited
+        /// for up to 2 minutes; then `found` (the phone), `pin` and `progress` events, as
+        /// `send-files` answers.
+        case sendQR = "send-qr"
     }
 
     public var op: Operation
@@ -125,6 +130,8 @@ public struct ControlResponse: Codable, Sendable {
     public var requests: [LocalSendRequest]?
     /// For `clipboard-status` and `clipboard-push`: the Universal Clipboard here.
     public var clipboard: ClipboardStatus?
+    /// With the event `qr` (`send-qr`): what the QR code to show holds.
+    public var url: String?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -134,7 +141,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, phrase, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests
+        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests, url
         case exitCode = "exit_code"
     }
 

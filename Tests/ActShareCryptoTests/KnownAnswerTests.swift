@@ -66,4 +66,40 @@ import ActShareCrypto
         #expect(try one.sharedSecret(peerX: otherX, peerY: otherY) == other.sharedSecret(peerX: x, peerY: y))
         #expect(throws: CryptoError.notAP256Point) { try one.sharedSecret(peerX: Array(x.prefix(31)), peerY: y) }
     }
+
+    /// RFC 6979, A.2.5: P-256 with SHA-256 over "sample" verifies; a changed byte or another
+    /// message does not; a signature made here verifies with its own key only.
+    @Test func ecdsaP256() throws {
+        let x = Self.bytes("60fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6")
+        let y = Self.bytes("7903fe1008b8bc99a41ae9e95628bc64f2f1b20c2d7e9f5177a3c294d4462299")
+        let signature = Self.bytes("efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716"
+            + "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8")
+        #expect(P256KeyPair.verify(signature, of: Array("sample".utf8), x: x, y: y))
+        #expect(!P256KeyPair.verify(signature, of: Array("samples".utf8), x: x, y: y))
+        var forged = signature
+        forged[40] ^= 1
+        #expect(!P256KeyPair.verify(forged, of: Array("sample".utf8), x: x, y: y))
+        #expect(!P256KeyPair.verify(Array(signature.prefix(63)), of: Array("sample".utf8), x: x, y: y))
+
+        let key = try P256KeyPair(), other = try P256KeyPair()
+        let made = try key.signature(of: [1, 2, 3])
+        #expect(made.count == 64)
+        #expect(P256KeyPair.verify(made, of: [1, 2, 3], x: key.publicCoordinates().x, y: key.publicCoordinates().y))
+        #expect(!P256KeyPair.verify(made, of: [1, 2, 3], x: other.publicCoordinates().x, y: other.publicCoordinates().y))
+    }
+
+    /// The GCM specification's test cases 1 and 2 (a zero key and nonce); a changed byte,
+    /// other authenticated data or a short text does not open.
+    @Test func aes128GCM() throws {
+        let key = [UInt8](repeating: 0, count: 16), nonce = [UInt8](repeating: 0, count: 12)
+        #expect(Self.hex(try AES128GCM.seal([], key: key, nonce: nonce, authenticating: [])) == "58e2fccefa7e3061367f1d57a4e7455a")
+        let sealed = try AES128GCM.seal([UInt8](repeating: 0, count: 16), key: key, nonce: nonce, authenticating: [])
+        #expect(Self.hex(sealed) == "0388dace60b6a392f328c2b971b2fe78" + "ab6e47d42cec13bdf53a67b21257bddf")
+        #expect(try AES128GCM.open(sealed, key: key, nonce: nonce, authenticating: []) == [UInt8](repeating: 0, count: 16))
+        var forged = sealed
+        forged[3] ^= 1
+        #expect(throws: CryptoError.doesNotDecrypt) { try AES128GCM.open(forged, key: key, nonce: nonce, authenticating: []) }
+        #expect(throws: CryptoError.doesNotDecrypt) { try AES128GCM.open(sealed, key: key, nonce: nonce, authenticating: [1]) }
+        #expect(throws: CryptoError.doesNotDecrypt) { try AES128GCM.open([1, 2], key: key, nonce: nonce, authenticating: []) }
+    }
 }

@@ -28,6 +28,7 @@ import Testing
         .response(.accept),
         .response(.reject),
         .pairedKeyEncryption(secretIDHash: [1, 2, 3, 4, 5, 6], signedData: [7]),
+        .pairedKeyEncryption(secretIDHash: [1], signedData: [2], qrCodeHandshakeData: [UInt8](repeating: 9, count: 64)),
         .pairedKeyResult,
         .cancel,
         .unsupported(5),

@@ -111,10 +111,42 @@ import ActShareCrypto
         let answer = try Self.ask(["qr", Self.hex(code.key)])
         #expect(Self.hex(code.advertisingToken) == answer["advertising_token"])
         #expect(Self.hex(code.nameEncryptionKey) == answer["name_encryption_key"])
+        #expect(QuickShareQRCode(url: code.url)?.key == code.key)
+        #expect(QuickShareQRCode(url: "https://quickshare.google/qrcode#key=AAAE") == nil)
+    }
+
+    /// A phone that scanned the code is known by its token, or, hidden, by its name sealed
+    /// the oracle's way; another code's token, a forged record, or none is another phone.
+    @Test func thePhoneThatScannedTheCodeIsKnown() throws {
+        let code = try QuickShareQRCode(), other = try QuickShareQRCode()
         var phone = QuickShareEndpointInfo(deviceType: .phone, name: "Pixel")
-        #expect(!code.isScanned(by: phone))
+        #expect(code.scannedName(by: phone) == nil)
+        phone.qrCodeData = other.advertisingToken
+        #expect(code.scannedName(by: phone) == nil)
         phone.qrCodeData = code.advertisingToken
-        #expect(code.isScanned(by: try QuickShareEndpointInfo(decoding: phone.encoded())))
+        #expect(code.scannedName(by: try QuickShareEndpointInfo(decoding: phone.encoded())) == "Pixel")
+
+        var hidden = QuickShareEndpointInfo(deviceType: .tablet, name: nil)
+        hidden.qrCodeData = Self.bytes(try Self.ask(["hidden", Self.hex(code.key), Self.hex(Array("Ann's Tab".utf8))])["record"])
+        let advertised = try QuickShareEndpointInfo(decoding: hidden.encoded())
+        #expect(advertised.isHidden && code.scannedName(by: advertised) == "Ann's Tab")
+        #expect(other.scannedName(by: advertised) == nil)
+        hidden.qrCodeData?[20] ^= 1
+        #expect(code.scannedName(by: hidden) == nil)
+        hidden.qrCodeData = Self.bytes(try Self.ask(["hidden", Self.hex(code.key), Self.hex(Array("two\nlines".utf8))])["record"])
+        #expect(code.scannedName(by: hidden) == "tablet", "a name that could fake a line is not shown")
+    }
+
+    /// The sender's proof that it showed the code: the auth string signed as the oracle
+    /// verifies it, and as the phone's side (``QuickShareQRCode/isSigned(_:authString:)``) does.
+    @Test func theHandshakeDataIsTheAuthStringSigned() throws {
+        let code = try QuickShareQRCode(), auth = Self.random(32)
+        let signature = try #require(try code.handshakeData(authString: auth))
+        #expect(try Self.ask(["verify", Self.hex(code.key), Self.hex(auth), Self.hex(signature)])["valid"] == "yes")
+        let read = try #require(QuickShareQRCode(url: code.url))
+        #expect(try read.handshakeData(authString: auth) == nil, "only the code's owner signs")
+        #expect(read.isSigned(signature, authString: auth))
+        #expect(!read.isSigned(signature, authString: Self.random(32)))
     }
 
     /// AES-256-CBC and HMAC-SHA256 as Python's cryptography makes them; a forged body or

@@ -29,6 +29,10 @@ import Testing
             return (process.terminationStatus, data.split(separator: 10).compactMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] })
         }
 
+        /// Stops it (a phone that gives up waiting): SIGKILL, as the test runner's children
+        /// may have SIGTERM blocked.
+        func stop() { kill(process.processIdentifier, SIGKILL) }
+
         deinit { if process.isRunning { process.terminate() } }
     }
 
@@ -261,4 +265,131 @@ import Testing
         #expect(phone.finish().status == 0)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
     }
+
+    /// A text and a link to a phone named with --device: each goes as what it is, with the
+    /// PIN said first.
+    @Test func aTextAndALinkGoToAPhone() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsw")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (item, kind) in [(["--text", "dinner at eight?"], "TEXT"), (["https://example.org/menu?day=1"], "URL")] {
+            let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise", "--name", "Pixel 9"])
+            #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+            let sent = try alpha.sandbox.run(["handoff", "send", "--device", "Pixel 9"] + item)
+            #expect(sent.status == 0 && sent.stdout == "Handed off 1 item.\n", "\(sent.stdout) \(sent.stderr) \(alpha.log)")
+            let (status, events) = phone.finish()
+            #expect(status == 0, "\(events)")
+            let texts = events.first { $0["event"] as? String == "introduction" }?["texts"] as? [[String: Any]]
+            #expect(texts?.first?["type"] as? String == kind, "\(events)")
+            #expect(events.contains { $0["event"] as? String == "received" && $0["text"] as? String == item.last }, "\(events)")
+            let pin = events.first { $0["event"] as? String == "pin" }?["pin"] as? String
+            #expect(pin != nil && sent.stderr.contains("Quick Share PIN for Pixel 9: \(pin ?? "?")"), "\(sent.stderr)")
+        }
+    }
 }
+
+/// The QR way: `handoff send --qr` shows a code; the stand-in phone, given the code's URL as
+/// its camera would read it, advertises the code's token (or, hidden, its name sealed with
+/// the code's key); the share goes to that phone, signed with the code's key, and not to a
+/// phone that scanned another code.
+@Suite(.serialized) struct QuickShareQRCodeTests {
+    typealias Machine = HandoffTests.Machine
+
+    /// `actshare handoff send --qr ARGUMENTS` on `machine`, running; its standard error in a file.
+    final class Sending {
+        let process = Process()
+        let errors: String
+
+        init(_ machine: Machine, _ arguments: [String]) throws {
+            errors = "\(machine.sandbox.root)/send-qr-\(UUID().uuidString).err"
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.executableURL = URL(fileURLWithPath: Sandbox.binary)
+            process.arguments = ["handoff", "send", "--qr"] + arguments
+            process.environment = machine.sandbox.environment
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            process.standardError = FileHandle(forWritingAtPath: errors)
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            try process.run()
+        }
+
+        var said: String { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+
+        /// The code's URL, once said.
+        func url() throws -> String {
+            var found: String?
+            eventually {
+                found = said.split(separator: " ").first { $0.hasPrefix("https://quickshare.google/qrcode#key=") }.map { String($0.prefix { !$0.isWhitespace }) }
+                return found != nil
+            }
+            return try #require(found, "no QR code said: \(said)")
+        }
+
+        func finish() -> Int32 {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+    }
+
+    @Test func filesGoToThePhoneThatScannedTheCodeAndNoOther() throws {
+        let link = try NetworkLink(hosts: 3, tag: "qsq")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let photo = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try photo.write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
+        let sending = try Sending(alpha, ["\(alpha.sandbox.root)/photo.jpg"])
+        let url = try sending.url()
+        // Another phone, which scanned another code (another key: its first bytes changed),
+        // advertises first.
+        let other = url.replacingOccurrences(of: "#key=AAA", with: "#key=AAD")
+        #expect(other != url)
+        let decoyFolder = "\(alpha.sandbox.root)/decoy", folder = "\(alpha.sandbox.root)/phone"
+        for path in [decoyFolder, folder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let decoy = try QuickShareReceivingTests.Phone(link, 2, ["receive", "--dir", decoyFolder, "--accept", "--ip", link.address(2), "--advertise",
+                                                                 "--name", "Decoy", "--qr-url", other])
+        #expect(eventually { QuickShareSendingTests.phoneListed(alpha, "Decoy") }, "\(alpha.log)")
+        // The phone that scanned this code, hidden: its name only the code's key opens.
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Ann's Pixel", "--qr-url", url, "--hidden"])
+        #expect(sending.finish() == 0, "\(sending.said) \(alpha.log)")
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events)")
+        #expect(events.contains { $0["event"] as? String == "qr_handshake" && $0["result"] as? String == "valid" }, "\(events)")
+        #expect(FileManager.default.contents(atPath: "\(folder)/photo.jpg") == photo)
+        #expect(sending.said.contains("Ann's Pixel scanned the code."), "\(sending.said)")
+        let pin = events.first { $0["event"] as? String == "pin" }?["pin"] as? String
+        #expect(pin != nil && sending.said.contains("Quick Share PIN for Ann's Pixel: \(pin ?? "?")"), "\(sending.said)")
+        // The decoy was never connected to.
+        decoy.stop()
+        let decoyEvents = decoy.finish().events
+        #expect(!decoyEvents.contains { $0["event"] as? String == "peer" }, "\(decoyEvents)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: decoyFolder)) ?? []).isEmpty)
+    }
+
+    /// A link by QR code goes to a visible phone as a URL; --json gives the delivery.
+    @Test func aLinkGoesByQRCode() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsu")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let sending = try Sending(alpha, ["https://example.org/tickets"])
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Pixel 9", "--qr-url", try sending.url()])
+        #expect(sending.finish() == 0, "\(sending.said) \(alpha.log)")
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events)")
+        #expect(events.contains { $0["event"] as? String == "received" && $0["text"] as? String == "https://example.org/tickets" }, "\(events)")
+        #expect(sending.said.contains("Pixel 9 scanned the code."), "\(sending.said)")
+    }
+
+    /// What --qr takes, checked before anything is shown.
+    @Test func theQRWayTakesFilesOrOneTextAndNoDevice() throws {
+        let sandbox = try Sandbox()
+        let mixed = try sandbox.run("handoff", "send", "--qr", "--text", "hello", "https://example.org/")
+        #expect(mixed.status == 2 && mixed.stderr.contains("one link or text"), "\(mixed.stderr)")
+        let named = try sandbox.run("handoff", "send", "--qr", "--device", "Pixel", "/etc/hostname")
+        #expect(named.status == 2 && named.stderr.contains("leave out --device"), "\(named.stderr)")
+    }
+}
+

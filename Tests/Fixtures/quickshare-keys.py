@@ -11,6 +11,12 @@ Usage (every value hex; prints one JSON object):
       a new P-256 key's x and y, and its ECDH secret with the public key (X, Y)
   quickshare-keys.py qr KEY
       the advertising token and name encryption key of a QR code's key
+  quickshare-keys.py hidden KEY NAME
+      the record 1 a hidden phone that scanned the code of KEY advertises: a random
+      nonce, then NAME sealed with AES-128-GCM under the name key, the token authenticated
+  quickshare-keys.py verify KEY AUTH SIGNATURE
+      whether SIGNATURE (r and s) is an ECDSA P-256 SHA-256 signature of AUTH by the
+      code's key (its 02 or 03 byte as written)
   quickshare-keys.py cbc KEY IV PLAINTEXT
       AES-256-CBC with PKCS #7 padding of PLAINTEXT, and its HMAC-SHA256 under KEY
 """
@@ -20,7 +26,9 @@ import sys
 
 from cryptography.hazmat.primitives import hashes, hmac, padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 
@@ -60,6 +68,20 @@ elif command == "qr":
         "advertising_token": hkdf(key, None, b"advertisingContext", 16).hex(),
         "name_encryption_key": hkdf(key, None, b"encryptionKey", 16).hex(),
     }))
+elif command == "hidden":
+    key, name = values
+    nonce = b"\x07" * 12
+    sealed = AESGCM(hkdf(key, None, b"encryptionKey", 16)).encrypt(nonce, name, hkdf(key, None, b"advertisingContext", 16))
+    print(json.dumps({"record": (nonce + sealed).hex()}))
+elif command == "verify":
+    key, auth, signature = values
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key[2:])
+    der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    try:
+        public.verify(der, auth, ec.ECDSA(hashes.SHA256()))
+        print(json.dumps({"valid": "yes"}))
+    except InvalidSignature:
+        print(json.dumps({"valid": "no"}))
 elif command == "cbc":
     key, iv, plaintext = values
     padder = padding.PKCS7(128).padder()

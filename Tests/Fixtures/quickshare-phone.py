@@ -14,8 +14,12 @@ Usage:
       exit: 0 done, 2 declined, 1 failed. --replay sends its first chunk frame twice
       (as someone replaying it on the path would): the receiver must drop the connection.
   quickshare-phone.py receive --dir DIR (--accept | --decline) [--name NAME] [--ip ADDRESS] [--advertise]
+                        [--qr-url URL [--hidden]]
       listens on ADDRESS (127.0.0.1), port from the kernel, advertised over mDNS if asked: events listening (port), peer, pin,
-      introduction, accepted | declined, received (per item, with sha256), done | failed
+      [qr_handshake], introduction, accepted | declined, received (per item, with sha256), done | failed
+      --qr-url: as a phone whose camera read a sender's QR code, it advertises the code's token
+      (or, --hidden, its name sealed with the code's key) and checks the sender's signature of
+      the handshake (qr_handshake: valid | invalid | absent; all but valid fail the session)
 """
 import argparse
 import hashlib
@@ -28,7 +32,10 @@ import sys
 import time
 
 from cryptography.hazmat.primitives import hashes, hmac
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pyquickshare import ukey2
 from pyquickshare.common import Keychain, payloadify
 from pyquickshare.protos import (device_to_device_messages_pb2 as D2D, offline_wire_formats_pb2 as OWF,
@@ -206,9 +213,45 @@ def paired_key_result() -> WF.Frame:
     return frame
 
 
-def endpoint_info(name: str) -> bytes:
+def endpoint_info(name: str, qr=None, hidden=False) -> bytes:
+    """A phone's: version 1, type phone, visible with its name or hidden; with the QR code
+    it scanned, record 1 (the token, or the name sealed with the code's key)."""
     raw = name.encode()[:255]
-    return bytes([(1 << 5) | (1 << 1)]) + os.urandom(16) + bytes([len(raw)]) + raw  # visible phone
+    out = bytes([(1 << 5) | (0x10 if hidden else 0) | (1 << 1)]) + os.urandom(16)
+    if not hidden:
+        out += bytes([len(raw)]) + raw
+    if qr is not None:
+        record = qr.token if not hidden else qr.sealed_name(raw)
+        out += bytes([1, len(record)]) + record
+    return out
+
+
+class ScannedCode:
+    """What the camera read: https://quickshare.google/qrcode#key=KEY (two zero bytes, then
+    the sender's compressed P-256 key), and what a phone derives from it."""
+
+    def __init__(self, url: str):
+        import base64
+        key = url.split("#key=", 1)[1]
+        self.key = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
+        derive = lambda info: HKDF(hashes.SHA256(), 16, None, info).derive(self.key)  # noqa: E731
+        self.token, self.name_key = derive(b"advertisingContext"), derive(b"encryptionKey")
+
+    def sealed_name(self, name: bytes) -> bytes:
+        nonce = os.urandom(12)
+        return nonce + AESGCM(self.name_key).encrypt(nonce, name, self.token)
+
+    def verdict(self, auth: bytes, signature: bytes) -> str:
+        if not signature:
+            return "absent"
+        if len(signature) != 64:
+            return "invalid"
+        der = utils.encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+        try:
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), self.key[2:]).verify(der, auth, ec.ECDSA(hashes.SHA256()))
+            return "valid"
+        except (InvalidSignature, ValueError):
+            return "invalid"
 
 
 def pin(auth: bytes) -> str:
@@ -371,7 +414,7 @@ def send(args) -> int:
         conn.sock.close()
 
 
-def advertise(ip: str, port: int, name: str):
+def advertise(ip: str, port: int, name: str, qr=None, hidden=False):
     """The phone's mDNS service as Android's receiver advertises it (zeroconf, pyquickshare's
     dependency): the 10-byte endpoint name and the TXT record n; for as long as it runs."""
     import base64
@@ -381,7 +424,7 @@ def advertise(ip: str, port: int, name: str):
     service = "_FC9F5ED42C8A._tcp.local."
     instance = url64(b"\x23" + endpoint + b"\xfc\x9f\x5e\x00\x00")
     info = ServiceInfo(service, f"{instance}.{service}", addresses=[socket.inet_aton(ip)], port=port,
-                       properties={"n": url64(endpoint_info(name))}, server=f"phone-{endpoint.decode().lower()}.local.")
+                       properties={"n": url64(endpoint_info(name, qr, hidden))}, server=f"phone-{endpoint.decode().lower()}.local.")
     zeroconf = Zeroconf(interfaces=[ip])
     zeroconf.register_service(info)
     return zeroconf
@@ -389,8 +432,9 @@ def advertise(ip: str, port: int, name: str):
 
 def receive(args) -> int:
     listener = socket.create_server((args.ip, 0))
+    qr = ScannedCode(args.qr_url) if args.qr_url else None
     if args.advertise:
-        zeroconf = advertise(args.ip, listener.getsockname()[1], args.name)
+        zeroconf = advertise(args.ip, listener.getsockname()[1], args.name, qr, args.hidden)
     emit("listening", port=listener.getsockname()[1])
     listener.settimeout(120)
     sock, _ = listener.accept()
@@ -399,7 +443,12 @@ def receive(args) -> int:
     try:
         server_handshake(conn)
         conn.send_sharing(paired_key_encryption())
-        conn.expect_sharing(WF.V1Frame.PAIRED_KEY_ENCRYPTION)
+        theirs = conn.expect_sharing(WF.V1Frame.PAIRED_KEY_ENCRYPTION).v1.paired_key_encryption
+        if qr is not None:
+            verdict = qr.verdict(conn.keys.auth_string, theirs.qr_code_handshake_data)
+            emit("qr_handshake", result=verdict)
+            if verdict != "valid":
+                raise Failure(f"the sender did not prove it showed the QR code ({verdict})")
         conn.send_sharing(paired_key_result())
         conn.expect_sharing(WF.V1Frame.PAIRED_KEY_RESULT)
         intro = conn.expect_sharing(WF.V1Frame.INTRODUCTION).v1.introduction
@@ -463,6 +512,8 @@ def main() -> int:
     receiving.add_argument("--name", default="Pixel")
     receiving.add_argument("--ip", default="127.0.0.1", help="the address to listen on (its port is the kernel's)")
     receiving.add_argument("--advertise", action="store_true", help="advertise over mDNS, as a phone showing its Quick Share does")
+    receiving.add_argument("--qr-url", help="the URL of the sender's QR code, as the camera read it")
+    receiving.add_argument("--hidden", action="store_true", help="with --qr-url: hidden, the name sealed with the code's key")
     answer = receiving.add_mutually_exclusive_group(required=True)
     answer.add_argument("--accept", action="store_true")
     answer.add_argument("--decline", action="store_true")

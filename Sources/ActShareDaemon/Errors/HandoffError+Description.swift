@@ -259,6 +259,8 @@ extension HandoffError: CustomStringConvertible {
             return "Quick Share sends files, not folders: send the files themselves"
         case .quickShareFailed(let device, let why):
             return "the files did not reach \(device): \(why)"
+        case .quickShareNotScanned(let seconds):
+            return "no phone scanned the QR code within \(seconds) seconds: nothing was sent"
         case .localSendOff:
             return "LocalSend is off here (config handoff.localsend: on turns it on)"
         case .localSendSendingOff:

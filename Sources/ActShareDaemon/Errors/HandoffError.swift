@@ -181,6 +181,8 @@ enum HandoffError: Error, Sendable {
     case quickShareFilesOnly
     /// The connection to the phone failed (why, in the protocol's words).
     case quickShareFailed(device: String, why: String)
+    /// No phone advertised that it scanned the QR code shown, within `seconds`.
+    case quickShareNotScanned(seconds: Int)
     /// A LocalSend device or a phone declined the files.
     case declinedFiles(device: String)
 

@@ -20,8 +20,9 @@ extension QuickShareService {
         var info: QuickShareEndpointInfo
         var address: String
         var port: Int
-
-        var name: String { info.shownName }
+        /// The name to show: the one it gives (a hidden one's, opened with a QR code's
+        /// key), or its kind.
+        var name: String
     }
 
     /// The receivers advertising on the link, asked for `seconds` (less once `enough` says
@@ -34,7 +35,7 @@ extension QuickShareService {
         var found: [Seen] = []
         for _ in 0..<max(2, Int(seconds * 10)) {
             try? await Task.sleep(for: .milliseconds(100))
-            found = browser.services.compactMap(seen)
+            found = browser.services.compactMap { seen($0) }
             if enough(found) { break }
         }
         browser.stop()
@@ -42,13 +43,22 @@ extension QuickShareService {
     }
 
     /// What a stranger advertises, read within bounds: its endpoint name and TXT `n`, or nil
-    /// (this device's own, a hidden one, one that does not read right).
-    private func seen(_ service: DiscoveredService) -> Seen? {
+    /// (this device's own, a hidden one, one that does not read right). With `code`: only
+    /// the device that scanned it, hidden or not.
+    func seen(_ service: DiscoveredService, scanning code: QuickShareQRCode? = nil) -> Seen? {
         guard let endpoint = try? QuickShareEndpoint(serviceName: service.instance), endpoint != self.endpoint,
-              let text = service.text["n"], let info = try? QuickShareEndpointInfo(textRecord: text), !info.isHidden,
+              let text = service.text["n"], let info = try? QuickShareEndpointInfo(textRecord: text),
               let address = service.addresses.first
         else { return nil }
-        return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port))
+        let name: String
+        if let code {
+            guard let scanned = code.scannedName(by: info) else { return nil }
+            name = scanned
+        } else {
+            guard !info.isHidden else { return nil }
+            name = info.shownName
+        }
+        return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port), name: name)
     }
 
     /// The receiver called `name` (case-insensitive), asking the link for up to 1.5 s.
@@ -60,7 +70,8 @@ extension QuickShareService {
 
     /// The files of `tree` sent to `seen`; `pin` is given the PIN both screens show,
     /// `progress` the bytes sent so far. Folders are refused: Quick Share sends files.
-    func send(_ tree: LocalTree, to seen: Seen, group: EventLoopGroup, pin: @escaping @Sendable (String) -> Void,
+    /// To a phone that scanned `qrCode`, the handshake is signed with its key.
+    func send(_ tree: LocalTree, to seen: Seen, qrCode: QuickShareQRCode? = nil, group: EventLoopGroup, pin: @escaping @Sendable (String) -> Void,
               progress: @escaping @Sendable (UInt64) -> Void) async -> Delivery {
         guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShareSendingOff.phrase) }
         let files = tree.items.filter { $0.entry.kind == .file }
@@ -79,12 +90,37 @@ extension QuickShareService {
             offers.append(SharingFrame.FileOffer(name: Array(item.entry.path.utf8), mimeType: Array(LocalSendSender.fileType(item.entry.path).utf8),
                                                  payloadID: Int64(index + 1), size: Int64(item.entry.size)))
         }
-        let offered = offers
+        let total = files.reduce(UInt64(0)) { $0 + $1.entry.size }
+        var delivery = await send(files: offers, texts: [], descriptors: descriptors, to: seen, qrCode: qrCode, group: group, pin: pin, progress: progress)
+        if delivery.error == nil {
+            delivery.delivered = files.map { Delivery.File(name: $0.entry.path, bytes: $0.entry.size, sha256: "") }
+            delivery.received = files.map(\.entry.path)
+            delivery.transferred = total
+        }
+        return delivery
+    }
+
+    /// A text or a URL sent to `seen` (as its Introduction says which), with its PIN.
+    func send(text: String, to seen: Seen, qrCode: QuickShareQRCode? = nil, group: EventLoopGroup,
+              pin: @escaping @Sendable (String) -> Void) async -> Delivery {
+        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShareSendingOff.phrase) }
+        let kind: SharingFrame.TextOffer.Kind = ActivityChecks.isWebURL(text) ? .url : .text
+        var delivery = await send(files: [], texts: [QuickShareSender.Text(kind: kind, text: Array(text.utf8))], descriptors: [:], to: seen,
+                                  qrCode: qrCode, group: group, pin: pin, progress: { _ in })
+        if delivery.error == nil { delivery.transferred = UInt64(text.utf8.count) }
+        return delivery
+    }
+
+    /// One connection to `seen` offering `files` (read from `descriptors` by payload id)
+    /// or `texts`; its delivery says only whether it went.
+    private func send(files offered: [SharingFrame.FileOffer], texts: [QuickShareSender.Text], descriptors: [Int64: Int32], to seen: Seen,
+                      qrCode: QuickShareQRCode?, group: EventLoopGroup, pin: @escaping @Sendable (String) -> Void,
+                      progress: @escaping @Sendable (UInt64) -> Void) async -> Delivery {
         let source = QuickShareOutbound(descriptors: descriptors, pin: pin, progress: progress, promise: group.next().makePromise())
         let sender: QuickShareSender
         do {
             sender = QuickShareSender(keyPair: try P256KeyPair(), endpointID: String(decoding: endpoint.id, as: UTF8.self),
-                                      info: QuickShareEndpointInfo(deviceType: .laptop, name: name), files: offered, texts: [])
+                                      info: QuickShareEndpointInfo(deviceType: .laptop, name: name), files: offered, texts: texts, qrCode: qrCode)
         } catch {
             return Delivery(device: seen.name, error: HandoffError.quickShareOff.phrase)
         }
@@ -111,9 +147,7 @@ extension QuickShareService {
         if Task.isCancelled { return Delivery(device: seen.name, error: HandoffError.cancelled.phrase) }
         if response != nil { return Delivery(device: seen.name, error: HandoffError.declinedFiles(device: seen.name).phrase) }
         if let failure { return Delivery(device: seen.name, error: HandoffError.quickShareFailed(device: seen.name, why: "\(failure)").phrase) }
-        let total = files.reduce(UInt64(0)) { $0 + $1.entry.size }
-        return Delivery(device: seen.name, delivered: files.map { Delivery.File(name: $0.entry.path, bytes: $0.entry.size, sha256: "") },
-                        received: files.map(\.entry.path), transferred: total)
+        return Delivery(device: seen.name)
     }
 }
 

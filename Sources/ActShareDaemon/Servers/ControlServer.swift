@@ -93,6 +93,10 @@ struct ControlServer {
                 case .sendFiles(let paths, let devices, let all, let copy, let pin):
                     response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin, grants: grants,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
+                case .sendQR(let paths, let text):
+                    response = await quickShare.sendByQRCode(paths: paths, text: text, group: transfers.group, closed: connection.channel.closeFuture, outbound: outbound)
+                case .send(let activity, let device, let pin):
+                    response = await send(activity, to: device, pin: pin, grants: grants, outbound: outbound)
                 case .visible:
                     do {
                         let name = try quickShare.becomeVisible()
@@ -122,6 +126,34 @@ struct ControlServer {
         }
         // The app is gone: so are the activities it kept current.
         for id in linked { _ = await relay.store.invalidate(id) }
+    }
+
+    /// `send`: a URL or text to a paired device; to a LocalSend device (a name no paired
+    /// device has) as a message; after LocalSend, to a phone that advertises Quick Share
+    /// under that name (never for a provider), with a `pin` event first.
+    private func send(_ activity: UserActivity, to device: String?, pin: String?, grants: ItemGrants?,
+                      outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
+        var text = activity.webpageURL
+        if case .string(let said)? = activity.userInfo["text"] { text = said }
+        if let device, let text, await peers.paired.list.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)) {
+            if let seen = await localSend.device(named: device) {
+                if grants != nil, !(await localSend.trustsForProviders(seen)) { return .failure(.notTrustedForProvider(device: device)) }
+                return await localSend.sendMessage(text, to: seen, pin: pin)
+            }
+            if grants == nil, let phone = await quickShare.device(named: device) {
+                let delivery = await quickShare.send(text: text, to: phone, group: transfers.group) { digits in
+                    var event = ControlResponse.success(device: Device(id: phone.endpointID, name: phone.name, host: phone.address, port: phone.port),
+                                                        event: "pin")
+                    event.code = digits
+                    Task { try? await outbound.write(try Wire.line(event)) }
+                }
+                guard let error = delivery.error else { return .success(deliveries: [delivery]) }
+                var response = ControlResponse.failure(delivery.phrase ?? Phrase(verbatim: error), exitCode: .failed)
+                response.deliveries = [delivery]
+                return response
+            }
+        }
+        return await relay.send(activity, to: device)
     }
 
     /// The answer to a one-shot control request; `grants`, the items of a restricted
@@ -178,17 +210,6 @@ struct ControlServer {
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))
-            case .send(let activity, let device, let pin):
-                // A URL or text to a LocalSend device (a name no paired device has) goes as
-                // a message.
-                var text = activity.webpageURL
-                if case .string(let said)? = activity.userInfo["text"] { text = said }
-                if let device, let text, await peers.paired.list.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)),
-                   let seen = await localSend.device(named: device) {
-                    if grants != nil, !(await localSend.trustsForProviders(seen)) { return .failure(.notTrustedForProvider(device: device)) }
-                    return await localSend.sendMessage(text, to: seen, pin: pin)
-                }
-                return await relay.send(activity, to: device)
             case .needsSave(let id, let yes):
                 guard await relay.store.activity(id) != nil else { return .failure(.noCurrentActivity(id: id)) }
                 await relay.store.markNeedsSave(id, yes)
@@ -220,7 +241,7 @@ struct ControlServer {
                 return .failure(.noLocalSendRequest(id: id))
             case .update:
                 return .failure(.updateWithoutWillSave)
-            case .pair, .pairWait, .confirm, .sendFiles, .restrict, .visible:
+            case .pair, .pairWait, .confirm, .sendFiles, .restrict, .visible, .send, .sendQR:
                 return .failure(.notExpectedHere(operation: op.rawValue))
             }
         } catch {

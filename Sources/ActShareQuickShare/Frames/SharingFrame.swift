@@ -8,8 +8,10 @@ public enum SharingFrame: Equatable, Sendable {
     /// The receiver's answer to an introduction.
     case response(Response)
     /// The paired-key exchange: what it holds only matters between one account's
-    /// devices (contacts visibility); actshare sends random bytes, as NearDrop does.
-    case pairedKeyEncryption(secretIDHash: [UInt8], signedData: [UInt8])
+    /// devices (contacts visibility); actshare sends random bytes, as NearDrop does. A
+    /// sender found through its QR code adds `qrCodeHandshakeData`: the UKEY2 auth string
+    /// signed with the code's key (``QuickShareQRCode``), by which the phone knows it.
+    case pairedKeyEncryption(secretIDHash: [UInt8], signedData: [UInt8], qrCodeHandshakeData: [UInt8]? = nil)
     /// The paired-key exchange's outcome; actshare says `unable`.
     case pairedKeyResult
     /// The sender cancelled the share.
@@ -85,7 +87,8 @@ public enum SharingFrame: Equatable, Sendable {
         case SHARING__V1_FRAME__FRAME_TYPE__PAIRED_KEY_ENCRYPTION:
             let frame = v1.paired_key_encryption?.pointee
             self = .pairedKeyEncryption(secretIDHash: frame.map { $0.has_secret_id_hash != 0 ? $0.secret_id_hash.array : [] } ?? [],
-                                        signedData: frame.map { $0.has_signed_data != 0 ? $0.signed_data.array : [] } ?? [])
+                                        signedData: frame.map { $0.has_signed_data != 0 ? $0.signed_data.array : [] } ?? [],
+                                        qrCodeHandshakeData: frame.flatMap { $0.has_qr_code_handshake_data != 0 ? $0.qr_code_handshake_data.array : nil })
         case SHARING__V1_FRAME__FRAME_TYPE__PAIRED_KEY_RESULT:
             self = .pairedKeyResult
         case SHARING__V1_FRAME__FRAME_TYPE__CANCEL:
@@ -158,7 +161,7 @@ public enum SharingFrame: Equatable, Sendable {
                 response.has_status = 1
                 response.status = Sharing__ConnectionResponseFrame__Status(rawValue: UInt32(status.rawValue))
             }
-        case let .pairedKeyEncryption(secretIDHash, signedData):
+        case let .pairedKeyEncryption(secretIDHash, signedData, qrCodeHandshakeData):
             v1.type = SHARING__V1_FRAME__FRAME_TYPE__PAIRED_KEY_ENCRYPTION
             v1.paired_key_encryption = arena.message { (frame: inout Sharing__PairedKeyEncryptionFrame) in
                 sharing__paired_key_encryption_frame__init(&frame)
@@ -166,6 +169,10 @@ public enum SharingFrame: Equatable, Sendable {
                 frame.secret_id_hash = arena.bytes(secretIDHash)
                 frame.has_signed_data = 1
                 frame.signed_data = arena.bytes(signedData)
+                if let qrCodeHandshakeData {
+                    frame.has_qr_code_handshake_data = 1
+                    frame.qr_code_handshake_data = arena.bytes(qrCodeHandshakeData)
+                }
             }
         case .pairedKeyResult:
             v1.type = SHARING__V1_FRAME__FRAME_TYPE__PAIRED_KEY_RESULT

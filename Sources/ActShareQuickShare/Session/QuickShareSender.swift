@@ -42,11 +42,17 @@ public struct QuickShareSender: Sendable {
     /// Files whose last chunk is not sealed yet, and whether the texts are.
     private var filesLeft: Set<Int64> = []
     private var textsSealed = false
+    /// The QR code the receiver scanned, whose owner this side proves to be.
+    private let qrCode: QuickShareQRCode?
+    private var authString: [UInt8] = []
 
     /// A sender that connects as `endpointID` with `info`, offering `files` (their payload
-    /// ids chosen by the caller) and `texts`.
-    public init(keyPair: P256KeyPair, endpointID: String, info: QuickShareEndpointInfo, files: [SharingFrame.FileOffer], texts: [Text]) {
+    /// ids chosen by the caller) and `texts`; to a receiver that scanned `qrCode`, signing
+    /// the handshake with its key.
+    public init(keyPair: P256KeyPair, endpointID: String, info: QuickShareEndpointInfo, files: [SharingFrame.FileOffer], texts: [Text],
+                qrCode: QuickShareQRCode? = nil) {
         handshake = Ukey2Client(keyPair: keyPair)
+        self.qrCode = qrCode
         self.endpointID = endpointID
         self.info = info
         self.files = files
@@ -72,6 +78,7 @@ public struct QuickShareSender: Sendable {
             let (finished, keys): ([UInt8], QuickShareKeychain)
             do { (finished, keys) = try handshake.receiveServerInit(frame) } catch { throw .handshake(error) }
             channel = SecureChannel(keys: keys)
+            authString = keys.authString
             phase = .connectionResponse
             // Our connection response goes at once, plain: the receiver may wait for it
             // before it sends its own (Android's does).
@@ -82,7 +89,9 @@ public struct QuickShareSender: Sendable {
             }
             guard accepted else { throw .peerRefused }
             phase = .pairedKeyEncryption
-            return try sealSharing(.pairedKeyEncryption(secretIDHash: RandomBytes.make(6), signedData: RandomBytes.make(72)))
+            // Signing fails only short of memory; unsigned, the phone then declines.
+            let signature = (try? qrCode?.handshakeData(authString: authString)) ?? nil
+            return try sealSharing(.pairedKeyEncryption(secretIDHash: RandomBytes.make(6), signedData: RandomBytes.make(72), qrCodeHandshakeData: signature))
         case .pairedKeyEncryption, .pairedKeyResult, .answer, .sending, .done, .refused:
             return try receiveSecured(frame)
         }

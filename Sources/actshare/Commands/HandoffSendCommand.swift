@@ -20,6 +20,11 @@ extension HandoffCommand {
                 A LocalSend device (a phone with the LocalSend app; `actshare handoff discover` lists them) is named with --device \
                 by the name it shows; its user accepts there. The first time, its certificate is pinned under that name, and a \
                 device announcing another one under that name later is refused.
+
+                A phone with Quick Share (Android's own) that advertises is named with --device the same way; the PIN \
+                printed must be the one the phone shows. A phone that cannot see this device gets the share through a \
+                QR code: with --qr the code is shown (drawn on the terminal), you scan it with the phone's camera, and \
+                the files, or the one text or link, go to the phone that scanned it, waited for up to 2 minutes.
                 """)
 
         @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"),
@@ -30,17 +35,26 @@ extension HandoffCommand {
         @Flag(help: "Print what each device got (name, bytes, SHA-256), or why not, as JSON.") var json = false
         @Flag(help: "For a device not reachable now, copy the files to wait (else they are sent as they are then).") var copy = false
         @Option(help: ArgumentHelp("The PIN a LocalSend device asks for (it shows it).", valueName: "pin")) var pin: String?
+        @Flag(help: "Show a QR code to scan with an Android phone's camera, and send to the phone that scans it (Quick Share).") var qr = false
         @Argument(help: ArgumentHelp("Files, folders, or http(s) URLs.", valueName: "item"), completion: .file()) var items: [String] = []
 
         func validate() throws {
             guard !items.isEmpty || text != nil else { throw ValidationError("name files, folders or URLs to send, or give --text") }
             if all, !devices.isEmpty { throw ValidationError("give --device NAME or --all, not both") }
+            if qr {
+                if all || !devices.isEmpty || copy || pin != nil { throw ValidationError("--qr sends to the phone that scans the code: leave out --device, --all, --copy and --pin") }
+                let urls = items.filter { ActivityChecks.isWebURL($0) }.count
+                if (text != nil ? 1 : 0) + urls > 1 || (text != nil || urls > 0) && items.count > urls {
+                    throw ValidationError("with --qr, send files, or one link or text (Quick Share takes one kind at a time)")
+                }
+            }
             if let pin, pin.isEmpty || pin.utf8.count > 64 || pin.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw ValidationError("--pin takes the PIN the device shows: 1 to 64 characters")
             }
         }
 
         func run() throws {
+            if qr { return try sendByQRCode() }
             let urls = items.filter { ActivityChecks.isWebURL($0) }
             let paths = items.filter { !ActivityChecks.isWebURL($0) }.map { FileSystem.absolute(FileSystem.expandingTilde($0)) }
             var deliveries: [Delivery] = []
@@ -97,6 +111,70 @@ extension HandoffCommand {
             if let failure { throw failure }
         }
 
+        /// `--qr`: the code shown, then the share to the phone that scanned it.
+        private func sendByQRCode() throws {
+            let url = items.first(where: ActivityChecks.isWebURL)
+            let paths = url == nil ? items.map { FileSystem.absolute(FileSystem.expandingTilde($0)) } : []
+            let connection = try DaemonConnection()
+            cactshare_catch_cancel_signals()
+            let cancelled = cactshare_cancel_flag()!
+            let bar = isatty(2) == 1 ? ProgressLine() : nil
+            try connection.client.send(ControlRequest(.sendQR, paths: paths.isEmpty ? nil : paths, text: text ?? url))
+            while true {
+                let response: ControlResponse
+                do {
+                    response = try connection.client.receive()
+                } catch let error as ActShareError {
+                    bar?.finish()
+                    if cancelled.pointee != 0 { throw CommandFailure(.cancelled, "cancelled") }
+                    throw CommandFailure(.failed, error.phrase)
+                }
+                if cancelled.pointee != 0 {
+                    connection.client.shutdown()
+                    throw CommandFailure(.cancelled, "cancelled")
+                }
+                switch response.event {
+                case "qr":
+                    showQRCode(response.url ?? "")
+                    continue
+                case "found":
+                    StandardStreams.err(Localized.text("%s scanned the code.", TerminalText.visible(response.device?.name ?? "A phone")) + "\n")
+                    continue
+                case "pin":
+                    bar?.finish()
+                    StandardStreams.err(DaemonConnection.pinLine(response) + "\n")
+                    continue
+                case "progress":
+                    bar?.show(response.bytes ?? 0, of: response.total ?? 0, devices: [])
+                    continue
+                default:
+                    break
+                }
+                bar?.finish()
+                try DaemonConnection.check(response)
+                let deliveries = response.deliveries ?? []
+                if json { return StandardStreams.out(try HandoffOutput.json(deliveries.map { var delivery = $0; delivery.phrase = nil; return delivery }) + "\n") }
+                for delivery in deliveries {
+                    if delivery.delivered.isEmpty {
+                        StandardStreams.out(Localized.text("Sent to %s.", TerminalText.visible(delivery.device)) + "\n")
+                    } else {
+                        let bytes = delivery.delivered.reduce(0) { $0 + $1.bytes }, count = delivery.delivered.count
+                        StandardStreams.out(Localized.plural("Sent %d file (%s) to %s: %s", "Sent %d files (%s) to %s: %s", count: count, count, ByteCount.describe(bytes),
+                                                             TerminalText.visible(delivery.device), delivery.received.map(TerminalText.visible).joined(separator: Localized.text(", "))) + "\n")
+                    }
+                }
+                return
+            }
+        }
+
+        /// The code for the phone's camera: drawn by Show QR Code (on a terminal, with its
+        /// PNG) unless --json keeps standard output for the result; its link said in any case.
+        private func showQRCode(_ url: String) {
+            StandardStreams.err(Localized.text("Scan this QR code with the phone's camera to send it there (Quick Share; waiting up to 2 minutes, Ctrl-C stops): %s", url) + "\n")
+            guard !json, isatty(1) == 1 else { return }
+            try? PerformCommand.perform("org.actshare.qrcode", items: ItemSelection(arguments: [url]), options: ActivitySelection())
+        }
+
         /// A failure that still carries what each device got.
         struct PartialFailure: Error {
             var failure: CommandFailure
@@ -132,8 +210,7 @@ extension HandoffCommand {
                 if response.event == "pin" {
                     // Quick Share: the phone shows the same four digits, or someone is in between.
                     bar?.finish()
-                    StandardStreams.err("Quick Share PIN for \(TerminalText.visible(response.device?.name ?? "the phone")): \(response.code ?? "?") "
-                        + "(the phone shows the same, or someone is in between: press Ctrl-C)\n")
+                    StandardStreams.err(DaemonConnection.pinLine(response) + "\n")
                     continue
                 }
                 if response.event == "progress" {

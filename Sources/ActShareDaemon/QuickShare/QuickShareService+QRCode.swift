@@ -1,0 +1,97 @@
+import ActShareCore
+import ActShareDNSSD
+import ActShareHandoff
+import ActShareQuickShare
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The QR way (docs/PROTOCOL.md, "Quick Share"): a phone that has no Bluetooth LE signal
+/// from here scans a code this side shows, and then advertises a token only the code's
+/// owner knows; the share goes to that phone and no other, whatever else advertises.
+extension QuickShareService {
+    /// How long a shown code waits for its phone.
+    static let scanSeconds = 120.0
+
+    /// The receiver advertising that it scanned `code`, waited for up to `seconds` (the
+    /// link asked again every few seconds); nil when none did, or the wait was cancelled.
+    func scanner(of code: QuickShareQRCode, waiting seconds: Double) async -> Seen? {
+        guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
+        browser.start()
+        defer { browser.stop() }
+        for tick in 0..<Int(seconds * 10) {
+            if tick % 30 == 0 { browser.queryNow() }
+            if let found = browser.services.lazy.compactMap({ self.seen($0, scanning: code) }).first { return found }
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { return nil }
+        }
+        return nil
+    }
+
+    /// `send-qr`: the code's URL first (an event the asker draws), then the files of
+    /// `paths` or `text` to the phone that scans it, with `found`, `pin` and `progress`
+    /// events; the asker closing its connection (Ctrl-C) stops the wait or the share.
+    func sendByQRCode(paths: [String], text: String?, group: EventLoopGroup, closed: EventLoopFuture<Void>,
+                      outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
+        guard settings.mode != .off else { return .failure(.quickShareOff) }
+        guard settings.mode == .on else { return .failure(.quickShareSendingOff) }
+        guard multicast else { return .failure(.quickShareNeedsMulticast) }
+        var tree: LocalTree?
+        if !paths.isEmpty {
+            do {
+                tree = try LocalTree(paths: paths, grants: nil)
+            } catch {
+                return .failure(HandoffError(error))
+            }
+            guard tree?.items.allSatisfy({ $0.entry.kind == .file && !$0.entry.path.contains("/") }) == true else {
+                return .failure(.quickShareFilesOnly)
+            }
+        }
+        let code: QuickShareQRCode
+        do { code = try QuickShareQRCode() } catch { return .failure(.quickShareOff) }
+        var shown = ControlResponse.success(event: "qr")
+        shown.url = code.url
+        do { try await outbound.write(try Wire.line(shown)) } catch { return .failure(.cancelled) }
+
+        let sent = NIOLockedValueBox<UInt64>(0)
+        let total = tree?.totalBytes ?? UInt64(text?.utf8.count ?? 0)
+        let work = Task { () -> (Seen?, Delivery?) in
+            guard let phone = await scanner(of: code, waiting: Self.scanSeconds) else { return (nil, nil) }
+            let device = Device(id: phone.endpointID, name: phone.name, host: phone.address, port: phone.port)
+            try? await outbound.write(try Wire.line(ControlResponse.success(device: device, event: "found")))
+            DaemonLog.line("Quick Share: \(phone.name) scanned the QR code")
+            let pin: @Sendable (String) -> Void = { digits in
+                var event = ControlResponse.success(event: "pin")
+                event.device = device
+                event.code = digits
+                Task { try? await outbound.write(try Wire.line(event)) }
+            }
+            if let tree {
+                return (phone, await send(tree, to: phone, qrCode: code, group: group, pin: pin) { bytes in sent.withLockedValue { $0 = bytes } })
+            }
+            return (phone, await send(text: text ?? "", to: phone, qrCode: code, group: group, pin: pin))
+        }
+        closed.whenComplete { _ in work.cancel() }
+        let reporter = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                guard sent.withLockedValue({ $0 }) > 0 else { continue }
+                var event = ControlResponse.success(event: "progress")
+                event.bytes = sent.withLockedValue { $0 }
+                event.total = total
+                try? await outbound.write(try Wire.line(event))
+            }
+        }
+        let (phone, delivery) = await work.value
+        reporter.cancel()
+        _ = await reporter.result
+        if work.isCancelled { return .failure(.cancelled) }
+        guard let phone, let delivery else { return .failure(.quickShareNotScanned(seconds: Int(Self.scanSeconds))) }
+        if let error = delivery.error {
+            DaemonLog.line("Quick Share: nothing sent to \(phone.name): \(error)")
+            var response = ControlResponse.failure(delivery.phrase ?? Phrase(verbatim: error), exitCode: .failed)
+            response.deliveries = [delivery]
+            return response
+        }
+        DaemonLog.line("Quick Share: sent to \(phone.name) by its QR code")
+        return .success(deliveries: [delivery])
+    }
+}
