@@ -5,10 +5,14 @@
  * folder (op `send-files`, whose progress events drive the session's progress, and whose
  * connection, closed, cancels). With the option `clipboard`, the items go onto the
  * device's clipboard instead (op `clipboard-push` with the text or the files: offered
- * there, fetched when pasted). Requests are built and answers read with json-c.
+ * there, fetched when pasted). "Quick Share to a Phone" asks the daemon for a QR code
+ * (op `send-qr`, in the background) and shows it through Show QR Code's library beside
+ * this one: the phone that scans it gets the items. Requests are built and answers read
+ * with json-c.
  */
 #include "buffer.h"
 #include "io.h"
+#include "sibling.h"
 
 #include <actshare/handoff_protocol.h>
 #include <actshare/provider.h>
@@ -29,6 +33,7 @@
 ACTSHARE_EXPORT int32_t handoff_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t handoff_clipboard_can_perform(const actshare_request *request);
 ACTSHARE_EXPORT int32_t handoff_send(const actshare_request *request, actshare_session *session);
+ACTSHARE_EXPORT int32_t handoff_quickshare_can_perform(const actshare_request *request);
 
 /* The longest answer line read from the daemon (its own limit for control lines). */
 #define CONTROL_LINE_LIMIT (2u << 20)
@@ -219,9 +224,13 @@ static int offer_devices(const actshare_request *request, int with_localsend) {
     for (size_t i = 0; nearby && i < json_object_array_length(nearby); i++) {
         json_object *device = json_object_array_get_idx(nearby, i);
         const char *protocol = string_field(device, "protocol"), *name = string_field(device, "name"), *kind = string_field(device, "kind");
-        if (!protocol || strcmp(protocol, "localsend") != 0 || !name) continue;
-        actshare_target target = {sizeof target, ACTSHARE_TARGET_DEVICE, name, name, "LocalSend",
-                                  kind && strcmp(kind, "mobile") == 0 ? "phone" : "computer"};
+        if (!protocol || !name) continue;
+        int localsend = strcmp(protocol, "localsend") == 0, quickshare = strcmp(protocol, "quickshare") == 0;
+        if (!localsend && !quickshare) continue;
+        /* A phone showing its Quick Share (its kind as it says it: phone, tablet…). */
+        int computer = localsend ? !(kind && strcmp(kind, "mobile") == 0) : kind && strcmp(kind, "laptop") == 0;
+        actshare_target target = {sizeof target, ACTSHARE_TARGET_DEVICE, name, name, localsend ? "LocalSend" : "Quick Share",
+                                  computer ? "computer" : "phone"};
         offered += actshare_add_target(request, &target) == 0;
     }
     json_object_put(answer);
@@ -308,6 +317,11 @@ static int32_t send_activity(const actshare_item *item, const char *device, acts
     json_object *request = activity_request(item, device);
     int cancelled = 0;
     json_object *answer = control_send(&c, request) == 0 ? control_receive(&c, NULL, &cancelled) : NULL;
+    /* A phone's PIN comes first (Quick Share): the answer is the line after it. */
+    while (answer && string_field(answer, "event")) {
+        json_object_put(answer);
+        answer = control_receive(&c, NULL, &cancelled);
+    }
     int32_t status = answer_ok(answer) ? ACTSHARE_STATUS_DONE : failed(session, answer, "the handoff daemon did not answer");
     if (status == ACTSHARE_STATUS_DONE) answered_device_name(answer, name, size);
     json_object_put(request);
@@ -355,8 +369,10 @@ static int32_t send_files(const actshare_request *request, const char *device, a
                 break;
             }
             const char *event = answer ? string_field(answer, "event") : NULL;
-            if (event && strcmp(event, "progress") == 0) {
-                int64_t total = number_field(answer, "total");
+            if (event) {
+                /* Progress drives the session's; a phone's PIN (Quick Share) is the phone's
+                 * to show, the share asked about there. */
+                int64_t total = strcmp(event, "progress") == 0 ? number_field(answer, "total") : 0;
                 if (total > 0) session->progress(session, (double)number_field(answer, "bytes") / (double)total);
                 json_object_put(answer);
                 continue;
@@ -451,7 +467,86 @@ static int32_t copy_to_clipboard(const actshare_request *request, const char *de
     return status;
 }
 
+/* The most bytes of a text or link one code's share carries: what a QR code holds is the
+ * code's own URL; the text goes over the connection, and Quick Share takes up to 1 MiB. */
+#define QUICKSHARE_TEXT_LIMIT (1u << 20)
+
+/* Quick Share to a Phone takes files (no folder), or one link or text, as Android does. */
+static const char *quickshare_refusal(const actshare_request *request) {
+    size_t files = 0;
+    for (size_t i = 0; i < request->item_count; i++) {
+        const actshare_item *item = &request->items[i];
+        if (item->kind == ACTSHARE_ITEM_FILE) files++;
+        else if (item->kind == ACTSHARE_ITEM_TEXT && strlen(item->text) > QUICKSHARE_TEXT_LIMIT) return "Quick Share takes a text of at most 1 MiB";
+    }
+    if (files > 0 && files < request->item_count) return "Quick Share sends files, or one link or text: not both at once";
+    if (files == 0 && request->item_count != 1) return "Quick Share sends one link or text at a time";
+    return NULL;
+}
+
+int32_t handoff_quickshare_can_perform(const actshare_request *request) {
+    const char *refusal = quickshare_refusal(request);
+    if (refusal) {
+        actshare_decline(request, refusal);
+        return 0;
+    }
+    return 1;
+}
+
+/* The QR code's share: the daemon makes the code and waits for the phone on its own; the
+ * code is shown as Show QR Code shows one (libqrcode.so, beside this library). */
+static int32_t share_by_qr_code(const actshare_request *request, actshare_session *session) {
+    const char *refusal = quickshare_refusal(request);
+    if (refusal) {
+        session->set_error(session, refusal);
+        return ACTSHARE_STATUS_BAD_INPUT;
+    }
+    json_object *message = json_object_new_object();
+    json_object_object_add(message, "op", json_object_new_string("send-qr"));
+    json_object_object_add(message, "background", json_object_new_boolean(1));
+    const actshare_item *first = &request->items[0];
+    if (first->kind == ACTSHARE_ITEM_FILE) {
+        json_object *paths = json_object_new_array();
+        for (size_t i = 0; i < request->item_count; i++) json_object_array_add(paths, json_object_new_string(request->items[i].path));
+        json_object_object_add(message, "paths", paths);
+    } else {
+        json_object_object_add(message, "text", json_object_new_string(first->kind == ACTSHARE_ITEM_URL ? first->uri : first->text));
+    }
+    char error[1024];
+    control c;
+    int32_t status = ACTSHARE_STATUS_FAILED;
+    json_object *answer = NULL;
+    if (control_open(&c, error, sizeof error) != 0) {
+        session->set_error(session, error);
+        json_object_put(message);
+        return status;
+    }
+    int cancelled = 0;
+    answer = control_send(&c, message) == 0 ? control_receive(&c, session, &cancelled) : NULL;
+    const char *url = answer_ok(answer) ? string_field(answer, "url") : NULL;
+    if (cancelled) {
+        status = ACTSHARE_STATUS_CANCELLED;
+    } else if (!url) {
+        status = failed(session, answer, "the handoff daemon did not answer");
+    } else {
+        int32_t (*show)(const char *, const char *, int, actshare_session *) =
+            (int32_t (*)(const char *, const char *, int, actshare_session *))sibling_symbol((const void *)handoff_send, "libqrcode.so", "qrcode_show", error, sizeof error);
+        if (!show) {
+            session->set_error(session, error);
+        } else if ((status = show(url, NULL, 0, session)) == ACTSHARE_STATUS_DONE) {
+            session->return_item(session, ACTSHARE_ITEM_TEXT,
+                                 "Scan this code with the phone's camera: Quick Share opens there, and the phone that scanned it gets what you shared (the code lasts 2 minutes).",
+                                 "text/plain");
+        }
+    }
+    json_object_put(message);
+    json_object_put(answer);
+    control_close(&c);
+    return status;
+}
+
 int32_t handoff_send(const actshare_request *request, actshare_session *session) {
+    if (strcmp(request->activity_type, ACTSHARE_HANDOFF_QUICKSHARE_ACTIVITY_TYPE) == 0) return share_by_qr_code(request, session);
     /* The device chosen: a target (--target, the sheet's row), or the option `device`,
      * which scripts name it by (an id or a name either way). */
     const char *device = actshare_request_target(request);

@@ -33,6 +33,10 @@
 #include <unistd.h>
 
 ACTSHARE_EXPORT int32_t qrcode_perform(const actshare_request *request, actshare_session *session);
+/* The code of `text` (at most QR_MAX_BYTES) returned on `session` as Show QR Code returns
+ * it, without the text: half blocks on a terminal, then the PNG (at `output`, else a new
+ * name in the private folder). Hand Off's "Quick Share to a Phone" calls it from beside. */
+ACTSHARE_EXPORT int32_t qrcode_show(const char *text, const char *output, int invert, actshare_session *session);
 
 /* The most bytes a QR code holds (version 40, error correction L, byte mode); the
  * manifest's max-total-size says the same. */
@@ -195,15 +199,9 @@ static int32_t save_png(const QRcode *code, const char *path, char *error, size_
     return ACTSHARE_STATUS_DONE;
 }
 
-int32_t qrcode_perform(const actshare_request *request, actshare_session *session) {
-    if (request->item_count != 1) {
-        session->set_error(session, "a QR code holds one link or one text");
-        return ACTSHARE_STATUS_BAD_INPUT;
-    }
-    const actshare_item *item = &request->items[0];
-    const char *text = item->kind == ACTSHARE_ITEM_URL ? item->uri : item->kind == ACTSHARE_ITEM_TEXT ? item->text : NULL;
+int32_t qrcode_show(const char *text, const char *output, int invert, actshare_session *session) {
     size_t length = text ? strlen(text) : 0;
-    if (!text || length == 0 || length > QR_MAX_BYTES) {
+    if (length == 0 || length > QR_MAX_BYTES) {
         char said[160];
         snprintf(said, sizeof said, "a QR code holds one link or text of 1 to %d bytes", QR_MAX_BYTES);
         session->set_error(session, said);
@@ -220,23 +218,34 @@ int32_t qrcode_perform(const actshare_request *request, actshare_session *sessio
     char error[4400] = "";
     buffer path = {0};
     int32_t status = ACTSHARE_STATUS_BAD_INPUT;
-    if (png_path(session->option(session, "output"), &path, error, sizeof error) == 0) {
+    if (png_path(output, &path, error, sizeof error) == 0) {
         status = save_png(code, path.bytes, error, sizeof error);
     }
     if (status == ACTSHARE_STATUS_DONE) {
         if (isatty(STDOUT_FILENO)) {
-            const char *invert = session->option(session, "invert");
             buffer drawing = {0};
-            draw_half_blocks(code, invert && strcmp(invert, "true") == 0, &drawing);
+            draw_half_blocks(code, invert, &drawing);
             session->return_item(session, ACTSHARE_ITEM_TEXT, drawing.bytes, "text/plain");
             buffer_free(&drawing);
         }
         session->return_item(session, ACTSHARE_ITEM_FILE, path.bytes, "image/png");
-        session->return_item(session, ACTSHARE_ITEM_TEXT, text, "text/plain");
     } else {
         session->set_error(session, error);
     }
     buffer_free(&path);
     QRcode_free(code);
+    return status;
+}
+
+int32_t qrcode_perform(const actshare_request *request, actshare_session *session) {
+    if (request->item_count != 1) {
+        session->set_error(session, "a QR code holds one link or one text");
+        return ACTSHARE_STATUS_BAD_INPUT;
+    }
+    const actshare_item *item = &request->items[0];
+    const char *text = item->kind == ACTSHARE_ITEM_URL ? item->uri : item->kind == ACTSHARE_ITEM_TEXT ? item->text : NULL;
+    const char *invert = session->option(session, "invert");
+    int32_t status = qrcode_show(text, session->option(session, "output"), invert && strcmp(invert, "true") == 0, session);
+    if (status == ACTSHARE_STATUS_DONE) session->return_item(session, ACTSHARE_ITEM_TEXT, text, "text/plain");
     return status;
 }

@@ -239,7 +239,7 @@ public final class Daemon: Sendable {
                 }
             }
             if self.quickShare.settings.mode != .off {
-                group.addTask { await self.quickShare.run(group: self.group, listenAddress: self.listenAddress, transfers: self.transfers) }
+                group.addTask { await self.quickShare.run(group: self.group, listenAddress: self.listenAddress, transfers: self.transfers, relay: self.relay) }
             }
             group.addTask {
                 // What a paste or a transfer kept for reuse (cactshare_reuse_large_buffers)

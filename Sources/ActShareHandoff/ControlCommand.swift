@@ -35,8 +35,8 @@ public enum ControlCommand: Sendable {
     case answer(id: String, accept: Bool, always: Bool)
     /// Advertised to phones (Quick Share) while the connection is open.
     case visible
-    /// Quick Share by QR code: files, or one text or link.
-    case sendQR(paths: [String], text: String?)
+    /// Quick Share by QR code: files, or one text or link; `background`: answered at once.
+    case sendQR(paths: [String], text: String?, background: Bool)
 
     /// The request's operation with its fields, or why they do not make one.
     public init(_ request: ControlRequest) throws(ControlRequestError) {
@@ -83,7 +83,7 @@ public enum ControlCommand: Sendable {
             guard (request.paths ?? []).isEmpty != (request.text == nil) else {
                 throw ControlRequestError("send-qr takes paths or a text, one of them")
             }
-            self = .sendQR(paths: request.paths ?? [], text: request.text)
+            self = .sendQR(paths: request.paths ?? [], text: request.text, background: request.background == true)
         }
     }
 
@@ -102,6 +102,9 @@ public enum ControlCommand: Sendable {
             return activity.needsSaveCommand == nil && activity.onContinued == nil
         case .sendFiles(let files, _, _, let copy, _):
             return !copy && granted(files)
+        case .sendQR(let files, _, _):
+            // The phone is the one the user scans the code with: never one on the provider's word.
+            return granted(files)
         case .clipboardPush(_, .text?):
             return true
         case .clipboardPush(_, .files(let files)?):

@@ -34,7 +34,9 @@ public struct ControlRequest: Codable, Sendable {
         /// Quick Share, the QR way: files (`paths`) or one text or link (`text`) to the
         /// phone that scans the code the first event gives (`{"event":"qr","url"}`), waited
         /// for up to 2 minutes; then `found` (the phone), `pin` and `progress` events, as
-        /// `send-files` answers.
+        /// `send-files` answers. With `background`: answered at once with `url`, the wait and
+        /// the share going on after the connection closes (a provider's, whose window shows
+        /// the code).
         case sendQR = "send-qr"
     }
 
@@ -68,6 +70,8 @@ public struct ControlRequest: Codable, Sendable {
     public var pin: String?
     /// With `accept`: accept this device's transfers from now on without asking.
     public var always: Bool?
+    /// With `send-qr`: answer at once; the share goes on without this connection.
+    public var background: Bool?
 
     public init(_ op: Operation, activity: UserActivity? = nil, id: String? = nil, host: String? = nil, port: Int? = nil,
                 yes: Bool? = nil, device: String? = nil, watch: Bool? = nil, expect: String? = nil,

@@ -30,6 +30,10 @@ if arguments.first == "--notify", arguments.count == 2 {
 if arguments.first == "--ask", arguments.count == 1 {
     exit(LocalSendPrompt.run())
 }
+// A link a phone sent (QuickShareLinkNotice): its words on standard input.
+if arguments.first == "--ask-open", arguments.count == 1 {
+    exit(QuickShareLinkNotice.run())
+}
 var port = HandoffDefaults.port
 var name = ""
 var peers: [(host: String, port: Int)] = []

@@ -107,6 +107,39 @@ import Testing
         #expect(eventually { FileManager.default.contents(atPath: "\(alpha.sandbox.root)/home/Downloads/message.txt") == Data("dinner at eight?".utf8) })
     }
 
+    /// A link alone is no file: accepted, it is kept as an activity handed to this device,
+    /// which `handoff continue` opens in the browser; nothing lands in the folder.
+    @Test func aLinkIsKeptToOpenNotAsAFile() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsl")
+        let (alpha, port) = try Self.receiver(link)
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--name", "Pixel 9", "--text", "https://example.org/tickets?row=3"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(request["message"] as? String == "https://example.org/tickets?row=3")
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        #expect(phone.finish().status == 0)
+        #expect(eventually { (try? alpha.run("handoff", "list").stdout.contains("Pixel 9  org.actshare.handoff.url  https://example.org/tickets?row=3")) == true },
+                "\(alpha.log)")
+        let opened = "\(alpha.sandbox.root)/opened-url", browser = "\(alpha.sandbox.root)/browser.sh"
+        try Sandbox.write("#!/bin/sh\necho \"$1\" > \(opened)\n", to: browser)
+        chmod(browser, 0o755)
+        try alpha.sandbox.writeConfig("handoff: {browser: \(browser)}\n")
+        #expect(try alpha.run("handoff", "continue", "--latest").status == 0)
+        #expect(eventually { (try? String(contentsOfFile: opened, encoding: .utf8)) == "https://example.org/tickets?row=3\n" })
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(alpha.sandbox.root)/home/Downloads")) ?? []).isEmpty)
+    }
+
+    /// A link that is not http or https is refused: the phone's share ends, nothing kept.
+    @Test func aLinkThatIsNotTheWebIsRefused() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsf")
+        let (alpha, port) = try Self.receiver(link)
+        let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--text", "file:///etc/passwd", "--as-url"])
+        let request = try Self.waitForRequest(alpha)
+        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        #expect(phone.finish().status == 1)
+        #expect(eventually { alpha.log.contains("refused a link from Quick Share device Pixel: not an http or https URL") }, "\(alpha.log)")
+        #expect(try alpha.run("handoff", "list").stdout.isEmpty)
+    }
+
     /// A name that climbs out of the folder lands inside it, under a safe name, as every
     /// transfer's does.
     @Test func aNameThatClimbsOutLandsInside() throws {
@@ -266,6 +299,32 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
     }
 
+    /// The share sheet's devices row (Hand Off's targets) holds a phone that shows its
+    /// Quick Share, with its kind; performing to it sends.
+    @Test func aPhoneIsATargetOfHandOff() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsh")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("agenda\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/agenda.txt"))
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise", "--name", "Pixel 9"])
+        // Each list answers from what was heard and asks the link behind: a later one has it.
+        var target: [String: Any]?
+        eventually {
+            let listed = try? alpha.run("list", "\(alpha.sandbox.root)/agenda.txt", "--json").json()
+            let activities = listed?["activities"] as? [[String: Any]] ?? []
+            let targets = activities.first { $0["type"] as? String == "org.actshare.handoff" }?["targets"] as? [[String: Any]] ?? []
+            target = targets.first { $0["title"] as? String == "Pixel 9" }
+            return target != nil
+        }
+        #expect(target?["subtitle"] as? String == "Quick Share" && target?["image"] as? String == "phone", "\(String(describing: target)) \(alpha.log)")
+        let sent = try alpha.run("perform", "org.actshare.handoff", "--target", "Pixel 9", "\(alpha.sandbox.root)/agenda.txt")
+        #expect(sent.status == 0 && sent.stdout.contains("sent 1 file to Pixel 9"), "\(sent.stdout) \(sent.stderr) \(alpha.log)")
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events) \(sent.stdout) \(alpha.log)")
+        #expect(FileManager.default.contents(atPath: "\(folder)/agenda.txt") == Data("agenda\n".utf8))
+    }
+
     /// A text and a link to a phone named with --device: each goes as what it is, with the
     /// PIN said first.
     @Test func aTextAndALinkGoToAPhone() throws {
@@ -381,6 +440,57 @@ import Testing
         #expect(status == 0, "\(events)")
         #expect(events.contains { $0["event"] as? String == "received" && $0["text"] as? String == "https://example.org/tickets" }, "\(events)")
         #expect(sending.said.contains("Pixel 9 scanned the code."), "\(sending.said)")
+    }
+
+    /// "Quick Share to a Phone" (the Hand Off provider): its code, read by zbarimg from the
+    /// PNG it returns as a camera reads it, is the one the daemon waits for; the phone that
+    /// scans it gets the file after the provider has returned.
+    @Test func quickShareToAPhoneReturnsACodeThatSends() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsa")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let photo = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 17) })
+        try photo.write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
+        let made = try alpha.run("perform", "org.actshare.handoff.quickshare", "\(alpha.sandbox.root)/photo.jpg", "--json")
+        #expect(made.status == 0, "\(made.stderr)")
+        let returned = try #require(try made.json()["returned_items"] as? [[String: Any]])
+        let png = try #require(returned.first { $0["content_type"] as? String == "image/png" }?["path"] as? String, "\(returned)")
+        let url = try QRCodeTests.decode(png)
+        #expect(url.hasPrefix("https://quickshare.google/qrcode#key="), "\(url)")
+        #expect(returned.contains { ($0["text"] as? String)?.contains("Scan this code with the phone's camera") == true }, "\(returned)")
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Pixel 9", "--qr-url", url])
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events) \(alpha.log)")
+        #expect(FileManager.default.contents(atPath: "\(folder)/photo.jpg") == photo)
+        #expect(eventually { alpha.log.contains("Quick Share: sent 1 file to Pixel 9 by its QR code") }, "\(alpha.log)")
+    }
+
+    /// The share sheet: "Quick Share to a Phone" shows the code in the window (a screenshot,
+    /// docs/images/sheet-quickshare.png, read by zbarimg), and the phone that scans it gets
+    /// the file.
+    @Test func theSheetShowsTheCodeAPhoneScans() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsb")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("the minutes\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/minutes.txt"))
+        let display = try ClipboardTests.Display(size: "1024x768")
+        alpha.sandbox.extraEnvironment["DISPLAY"] = display.name
+        let session = try DesktopSession(["share", "\(alpha.sandbox.root)/minutes.txt"], environment: alpha.sandbox.environment, display: display)
+        try session.answer(try session.window("Share"), typing: "quick share", keys: ["Return"])
+        _ = try session.window("Shared")
+        let shot = "\(ShareSheetTests.artefacts)/sheet-quickshare.png"
+        try session.screenshot(to: shot)
+        let url = try QRCodeTests.decode(shot)
+        #expect(url.hasPrefix("https://quickshare.google/qrcode#key="), "\(url)")
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Pixel 9", "--qr-url", url])
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events) \(alpha.log)")
+        #expect(FileManager.default.contents(atPath: "\(folder)/minutes.txt") == Data("the minutes\n".utf8))
+        #expect(session.finish().status == 0, "\(session.errors)")
     }
 
     /// What --qr takes, checked before anything is shown.

@@ -9,7 +9,7 @@ docs/PROTOCOL.md). It is strict where Android is: the commitment, the HMAC, sequ
 numbers from 1 without a gap, chunks in order and to their announced size.
 
 Usage:
-  quickshare-phone.py send --to HOST:PORT [--name NAME] (FILE... | --text TEXT) [--replay]
+  quickshare-phone.py send --to HOST:PORT [--name NAME] (FILE... | --text TEXT [--as-url]) [--replay]
       events: pin, accepted | declined, sent (per item), done | failed
       exit: 0 done, 2 declined, 1 failed. --replay sends its first chunk frame twice
       (as someone replaying it on the path would): the receiver must drop the connection.
@@ -359,7 +359,7 @@ def send(args) -> int:
             text_id = random.randint(1, 2**62)
             introduction.v1.introduction.text_metadata.add(
                 text_title=args.text[:40], size=len(data), payload_id=text_id, id=text_id,
-                type=WF.TextMetadata.URL if args.text.startswith(("http://", "https://")) else WF.TextMetadata.TEXT)
+                type=WF.TextMetadata.URL if args.as_url or args.text.startswith(("http://", "https://")) else WF.TextMetadata.TEXT)
             plan.append(("text", text_id, data))
         for path in args.files:
             file_id = random.randint(1, 2**62)
@@ -504,6 +504,7 @@ def main() -> int:
     sending.add_argument("--to", required=True)
     sending.add_argument("--name", default="Pixel")
     sending.add_argument("--text")
+    sending.add_argument("--as-url", action="store_true", help="offer the text as a URL, whatever it is (a hostile one)")
     sending.add_argument("--file-name", help="the name to offer every file under (a hostile one)")
     sending.add_argument("--replay", action="store_true")
     sending.add_argument("files", nargs="*")

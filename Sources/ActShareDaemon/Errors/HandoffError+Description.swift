@@ -42,6 +42,8 @@ extension HandoffError: CustomStringConvertible {
             return "several devices are paired: \(howToChoose)"
         case .noDeviceNamed(let name):
             return "no paired device is called \(name)"
+        case .noDeviceOrPhoneNamed(let name):
+            return "no paired device, LocalSend device or phone showing its Quick Share is called \(name). A phone shows here only while its Quick Share looks for receivers, which this device cannot start (that takes Bluetooth): send with `actshare handoff send --qr` and scan the code with the phone instead"
         case .deviceNotPaired(let name):
             return "\(name) is nearby but not paired: pair it first, with `actshare handoff pair \(ShellWord.quoted(name))` here and `actshare handoff pair --wait` on \(name)"
         case .noDeviceWithID(let id):
@@ -261,6 +263,8 @@ extension HandoffError: CustomStringConvertible {
             return "the files did not reach \(device): \(why)"
         case .quickShareNotScanned(let seconds):
             return "no phone scanned the QR code within \(seconds) seconds: nothing was sent"
+        case .quickShareCodesWaiting(let limit):
+            return "\(limit) QR codes already wait for their phones: scan one, or let them lapse (2 minutes), first"
         case .localSendOff:
             return "LocalSend is off here (config handoff.localsend: on turns it on)"
         case .localSendSendingOff:

@@ -5,7 +5,7 @@ import ActShareHandoff
 extension HandoffError {
     var exitCode: HandoffFailureCode {
         switch self {
-        case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .deviceNotPaired, .noDeviceWithID, .ambiguousNearbyName,
+        case .noDevicePaired, .severalDevicesPaired, .noDeviceNamed, .noDeviceOrPhoneNamed, .deviceNotPaired, .noDeviceWithID, .ambiguousNearbyName,
              .alreadyRunning, .notAControlRequest, .badControlRequest, .restrictedAlready, .notAllowedWhenRestricted,
              .notTrustedForProvider, .notAnItemOfTheProvider, .linkNotFollowedForProvider,
              .notExpectedHere, .updateWithoutWillSave, .continuedNeedsDevice, .discoveryOff,

@@ -42,6 +42,8 @@ enum HandoffError: Error, Sendable {
     /// Several are paired and none was named; `howToChoose` is the option to use.
     case severalDevicesPaired(howToChoose: String)
     case noDeviceNamed(String)
+    /// No paired device, LocalSend device or advertising phone has the name (Quick Share on).
+    case noDeviceOrPhoneNamed(String)
     /// No paired device has this name, but a device nearby does: it can be paired.
     case deviceNotPaired(String)
     case noDeviceWithID(String)
@@ -183,6 +185,8 @@ enum HandoffError: Error, Sendable {
     case quickShareFailed(device: String, why: String)
     /// No phone advertised that it scanned the QR code shown, within `seconds`.
     case quickShareNotScanned(seconds: Int)
+    /// As many QR codes as may wait for their phones already do.
+    case quickShareCodesWaiting(limit: Int)
     /// A LocalSend device or a phone declined the files.
     case declinedFiles(device: String)
 

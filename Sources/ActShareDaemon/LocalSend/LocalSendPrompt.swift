@@ -46,7 +46,11 @@ public enum LocalSendPrompt {
         if let message = request.message {
             // Shortened (to LocalSendRequest.messageShown, or by the sender): so marked.
             let text = TerminalText.visible(message) + (UInt64(message.utf8.count) < request.bytes ? "…" : "")
-            return (Localized.text("%s sends a message", TerminalText.oneLine(request.device)), text + "\n\n" + who)
+            // A phone's link alone is opened once accepted, not kept as a file.
+            let summary = request.via == "quickshare" && request.files.count == 1 && ActivityChecks.isWebURL(message)
+                ? Localized.text("%s sends a link", TerminalText.oneLine(request.device))
+                : Localized.text("%s sends a message", TerminalText.oneLine(request.device))
+            return (summary, text + "\n\n" + who)
         }
         let summary = Localized.plural("%s wants to send %d file (%s)", "%s wants to send %d files (%s)", count: request.files.count,
                                        TerminalText.oneLine(request.device), request.files.count, ByteCount.describe(request.bytes))

@@ -12,11 +12,16 @@ import Glibc
 /// by ``LocalSendSession``'s rules (a hidden partial folder of the receive directory,
 /// safe names, no overwrite, nothing under a real name until every item is whole).
 ///
+/// A link alone (Android's URL share) is no file: accepted, it is kept as an activity
+/// handed to this device (`handoff list`, `handoff continue`), and its notification opens
+/// it (``QuickShareLinkNotice``).
+///
 /// Calls come on the connection's event loop, the answer from a task: the state is
 /// behind one lock.
 final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
     private let service: QuickShareService
     private let transfers: TransferService
+    private let relay: ActivityRelay
     private let ownName: String
     private struct State {
         var sender = ""
@@ -26,12 +31,15 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         var writing: [Int64: Int32] = [:]
         var asking: Task<Void, Never>?
         var ended = false
+        /// The share is one link, accepted: its payload is kept as an activity.
+        var link: (endpointID: String, accepted: Bool)?
     }
     private let state = Mutex(State())
 
-    init(service: QuickShareService, transfers: TransferService, ownName: String) {
+    init(service: QuickShareService, transfers: TransferService, relay: ActivityRelay, ownName: String) {
         self.service = service
         self.transfers = transfers
+        self.relay = relay
         self.ownName = ownName
     }
 
@@ -42,6 +50,8 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         let directory = transfers.receiveDirectory
         let ownName = ownName
         let message = offer.files.isEmpty ? offer.texts.first?.title : nil
+        let isLink = offer.files.isEmpty && offer.texts.count == 1 && offer.texts[0].kind == .url
+        if isLink { state.withLock { $0.link = (peer.endpointID, false) } }
         let asking = Task {
             guard await requests.hasRoom(from: peer.address) else {
                 DaemonLog.line("refused a Quick Share transfer from \(sender) at \(peer.address): another one from there waits for an answer")
@@ -62,6 +72,10 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
             guard case .accepted = decision else {
                 DaemonLog.line("the Quick Share transfer from \(sender) was \(decision == .declined ? "declined" : "not answered")")
                 return answer(false)
+            }
+            if isLink {
+                self.state.withLock { $0.link?.accepted = true }
+                return answer(true)
             }
             do {
                 let session = try LocalSendSession(
@@ -105,7 +119,27 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
     }
 
     func quickShare(text payloadID: Int64, _ text: [UInt8]) throws {
-        try logged { try write(payloadID, text, last: true) }
+        let (link, sender) = state.withLock { ($0.link, $0.sender) }
+        guard let link else { return try logged { try write(payloadID, text, last: true) } }
+        guard link.accepted else { throw LocalSendSessionError.forbidden }
+        // What a browser is given: http and https, a URL that reads as one, nothing else.
+        var activity = UserActivity(type: UserActivity.handedOffURL, title: "")
+        if let url = String(validating: text, as: UTF8.self) {
+            activity.title = String(url.prefix(200))
+            activity.webpageURL = url
+            activity.userInfo = ["url": .string(url)]
+        }
+        guard let url = activity.webpageURL, ActivityChecks.isWebURL(url), ActivityChecks.problem(with: activity, fromPeer: false) == nil else {
+            DaemonLog.line("refused a link from Quick Share device \(sender): not an http or https URL")
+            throw LocalSendSessionError.forbidden
+        }
+        let relay = relay
+        Task {
+            let id = await relay.store.receive(activity, origin: "quickshare:" + String(decoding: link.endpointID.utf8.filter { $0 < 0x80 }, as: UTF8.self),
+                                               originName: sender)
+            DaemonLog.line("Quick Share device \(sender) sent a link: kept as \(id) (actshare handoff continue \(id))")
+            QuickShareLinkNotice.show(id: id, url: url, from: sender)
+        }
     }
 
     /// `body`, its failure said in the log (the connection then ends).

@@ -11,6 +11,8 @@ import NIOCore
 extension QuickShareService {
     /// How long a shown code waits for its phone.
     static let scanSeconds = 120.0
+    /// Codes shown for providers that wait at once; more are refused until one lapses.
+    static let maximumCodesWaiting = 4
 
     /// The receiver advertising that it scanned `code`, waited for up to `seconds` (the
     /// link asked again every few seconds); nil when none did, or the wait was cancelled.
@@ -29,15 +31,18 @@ extension QuickShareService {
     /// `send-qr`: the code's URL first (an event the asker draws), then the files of
     /// `paths` or `text` to the phone that scans it, with `found`, `pin` and `progress`
     /// events; the asker closing its connection (Ctrl-C) stops the wait or the share.
-    func sendByQRCode(paths: [String], text: String?, group: EventLoopGroup, closed: EventLoopFuture<Void>,
-                      outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
+    /// `background` (a provider's, whose window shows the code): answered at once with the
+    /// URL, the rest going on alone and said in the log; at most
+    /// ``maximumCodesWaiting`` at once. `grants`: a restricted connection's items.
+    func sendByQRCode(paths: [String], text: String?, background: Bool, grants: ItemGrants?, group: EventLoopGroup,
+                      closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
         guard settings.mode != .off else { return .failure(.quickShareOff) }
         guard settings.mode == .on else { return .failure(.quickShareSendingOff) }
         guard multicast else { return .failure(.quickShareNeedsMulticast) }
         var tree: LocalTree?
         if !paths.isEmpty {
             do {
-                tree = try LocalTree(paths: paths, grants: nil)
+                tree = try LocalTree(paths: paths, grants: grants)
             } catch {
                 return .failure(HandoffError(error))
             }
@@ -47,6 +52,30 @@ extension QuickShareService {
         }
         let code: QuickShareQRCode
         do { code = try QuickShareQRCode() } catch { return .failure(.quickShareOff) }
+        if background {
+            let admitted = state.withLock { state in
+                guard state.codesWaiting < Self.maximumCodesWaiting else { return false }
+                state.codesWaiting += 1
+                return true
+            }
+            guard admitted else { return .failure(.quickShareCodesWaiting(limit: Self.maximumCodesWaiting)) }
+            let what = tree.map { "\($0.items.count) file\($0.items.count == 1 ? "" : "s")" } ?? "a text"
+            Task {
+                defer { self.state.withLock { $0.codesWaiting -= 1 } }
+                guard let phone = await scanner(of: code, waiting: Self.scanSeconds) else {
+                    return DaemonLog.line("Quick Share: no phone scanned the QR code for \(what) within \(Int(Self.scanSeconds)) s: nothing was sent")
+                }
+                DaemonLog.line("Quick Share: \(phone.name) scanned the QR code")
+                let pin: @Sendable (String) -> Void = { DaemonLog.line("Quick Share PIN for \(phone.name): \($0)") }
+                let delivery = if let tree { await send(tree, to: phone, qrCode: code, group: group, pin: pin) { _ in } } else {
+                    await send(text: text ?? "", to: phone, qrCode: code, group: group, pin: pin)
+                }
+                DaemonLog.line(delivery.error.map { "Quick Share: nothing sent to \(phone.name): \($0)" } ?? "Quick Share: sent \(what) to \(phone.name) by its QR code")
+            }
+            var response = ControlResponse.success()
+            response.url = code.url
+            return response
+        }
         var shown = ControlResponse.success(event: "qr")
         shown.url = code.url
         do { try await outbound.write(try Wire.line(shown)) } catch { return .failure(.cancelled) }

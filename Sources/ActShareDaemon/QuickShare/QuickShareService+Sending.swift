@@ -14,6 +14,9 @@ import Glibc
 /// Quick Share looks for receivers (after a sender's Bluetooth LE signal, or the QR way),
 /// so finding one is asking the link for a moment.
 extension QuickShareService {
+    /// Whether phones are looked for and sent to (`on`, with multicast DNS).
+    var sendsToPhones: Bool { settings.mode == .on && multicast }
+
     /// A Quick Share receiver that advertised itself: where, and what it says it is.
     struct Seen: Sendable {
         var endpointID: String
@@ -27,8 +30,24 @@ extension QuickShareService {
 
     /// The receivers advertising on the link, asked for `seconds` (less once `enough` says
     /// so); nil when Quick Share sends nothing here (off, receive-only, or without multicast).
+    /// `seconds` 0: at once, the receivers heard in the last minute (the share sheet's
+    /// question at every list), and the link asked again behind for the next one.
     func nearby(waiting seconds: Double, enough: ([Seen]) -> Bool = { _ in false }) async -> [Seen]? {
-        guard settings.mode == .on, multicast else { return nil }
+        guard sendsToPhones else { return nil }
+        if seconds <= 0 {
+            let (heard, look) = state.withLock { state -> ([Seen], Bool) in
+                let recent = state.heard.flatMap { ContinuousClock.now - $0.at < Self.heardLasts ? $0.receivers : nil } ?? []
+                defer { state.looking = true }
+                return (recent, !state.looking)
+            }
+            if look {
+                Task {
+                    _ = await self.nearby(waiting: Self.lookBehindSeconds)
+                    self.state.withLock { $0.looking = false }
+                }
+            }
+            return heard
+        }
         guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
         browser.start()
         browser.queryNow()
@@ -39,8 +58,15 @@ extension QuickShareService {
             if enough(found) { break }
         }
         browser.stop()
+        state.withLock { $0.heard = (ContinuousClock.now, found) }
         return found
     }
+
+    /// How long a receiver heard is still offered without asking: a phone advertises only
+    /// while its Quick Share is open.
+    static let heardLasts = Duration.seconds(60)
+    /// How long the look behind a question that does not wait asks the link.
+    static let lookBehindSeconds = 2.0
 
     /// What a stranger advertises, read within bounds: its endpoint name and TXT `n`, or nil
     /// (this device's own, a hidden one, one that does not read right). With `code`: only
@@ -61,11 +87,13 @@ extension QuickShareService {
         return Seen(endpointID: String(decoding: endpoint.id, as: UTF8.self), info: info, address: address, port: Int(service.port), name: name)
     }
 
-    /// The receiver called `name` (case-insensitive), asking the link for up to 1.5 s.
+    /// The receiver called `name` (case-insensitive), asking the link for up to 1.5 s; not
+    /// heard then, the one heard in the last minute (what the share sheet offered).
     func device(named name: String) async -> Seen? {
         func named(_ seen: [Seen]) -> Seen? { seen.first { $0.name == name } ?? seen.first { $0.name.lowercased() == name.lowercased() } }
+        let before = state.withLock { state in state.heard.flatMap { ContinuousClock.now - $0.at < Self.heardLasts ? $0.receivers : nil } ?? [] }
         guard let seen = await nearby(waiting: 1.5, enough: { named($0) != nil }) else { return nil }
-        return named(seen)
+        return named(seen) ?? named(before)
     }
 
     /// The files of `tree` sent to `seen`; `pin` is given the PIN both screens show,

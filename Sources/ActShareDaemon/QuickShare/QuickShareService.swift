@@ -23,8 +23,8 @@ final class QuickShareService: Sendable {
     /// This device as phones see it: a new endpoint id each start, as Android's.
     let endpoint = QuickShareEndpoint.random()
     let name: String
-    private let state = Mutex(State())
-    private struct State {
+    let state = Mutex(State())
+    struct State {
         var port: Int?
         var connections = 0
         /// Who asked to be visible, and the advertisement while anyone does.
@@ -32,6 +32,13 @@ final class QuickShareService: Sendable {
         var advertiser: ServiceDiscovery?
         /// The shares accepted and under way, by the request the user answered.
         var accepted: [String: LocalSendSession] = [:]
+        /// The receivers the last look found, and when (``nearby(waiting:enough:)``): what
+        /// a question that does not wait is answered from.
+        var heard: (at: ContinuousClock.Instant, receivers: [Seen])?
+        /// Whether a look runs for such a question now (one at a time).
+        var looking = false
+        /// QR codes shown for providers, whose shares go on after they returned.
+        var codesWaiting = 0
     }
     /// Whether multicast DNS may be used (`discovery: static` turns it off).
     let multicast: Bool
@@ -105,7 +112,7 @@ final class QuickShareService: Sendable {
     var port: Int? { state.withLock { $0.port } }
 
     /// Listens until cancelled; a port that cannot be had is said in the log.
-    func run(group: MultiThreadedEventLoopGroup, listenAddress: String, transfers: TransferService) async {
+    func run(group: MultiThreadedEventLoopGroup, listenAddress: String, transfers: TransferService, relay: ActivityRelay) async {
         let server: Channel
         do {
             server = try await ServerBootstrap(group: group)
@@ -114,7 +121,7 @@ final class QuickShareService: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         guard self.admit(channel) else { throw ChannelError.ioOnClosedChannel }
                         let address = channel.remoteAddress?.ipAddress ?? "?"
-                        let inbound = QuickShareInbound(service: self, transfers: transfers, ownName: self.name)
+                        let inbound = QuickShareInbound(service: self, transfers: transfers, relay: relay, ownName: self.name)
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(QuickShareFrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(QuickShareFrameEncoder()))
                         try channel.pipeline.syncOperations.addHandler(QuickShareReceiverHandler(keyPair: try P256KeyPair(), address: address, delegate: inbound))

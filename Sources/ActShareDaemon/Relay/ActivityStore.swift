@@ -77,15 +77,24 @@ actor ActivityStore {
     /// Keeps what a paired device handed off, under an id made here (so that no device
     /// can replace what another sent).
     func receive(_ activity: UserActivity, from entry: PairedDevices.Entry) {
+        receive(activity, origin: entry.device.id, originName: entry.name)
+    }
+
+    /// `activity` handed to this device by `originName` (`origin` its id; a phone's is
+    /// `quickshare:ENDPOINT`): kept until continued, the oldest dropped beyond the limit.
+    /// Its new id.
+    @discardableResult
+    func receive(_ activity: UserActivity, origin: String, originName: String) -> String {
         var activity = activity
         activity.id = Pairing.newID()
-        activity.origin = entry.device.id
-        activity.originName = entry.name
+        activity.origin = origin
+        activity.originName = originName
         activity.created = Date().timeIntervalSince1970
         if received.count >= Self.receivedLimit, let oldest = received.values.min(by: { $0.created < $1.created }) {
             received.removeValue(forKey: oldest.id)
         }
         received[activity.id] = activity
+        return activity.id
     }
 
     /// A received activity, taken: once continued it is gone.

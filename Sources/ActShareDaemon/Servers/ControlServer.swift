@@ -93,8 +93,9 @@ struct ControlServer {
                 case .sendFiles(let paths, let devices, let all, let copy, let pin):
                     response = await transfers.sendFiles(paths: paths, devices: devices, all: all, copy: copy, pin: pin, grants: grants,
                                                       closed: connection.channel.closeFuture, outbound: outbound)
-                case .sendQR(let paths, let text):
-                    response = await quickShare.sendByQRCode(paths: paths, text: text, group: transfers.group, closed: connection.channel.closeFuture, outbound: outbound)
+                case .sendQR(let paths, let text, let background):
+                    response = await quickShare.sendByQRCode(paths: paths, text: text, background: background, grants: grants, group: transfers.group,
+                                                             closed: connection.channel.closeFuture, outbound: outbound)
                 case .send(let activity, let device, let pin):
                     response = await send(activity, to: device, pin: pin, grants: grants, outbound: outbound)
                 case .visible:

@@ -160,7 +160,12 @@ struct TransferService: Sendable {
             }
         }
         guard localSendDevices.isEmpty && phones.isEmpty || !pairedNames.isEmpty else { return ([], localSendDevices, phones) }
-        return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices, phones)
+        do {
+            return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices, phones)
+        } catch HandoffError.noDeviceNamed(let name) where !forProvider && quickShare.sendsToPhones {
+            // Perhaps a phone whose Quick Share is closed: said, with the way that needs no Bluetooth.
+            throw HandoffError.noDeviceOrPhoneNamed(name)
+        }
     }
 
     /// One LocalSend device's delivery; its certificate pinned when it is met the first time.

@@ -27,6 +27,8 @@
  * device's tile. */
 #define ACTSHARE_HANDOFF_ACTIVITY_TYPE "org.actshare.handoff"
 #define ACTSHARE_HANDOFF_CLIPBOARD_ACTIVITY_TYPE "org.actshare.handoff.clipboard"
+/* Quick Share's QR way: a code the user scans with the phone that is to get the items. */
+#define ACTSHARE_HANDOFF_QUICKSHARE_ACTIVITY_TYPE "org.actshare.handoff.quickshare"
 #define ACTSHARE_HANDOFF_DEVICE_OPTION "device"
 #define ACTSHARE_HANDOFF_CLIPBOARD_OPTION "clipboard"
 
