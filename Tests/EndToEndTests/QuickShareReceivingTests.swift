@@ -493,6 +493,26 @@ import Testing
         #expect(session.finish().status == 0, "\(session.errors)")
     }
 
+    /// Ctrl-C while the code waits for its phone: the wait ends at once (exit 4), and a
+    /// phone that scans the code afterwards is not sent to.
+    @Test func ctrlCEndsTheWait() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsz")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        try Data("x".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
+        let sending = try Sending(alpha, ["\(alpha.sandbox.root)/a.txt"])
+        let url = try sending.url()
+        kill(sending.process.processIdentifier, SIGINT)
+        #expect(sending.finish() == 4, "\(sending.said)")
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Pixel 9", "--qr-url", url])
+        // What proves the daemon could have sent: it hears the phone (it is listed).
+        #expect(eventually { QuickShareSendingTests.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        phone.stop()
+        #expect(!phone.finish().events.contains { $0["event"] as? String == "peer" })
+    }
+
     /// What --qr takes, checked before anything is shown.
     @Test func theQRWayTakesFilesOrOneTextAndNoDevice() throws {
         let sandbox = try Sandbox()

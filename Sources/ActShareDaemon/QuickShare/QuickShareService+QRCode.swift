@@ -99,13 +99,17 @@ extension QuickShareService {
             return (phone, await send(text: text ?? "", to: phone, qrCode: code, group: group, pin: pin))
         }
         closed.whenComplete { _ in work.cancel() }
+        // Progress once bytes go; before, while the code waits, a `waiting` event each
+        // quarter second: the asker's Ctrl-C is seen between two lines.
         let reporter = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                guard sent.withLockedValue({ $0 }) > 0 else { continue }
-                var event = ControlResponse.success(event: "progress")
-                event.bytes = sent.withLockedValue { $0 }
-                event.total = total
+                let bytes = sent.withLockedValue { $0 }
+                var event = ControlResponse.success(event: bytes > 0 ? "progress" : "waiting")
+                if bytes > 0 {
+                    event.bytes = bytes
+                    event.total = total
+                }
                 try? await outbound.write(try Wire.line(event))
             }
         }

@@ -147,7 +147,9 @@ extension HandoffCommand {
                 case "progress":
                     bar?.show(response.bytes ?? 0, of: response.total ?? 0, devices: [])
                     continue
-                default:
+                case .some:
+                    continue  // `waiting`, and what a later daemon may add
+                case nil:
                     break
                 }
                 bar?.finish()
