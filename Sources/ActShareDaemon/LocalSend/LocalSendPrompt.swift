@@ -62,9 +62,20 @@ public enum LocalSendPrompt {
         return (summary, names + "\n" + who)
     }
 
-    /// The `--ask` helper: reads the summary and body (NUL between them), shows the
-    /// notification until it is answered or a minute passes, and prints the action chosen.
+    /// The `--ask` helper: shows the question until it is answered or a minute passes, and
+    /// prints the action chosen.
     public static func run() -> Int32 {
+        askOnTheDesktop(icon: "document-send", urgent: true, actions: [
+            (Action.accept.rawValue, Localized.text("Accept")), (Action.always.rawValue, Localized.text("Always Accept")),
+            (Action.decline.rawValue, Localized.text("Decline")),
+        ])
+    }
+
+    /// A helper's notification with `actions` (name and label): its summary and body read
+    /// from standard input (NUL between them: the peer's words, never on a command line of
+    /// ours), shown for as long as a question is answered (``LocalSendRequests/answerSeconds``);
+    /// the action chosen printed. 1 when it cannot be shown.
+    static func askOnTheDesktop(icon: String, urgent: Bool, actions: [(name: String, label: String)]) -> Int32 {
         let input = (try? FileSystem.readToEnd(0, limit: 64 << 10)) ?? []
         let parts = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
         let summary = PathName.decode(parts.first ?? [])
@@ -72,11 +83,9 @@ public enum LocalSendPrompt {
         guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
         if ReceivedNotice.serverReadsMarkup() { body = MarkupText.escaped(body) }
         let outcome = try? ChildProcess.run(
-            notifySend, ["--app-name=actshare", "--icon=document-send", "--urgency=critical",
-                         "--expire-time=\(Int(LocalSendRequests.answerSeconds * 1000))",
-                         "--action=\(Action.accept.rawValue)=" + Localized.text("Accept"),
-                         "--action=\(Action.always.rawValue)=" + Localized.text("Always Accept"),
-                         "--action=\(Action.decline.rawValue)=" + Localized.text("Decline"), "--", summary, body],
+            notifySend, ["--app-name=actshare", "--icon=\(icon)"] + (urgent ? ["--urgency=critical"] : [])
+                + ["--expire-time=\(Int(LocalSendRequests.answerSeconds * 1000))"] + actions.map { "--action=\($0.name)=\($0.label)" }
+                + ["--", summary, body],
             timeLimit: .seconds(Int64(LocalSendRequests.answerSeconds)))
         guard let outcome else { return 1 }
         _ = FileSystem.writeAll(outcome.output, to: 1)

@@ -32,22 +32,8 @@ public enum QuickShareLinkNotice {
         return [FileSystem.join(folder, "actshare"), FileSystem.join(folder, "../../bin/actshare")].first { access($0, X_OK) == 0 }
     }
 
-    /// The `--ask-open` helper: reads the summary and body (NUL between them), shows the
-    /// notification with Open until it is answered or a minute passes, and prints `open`
-    /// when chosen.
+    /// The `--ask-open` helper: the notice with Open; prints `open` when chosen.
     public static func run() -> Int32 {
-        let input = (try? FileSystem.readToEnd(0, limit: 64 << 10)) ?? []
-        let parts = input.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
-        let summary = PathName.decode(parts.first ?? [])
-        var body = PathName.decode(parts.count > 1 ? parts[1] : [])
-        guard let notifySend = FileSystem.programOnPath("notify-send") else { return 1 }
-        if ReceivedNotice.serverReadsMarkup() { body = MarkupText.escaped(body) }
-        let outcome = try? ChildProcess.run(
-            notifySend, ["--app-name=actshare", "--icon=web-browser", "--expire-time=\(Int(LocalSendRequests.answerSeconds * 1000))",
-                         "--action=open=" + Localized.text("Open"), "--", summary, body],
-            timeLimit: .seconds(Int64(LocalSendRequests.answerSeconds)))
-        guard let outcome else { return 1 }
-        _ = FileSystem.writeAll(outcome.output, to: 1)
-        return 0
+        LocalSendPrompt.askOnTheDesktop(icon: "web-browser", urgent: false, actions: [("open", Localized.text("Open"))])
     }
 }
