@@ -115,7 +115,8 @@ import Testing
         let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(port)", "--name", "Pixel 9", "--text", "https://example.org/tickets?row=3"])
         let request = try Self.waitForRequest(alpha)
         #expect(request["message"] as? String == "https://example.org/tickets?row=3")
-        #expect(try alpha.run("handoff", "accept", try #require(request["id"] as? String)).status == 0)
+        let accepted = try alpha.run("handoff", "accept", try #require(request["id"] as? String))
+        #expect(accepted.status == 0 && accepted.stdout.contains("the link is kept to open"), "\(accepted.stdout)")
         #expect(phone.finish().status == 0)
         #expect(eventually { (try? alpha.run("handoff", "list").stdout.contains("Pixel 9  org.actshare.handoff.url  https://example.org/tickets?row=3")) == true },
                 "\(alpha.log)")

@@ -42,8 +42,13 @@ extension HandoffCommand {
         @Flag(help: "Accept this device's files from now on without asking (only once it proved its pinned certificate).") var always = false
 
         func run() throws {
-            _ = try DaemonConnection().call(ControlRequest(.accept, id: id, always: always ? true : nil))
-            StandardStreams.out("Accepted \(TerminalText.visible(id)): the files go to the receive folder.\n")
+            let connection = try DaemonConnection()
+            // A phone's link alone is kept to open, not put in the folder (docs/PROTOCOL.md).
+            let asked = try connection.call(ControlRequest(.requests)).requests?.first { $0.id == id }
+            let link = asked.map { $0.via == "quickshare" && $0.files.count == 1 && ActivityChecks.isWebURL($0.message ?? "") } ?? false
+            _ = try connection.call(ControlRequest(.accept, id: id, always: always ? true : nil))
+            StandardStreams.out(link ? "Accepted \(TerminalText.visible(id)): the link is kept to open (actshare handoff continue --latest).\n"
+                                     : "Accepted \(TerminalText.visible(id)): the files go to the receive folder.\n")
         }
     }
 
