@@ -90,7 +90,7 @@ import Testing
         try Fixtures.write(manifest("  display: true\n  dbus: session\n  handoff: true"), to: file)
         let decoded = try ManifestDecoder().decode(file: file)
         #expect(decoded.permissions.display && decoded.permissions.dbus == .session && decoded.permissions.handoff)
-        #expect(decoded.permissions.summary.hasSuffix("uses the display (it can see and type into your windows on X11); talks to programs on the session bus (D-Bus); hands the shared items to your paired devices"))
+        #expect(decoded.permissions.summary.hasSuffix("uses the display (it can see and type into your windows on X11); talks to programs on the session bus (D-Bus); hands the shared items to your paired devices, or to the phone that scans the QR code it shows"))
         let explained = ManifestDecoder().problems(file: file).map(\.description)
         #expect(explained.contains { $0.hasPrefix("\(file):7:12: note: 'permissions.display' lets the provider reach this session's display server") }, "\(explained)")
         #expect(explained.contains { $0.hasPrefix("\(file):8:9: warning: 'permissions.dbus' gives the provider the whole session bus") }, "\(explained)")

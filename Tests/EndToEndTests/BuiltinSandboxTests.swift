@@ -15,7 +15,8 @@ import Testing
     @Test func providersSaysTheyAreSandboxed() throws {
         let listed = try Self.sandbox().run("providers")
         #expect(listed.stdout.contains(
-            "sandboxed: reads the shared items, $XDG_STATE_HOME/actshare; writes nothing of yours; no network; runs no programs"), "\(listed.stdout)")
+            "sandboxed: reads the shared items, $XDG_STATE_HOME/actshare; writes to $XDG_RUNTIME_DIR/actshare/qrcode; no network; runs no programs; "
+                + "hands the shared items to your paired devices, or to the phone that scans the QR code it shows"), "\(listed.stdout)")
         #expect(listed.stdout.contains("sandboxed: reads the shared items; writes to the folder named by option spool; no network; runs programs\n"))
         #expect(listed.stdout.contains(
             "sandboxed: reads the shared items; writes nothing of yours; no network; runs programs; uses the display (it can see and type into your windows on X11); may keep a process running after the activity"))

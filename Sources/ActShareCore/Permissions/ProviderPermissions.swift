@@ -61,7 +61,7 @@ public struct ProviderPermissions: Sendable, Equatable {
         parts.append(exec ? "runs programs" : "runs no programs")
         if display { parts.append("uses the display (it can see and type into your windows on X11)") }
         if dbus == .session { parts.append("talks to programs on the session bus (D-Bus)") }
-        if handoff { parts.append("hands the shared items to your paired devices") }
+        if handoff { parts.append("hands the shared items to your paired devices, or to the phone that scans the QR code it shows") }
         if background { parts.append("may keep a process running after the activity") }
         return parts.joined(separator: "; ")
     }
