@@ -273,9 +273,10 @@ import Testing
         let text = try sandbox.file("notes.txt", "words\n")
         let listed = try Sandbox.execute("\(prefix)/bin/actshare", ["list", "--json", text], environment: installedEnvironment, stdin: nil)
         #expect(listed.status == 0, "\(listed.stderr)")
-        // Open With too (its front and the GIO part beside it; Mousepad opens text), and Save to….
+        // Open With too (its front and the GIO part beside it; Mousepad opens text), Quick
+        // Share to a Phone (Hand Off's; the QR way needs no paired device), and Save to….
         #expect(try listed.listedTypes() == ["org.actshare.copy-to-clipboard", "org.actshare.mail", "org.actshare.open-with", "org.actshare.print-to-pdf",
-                                             "org.actshare.save"])
+                                             "org.actshare.handoff.quickshare", "org.actshare.save"])
 
         environment["BIN_DIR"] = nil
         let uninstall = try Sandbox.execute("\(Sandbox.repository)/scripts/install", ["--uninstall"], environment: environment, stdin: nil)

@@ -152,13 +152,17 @@ import Testing
         chmod(browser, 0o755)
         try alpha.sandbox.writeConfig("handoff: {browser: \(browser)}\n")
         alpha.sandbox.extraEnvironment.merge(desktop) { $1 }
+        // The port of the daemon started now: the line its start adds to the log, which is
+        // appended to across restarts (not the first daemon's line, whose port is closed).
+        let said = { alpha.log.split(separator: "\n").filter { $0.contains("Quick Share on port ") } }
+        let before = said().count
         alpha.stop()
         try alpha.start()
         var port: Int?
         eventually {
-            port = alpha.log.split(separator: "\n").last { $0.contains("Quick Share on port ") }.flatMap { line in
-                line.range(of: "Quick Share on port ").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) } ?? nil
-            }
+            let lines = said()
+            guard lines.count > before, let line = lines.last, let range = line.range(of: "Quick Share on port ") else { return false }
+            port = Int(line[range.upperBound...].prefix { $0.isNumber })
             return port != nil
         }
         let dunstctl = { (arguments: [String]) throws -> Run in
