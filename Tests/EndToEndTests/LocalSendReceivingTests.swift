@@ -329,45 +329,31 @@ import Testing
     /// bus and an X server of the test's own) naming the device and its files, whose
     /// Accept button lets the files in and whose Decline keeps them out.
     @Test func theNotificationAsksAndItsButtonsAnswer() throws {
-        let display = try ClipboardTests.Display()
         let (link, alpha, peer) = try LocalSendTests.setUp("lsn")
         defer { withExtendedLifetime(link) {} }
         let received = "\(alpha.sandbox.root)/home/Downloads"
-        let bus = "\(alpha.sandbox.root)/bus"
-        let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
-        eventually { FileManager.default.fileExists(atPath: bus) }
-        // The context menu's choice, made by a script where a user would pick from dmenu.
-        let choice = "\(alpha.sandbox.root)/choice"
-        let menu = try alpha.sandbox.file("menu", "#!/bin/sh\ntee \(alpha.sandbox.root)/menu-lines | grep -m1 \"^#$(cat \(choice)) \"\n")
-        chmod(menu, 0o755)
-        let dunstrc = try alpha.sandbox.file("dunstrc", "[global]\n    dmenu = \(menu)\n")
-        let desktop = ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"]
-        let dunst = try ClipboardTests.Server(
-            ["/usr/bin/dunst", "-config", dunstrc], environment: (alpha.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
-        alpha.sandbox.extraEnvironment.merge(desktop) { $1 }
+        let desktop = try NotificationDesktop(root: alpha.sandbox.root, programEnvironment: alpha.sandbox.environment)
+        alpha.sandbox.extraEnvironment.merge(desktop.environment) { $1 }
         alpha.stop()
         try alpha.start()
-        let dunstctl = { (arguments: [String]) throws -> Run in
-            try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: alpha.sandbox.environment, stdin: nil)
-        }
         try Self.waitUntilHeard(peer, "alpha")
 
         func ask(_ answer: String) throws {
-            try answer.write(toFile: choice, atomically: true, encoding: .utf8)
+            try desktop.choose(answer)
             _ = try peer.control(["send", "--to", "alpha", "\(peer.root)/photo.jpg"])
-            try eventually { (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
-            #expect(try dunstctl(["context"]).status == 0)
+            try eventually { try desktop.shown() == "1" }
+            #expect(try desktop.dunstctl(["context"]).status == 0)
         }
         try LocalSendTests.makeRandomFile("\(peer.root)/photo.jpg", bytes: 100_000)
         try ask("Decline")
         // The menu runs, and the notification closes, on dunst's own time.
         try eventually { try Self.requests(alpha).isEmpty }
         #expect(try Self.requests(alpha).isEmpty, "the button answered")
-        let lines = (try? String(contentsOfFile: "\(alpha.sandbox.root)/menu-lines", encoding: .utf8)) ?? ""
+        let lines = desktop.menuLines
         #expect(lines.contains("#Accept ") && lines.contains("#Always Accept ") && lines.contains("#Decline "), "\(lines)")
         var history = ""
         try eventually {
-            history = try dunstctl(["history"]).stdout
+            history = try desktop.dunstctl(["history"]).stdout
             return history.contains("Pixel Test wants")
         }
         #expect(history.contains("Pixel Test wants to send 1 file (100.0 kB)") && history.contains("photo.jpg"), "\(history)")
@@ -375,7 +361,6 @@ import Testing
 
         try ask("Accept")
         #expect(Self.waitFor("\(received)/photo.jpg"), "accepted from the notification")
-        _ = (dbus, dunst)
     }
 
     /// "Always" holds only for a device whose certificate is pinned here and which proves

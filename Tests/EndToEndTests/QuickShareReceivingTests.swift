@@ -133,25 +133,14 @@ import Testing
     /// test's own): the question's Accept, then the link's notification, whose Open opens
     /// it in the browser (as `handoff continue` does).
     @Test func aLinksNotificationOpensIt() throws {
-        let display = try ClipboardTests.Display()
         let link = try NetworkLink(hosts: 2, tag: "qso")
         let (alpha, _) = try Self.receiver(link)
-        let bus = "\(alpha.sandbox.root)/bus"
-        let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
-        eventually { FileManager.default.fileExists(atPath: bus) }
-        // The context menu's choice, made by a script where a user would pick from dmenu.
-        let choice = "\(alpha.sandbox.root)/choice"
-        let menu = try alpha.sandbox.file("menu", "#!/bin/sh\ntee -a \(alpha.sandbox.root)/menu-lines | grep -m1 \"^#$(cat \(choice)) \"\n")
-        chmod(menu, 0o755)
-        let dunstrc = try alpha.sandbox.file("dunstrc", "[global]\n    dmenu = \(menu)\n")
-        let desktop = ["DISPLAY": display.name, "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"]
-        let dunst = try ClipboardTests.Server(
-            ["/usr/bin/dunst", "-config", dunstrc], environment: (alpha.sandbox.environment.merging(desktop) { $1 }).map { "\($0)=\($1)" })
+        let desktop = try NotificationDesktop(root: alpha.sandbox.root, programEnvironment: alpha.sandbox.environment)
         let opened = "\(alpha.sandbox.root)/opened-url", browser = "\(alpha.sandbox.root)/browser.sh"
         try Sandbox.write("#!/bin/sh\necho \"$1\" > \(opened)\n", to: browser)
         chmod(browser, 0o755)
         try alpha.sandbox.writeConfig("handoff: {browser: \(browser)}\n")
-        alpha.sandbox.extraEnvironment.merge(desktop) { $1 }
+        alpha.sandbox.extraEnvironment.merge(desktop.environment) { $1 }
         // The port of the daemon started now: the line its start adds to the log, which is
         // appended to across restarts (not the first daemon's line, whose port is closed).
         let said = { alpha.log.split(separator: "\n").filter { $0.contains("Quick Share on port ") } }
@@ -165,26 +154,21 @@ import Testing
             port = Int(line[range.upperBound...].prefix { $0.isNumber })
             return port != nil
         }
-        let dunstctl = { (arguments: [String]) throws -> Run in
-            try Sandbox.execute("/usr/bin/dunstctl", arguments, environment: alpha.sandbox.environment, stdin: nil)
-        }
         let phone = try Phone(link, 1, ["send", "--to", "\(link.address(0)):\(try #require(port))", "--name", "Pixel 9", "--text", "https://example.org/menu"])
-        try "Accept".write(toFile: choice, atomically: true, encoding: .utf8)
-        try eventually { (try dunstctl(["count", "displayed"])).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1" }
-        #expect(try dunstctl(["context"]).status == 0)
+        try desktop.choose("Accept")
+        try eventually { try desktop.shown() == "1" }
+        #expect(try desktop.dunstctl(["context"]).status == 0)
         #expect(phone.finish().status == 0)
         // The question closes on dunst's own time; then the link's notice is the one shown.
-        try "Open".write(toFile: choice, atomically: true, encoding: .utf8)
+        try desktop.choose("Open")
         try eventually {
-            let asked = try dunstctl(["history"]).stdout.contains("Pixel 9 sends a link")  // the question, closed
-            let shown = try dunstctl(["count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let asked = try desktop.dunstctl(["history"]).stdout.contains("Pixel 9 sends a link")  // the question, closed
+            let shown = try desktop.shown()
             return asked && shown == "1" && alpha.log.contains("sent a link: kept as")
         }
-        #expect(try dunstctl(["context"]).status == 0)
+        #expect(try desktop.dunstctl(["context"]).status == 0)
         #expect(eventually { (try? String(contentsOfFile: opened, encoding: .utf8)) == "https://example.org/menu\n" }, "\(alpha.log)")
-        let lines = (try? String(contentsOfFile: "\(alpha.sandbox.root)/menu-lines", encoding: .utf8)) ?? ""
-        #expect(lines.contains("#Open "), "\(lines)")
-        _ = (dbus, dunst)
+        #expect(desktop.menuLines.contains("#Open "), "\(desktop.menuLines)")
     }
 
     /// A link that is not http or https is refused: the phone's share ends, nothing kept.
