@@ -122,7 +122,8 @@ public final class Daemon: Sendable {
         if !settings.multicast { localSendSettings.mode = .off }
         localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
         quickShare = QuickShareService(settings: settings.quickShare, name: settings.name, requests: localSend.requests, multicast: settings.multicast,
-                                       listenAddress: settings.listenAddress)
+                                       listenAddress: settings.listenAddress,
+                                       bluetooth: BluetoothTrigger(executable: settings.quickShare.bluetoothTrigger, group: group, threadPool: threadPool))
         peers = PeerDirectory(paired: paired, discovery: discovery, staticPeers: settings.staticPeers, group: group, clientContext: clientContext)
         relay = ActivityRelay(device: device, store: ActivityStore(deviceName: settings.name), peers: peers)
         ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)

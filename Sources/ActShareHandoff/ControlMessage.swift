@@ -33,7 +33,8 @@ public struct ControlRequest: Codable, Sendable {
         case visible
         /// Quick Share, the QR way: files (`paths`) or one text or link (`text`) to the
         /// phone that scans the code the first event gives (`{"event":"qr","url"}`), waited
-        /// for up to 2 minutes; then `found` (the phone), `pin` and `progress` events, as
+        /// for up to 2 minutes; a `bluetooth` event says whether Quick Share's Bluetooth LE
+        /// signal is sent too; then `found` (the phone), `pin` and `progress` events, as
         /// `send-files` answers. With `background`: answered at once with `url`, the wait and
         /// the share going on after the connection closes (a provider's, whose window shows
         /// the code).
@@ -136,6 +137,9 @@ public struct ControlResponse: Codable, Sendable {
     public var clipboard: ClipboardStatus?
     /// With the event `qr` (`send-qr`): what the QR code to show holds.
     public var url: String?
+    /// With the event `bluetooth` (`send-qr`) and for `discover`: whether Quick Share's
+    /// Bluetooth LE signal is sent too.
+    public var bluetooth: BluetoothSignal?
 
     public init(ok: Bool, error: String? = nil, exitCode: Int32? = nil) {
         self.ok = ok
@@ -145,7 +149,7 @@ public struct ControlResponse: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, phrase, id, activities, devices, code, device, activity, continuation, event
-        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests, url
+        case deliveries, bytes, total, transfers, queued, progress, nearby, clipboard, requests, url, bluetooth
         case exitCode = "exit_code"
     }
 

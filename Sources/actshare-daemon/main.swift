@@ -123,6 +123,12 @@ if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.direc
    FileSystem.exists(beside) {
     clipboardAgent = beside
 }
+// The same for Quick Share's Bluetooth signal.
+quickShare.bluetoothTrigger = SearchPaths.fromEnvironment().bluetoothTrigger
+if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.directoryName($0), "actshare-bluetooth-trigger") }),
+   FileSystem.exists(beside) {
+    quickShare.bluetoothTrigger = beside
+}
 // A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
 signal(SIGPIPE, SIG_IGN)
 do {

@@ -90,6 +90,9 @@ final class Sandbox {
             "ACTSHARE_PROVIDER_PATH": providerPath.joined(separator: ":"),
             "ACTSHARE_NO_BUILTINS": "1",
             "LANG": "C.UTF-8",
+            // No system bus: a machine's real BlueZ would put Quick Share's Bluetooth
+            // signal on the air (a test that wants one gives a bus of its own).
+            "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(root)/runtime/no-system-bus",
         ]
         environment.merge(extraEnvironment) { $1 }
         environment.merge(Self.sanitizerEnvironment) { old, _ in old }

@@ -24,6 +24,9 @@ public struct SearchPaths: Sendable {
     /// `actshare-clipboard-agent`, the daemon's hands on an X display's clipboard (the
     /// Universal Clipboard), beside the provider host.
     public var clipboardAgent: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-clipboard-agent") }
+    /// `actshare-bluetooth-trigger`, Quick Share's Bluetooth LE signal for the daemon,
+    /// beside the provider host.
+    public var bluetoothTrigger: String { FileSystem.join(FileSystem.directoryName(providerHost), "actshare-bluetooth-trigger") }
     /// `actshare-daemon`, the handoff daemon `actshare daemon` runs: beside the running
     /// executable in a build tree, `PREFIX/libexec/actshare` when installed. A release
     /// install makes it a link to `actshare`, which then runs ``daemonLibrary``.

@@ -16,7 +16,17 @@ extension QuickShareService {
 
     /// The receiver advertising that it scanned `code`, waited for up to `seconds` (the
     /// link asked again every few seconds); nil when none did, or the wait was cancelled.
-    func scanner(of code: QuickShareQRCode, waiting seconds: Double) async -> Seen? {
+    /// The Bluetooth signal is on the air meanwhile, and whether it is is told to `tell`.
+    func scanner(of code: QuickShareQRCode, waiting seconds: Double,
+                 tell: @escaping @Sendable (BluetoothSignal) async -> Void = { _ in }) async -> Seen? {
+        async let told: Void = tell(await bluetooth.hold())
+        let found = await look(for: code, waiting: seconds)
+        await told
+        bluetooth.release()
+        return found
+    }
+
+    private func look(for code: QuickShareQRCode, waiting seconds: Double) async -> Seen? {
         guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
         browser.start()
         defer { browser.stop() }
@@ -83,7 +93,12 @@ extension QuickShareService {
         let sent = NIOLockedValueBox<UInt64>(0)
         let total = tree?.totalBytes ?? UInt64(text?.utf8.count ?? 0)
         let work = Task { () -> (Seen?, Delivery?) in
-            guard let phone = await scanner(of: code, waiting: Self.scanSeconds) else { return (nil, nil) }
+            let phone = await scanner(of: code, waiting: Self.scanSeconds) { signal in
+                var event = ControlResponse.success(event: "bluetooth")
+                event.bluetooth = signal
+                try? await outbound.write(try Wire.line(event))
+            }
+            guard let phone else { return (nil, nil) }
             let device = Device(id: phone.endpointID, name: phone.name, host: phone.address, port: phone.port)
             try? await outbound.write(try Wire.line(ControlResponse.success(device: device, event: "found")))
             DaemonLog.line("Quick Share: \(phone.name) scanned the QR code")

@@ -48,7 +48,13 @@ extension QuickShareService {
             }
             return heard
         }
-        guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else { return nil }
+        // Phones advertise once they heard the Bluetooth signal: on the air during the look.
+        async let signal = bluetooth.hold()
+        defer { bluetooth.release() }
+        guard let browser = try? ServiceDiscovery(advertising: nil, browsing: Self.serviceType) else {
+            _ = await signal
+            return nil
+        }
         browser.start()
         browser.queryNow()
         var found: [Seen] = []
@@ -58,6 +64,7 @@ extension QuickShareService {
             if enough(found) { break }
         }
         browser.stop()
+        _ = await signal
         state.withLock { $0.heard = (ContinuousClock.now, found) }
         return found
     }

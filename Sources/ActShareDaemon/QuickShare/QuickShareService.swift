@@ -43,11 +43,15 @@ final class QuickShareService: Sendable {
     /// Whether multicast DNS may be used (`discovery: static` turns it off).
     let multicast: Bool
     let listenAddress: String
+    /// The Bluetooth LE signal that makes phones nearby advertise, held while looking.
+    let bluetooth: BluetoothTrigger
 
     /// Connections at once: a phone needs one; more are closed as they come.
     static let maximumConnections = 8
 
-    init(settings: QuickShareSettings, name: String, requests: LocalSendRequests, multicast: Bool, listenAddress: String) {
+    init(settings: QuickShareSettings, name: String, requests: LocalSendRequests, multicast: Bool, listenAddress: String,
+         bluetooth: BluetoothTrigger) {
+        self.bluetooth = bluetooth
         self.settings = settings
         self.name = name
         self.requests = requests

@@ -208,6 +208,7 @@ struct ControlServer {
                 var response = ControlResponse.success()
                 response.nearby = (actshareNearby ?? []) + (localSendFound ?? []).filter { !($0.model == "actshare" && actshareAddresses.contains($0.address)) }
                     + (phones ?? []).map { DiscoveredDevice(quickShare: $0.endpointID, name: $0.name, kind: $0.info.deviceType.name, address: $0.address, port: $0.port) }
+                if phones != nil { response.bluetooth = quickShare.bluetooth.lastSignal }
                 return response
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))

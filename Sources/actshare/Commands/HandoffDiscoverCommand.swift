@@ -23,8 +23,13 @@ extension HandoffCommand {
         }
 
         func run() throws {
-            let nearby = try DaemonConnection().call(ControlRequest(.discover, timeout: timeout)).nearby ?? []
+            let response = try DaemonConnection().call(ControlRequest(.discover, timeout: timeout))
+            let nearby = response.nearby ?? []
             if json { return StandardStreams.out(try HandoffOutput.json(nearby) + "\n") }
+            // Phones advertise only once asked: where Bluetooth could not ask them, say the other way.
+            if let signal = response.bluetooth, signal.adapter == nil, !nearby.contains(where: { $0.protocolName == .quickShare }) {
+                StandardStreams.err(Localized.text("%s Try: actshare handoff send --qr FILE", signal.sentence) + "\n")
+            }
             if nearby.isEmpty {
                 return StandardStreams.err("No device found nearby: is actshare's daemon running on the other one, on this network?\n")
             }

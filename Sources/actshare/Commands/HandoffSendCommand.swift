@@ -137,6 +137,9 @@ extension HandoffCommand {
                 case "qr":
                     showQRCode(response.url ?? "")
                     continue
+                case "bluetooth":
+                    if let signal = response.bluetooth { StandardStreams.err(signal.sentence + "\n") }
+                    continue
                 case "found":
                     StandardStreams.err(Localized.text("%s scanned the code.", TerminalText.visible(response.device?.name ?? "A phone")) + "\n")
                     continue
