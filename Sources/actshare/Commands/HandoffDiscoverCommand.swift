@@ -12,7 +12,8 @@ extension HandoffCommand {
                 (224.0.0.167:53317). What a device says of itself is not proof: a device that is not paired shows the name it gives \
                 itself in quotes, and pairing (`actshare handoff pair NAME`) shows a code to compare on both. A LocalSend device is \
                 shown with its certificate's fingerprint, "pinned" once actshare has sent to it (LocalSend has no pairing). A \
-                phone is listed while its Quick Share looks for receivers (_FC9F5ED42C8A._tcp); sending to it shows a PIN to \
+                phone is listed while its Quick Share looks for receivers (_FC9F5ED42C8A._tcp), which phones nearby start on \
+                the Bluetooth signal sent while this command looks (where Bluetooth is on); sending to it shows a PIN to \
                 compare with the phone's.
                 """)
         @Flag(help: "Print machine-readable JSON on standard output.") var json = false

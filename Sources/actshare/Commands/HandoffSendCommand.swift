@@ -24,7 +24,9 @@ extension HandoffCommand {
                 A phone with Quick Share (Android's own) that advertises is named with --device the same way; the PIN \
                 printed must be the one the phone shows. A phone that cannot see this device gets the share through a \
                 QR code: with --qr the code is shown (drawn on the terminal), you scan it with the phone's camera, and \
-                the files, or the one text or link, go to the phone that scanned it, waited for up to 2 minutes.
+                the files, or the one text or link, go to the phone that scanned it, waited for up to 2 minutes. \
+                Where Bluetooth is on (BlueZ), Quick Share's Bluetooth signal is sent meanwhile, as Android's share sheet \
+                does, and phones nearby offer to receive; where it is not, that is said, and only the code reaches a phone.
                 """)
 
         @Option(name: .customLong("device"), help: ArgumentHelp("A paired device, by name or id (repeat for several).", valueName: "name"),
