@@ -19,6 +19,13 @@ public final class ServiceDiscovery: Sendable {
     }
 
     private let socket: MulticastSocket
+    /// A socket on a port of its own, for one-shot queries (RFC 6762 §5.1) at the start of
+    /// a look: a responder answers one at once, unicast, to this socket alone. An answer to
+    /// a query from port 5353 may be held back (python-zeroconf aggregates for up to 500 ms
+    /// and repeats nothing it multicast within the second), and a unicast one would reach
+    /// only one of the sockets that share port 5353. Nil where it cannot be opened.
+    private let oneShot: MulticastSocket?
+    private let port: UInt16
     /// Written to wake the thread from poll(2).
     private let wakePipe: WakePipe
     private let shared = Mutex(Shared())
@@ -39,6 +46,8 @@ public final class ServiceDiscovery: Sendable {
             socket.close()
             throw error
         }
+        oneShot = try? MulticastSocket(group: MulticastDNS.group, port: 0, maximumDatagram: MulticastDNS.maximumMessageSize)
+        self.port = port
         self.advertisement = advertisement
         self.browsed = browsed
         self.advertisedAddress = advertisedAddress.flatMap(NetworkInterface.address).flatMap { $0 == 0 ? nil : $0 }
@@ -100,6 +109,9 @@ public final class ServiceDiscovery: Sendable {
     private func run() {
         var engine = MulticastDNSEngine(advertisement: advertisement, browsing: browsed, advertisedAddress: advertisedAddress)
         var nextInterfaceCheck = 0.0
+        // The one-shot query asked at the start and at each queryNow(), and its id: an
+        // answer must echo it.
+        var askOnce = true, oneShotID: UInt16 = 0
         while true {
             let now = Self.now()
             let (stop, query) = shared.withLock { shared in
@@ -114,12 +126,20 @@ public final class ServiceDiscovery: Sendable {
                 nextInterfaceCheck = now + Self.interfaceSeconds
             }
             if query { engine.queryNow(now: now) }
+            if askOnce || query, let oneShot {
+                askOnce = false
+                oneShotID = UInt16.random(in: 1...UInt16.max)
+                if let bytes = DNSMessage(isResponse: false, id: oneShotID, questions: [DNSQuestion(name: browsed, type: .pointer)]).encoded() {
+                    for interface in engine.interfaces { oneShot.send(bytes, port: port, on: interface.index) }
+                }
+            }
             let (due, wakeAt) = engine.due(now: now)
             send(due)
             publish(engine)
             let milliseconds = Int32(max(0, min(wakeAt, nextInterfaceCheck) - Self.now()) * 1000) + 1
-            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&descriptors, 2, milliseconds)
+            var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.readEnd, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: oneShot?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 3, milliseconds)
             if descriptors[1].revents != 0 { wakePipe.drain() }
             // At most 256 datagrams a turn, so that a flood cannot starve the timers.
             var changed = false
@@ -130,10 +150,21 @@ public final class ServiceDiscovery: Sendable {
                 send(reply)
                 changed = changed || didChange
             }
+            // Answers to the one-shot query: responses echoing its id, nothing else (this
+            // socket answers no one).
+            for _ in 0..<256 {
+                guard let oneShot, let datagram = oneShot.receive() else { break }
+                guard datagram.bytes.count >= 4, datagram.bytes[2] & 0x80 != 0,
+                      UInt16(datagram.bytes[0]) << 8 | UInt16(datagram.bytes[1]) == oneShotID else { continue }
+                let (_, didChange) = engine.receive(datagram.bytes, from: datagram.from, fromPort: datagram.fromPort,
+                                                    interfaceIndex: datagram.interfaceIndex, now: Self.now())
+                changed = changed || didChange
+            }
             if changed { onChange(publish(engine)) }
         }
         send(engine.goodbyes())
         socket.close()
+        oneShot?.close()
         shared.withLock { $0.stopped = true }
     }
 

@@ -309,6 +309,19 @@ import Testing
         return listed.contains { $0["protocol"] as? String == "quickshare" && $0["name"] as? String == name && $0["kind"] as? String == "phone" }
     }
 
+    /// Each look starts with a one-shot query (RFC 6762 §5.1), which a responder answers at
+    /// once, unicast: a receiver that answers nothing else is found by it, and an answer
+    /// that does not echo the query's id is dropped.
+    @Test func aLookAsksOnceForAnAnswerAtOnce() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qso")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let responder = try link.start(1, ["/usr/bin/python3", "\(Sandbox.repository)/Tests/Fixtures/one-shot-responder.py", link.address(1), "Pixel 9"])
+        #expect(responder.said == "listening")
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let listed = try alpha.run("handoff", "discover", "--json", "--timeout", "1")
+        #expect(listed.stdout.contains("Pixel 9") && !listed.stdout.contains("Impostor"), "\(listed.stdout)")
+    }
+
     @Test func filesGoToAPhoneThatShowsQuickShare() throws {
         let link = try NetworkLink(hosts: 2, tag: "qss")
         let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
