@@ -355,6 +355,85 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
     }
 
+    /// Three files, one of 512 MiB, arrive byte for byte (the phone's SHA-256 of each is
+    /// the file's).
+    @Test func threeFilesOneOfHalfAGibibyteArriveWhole() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qs3")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let names = ["note.txt", "photo.jpg", "big.bin"]
+        try Data("a note\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/note.txt"))
+        try Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
+        // 512 MiB: a random mebibyte, each copy with its index in its first bytes.
+        let block = Data((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255) })
+        _ = FileManager.default.createFile(atPath: "\(alpha.sandbox.root)/big.bin", contents: nil)
+        let big = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(alpha.sandbox.root)/big.bin"))
+        for index in 0..<512 { try big.write(contentsOf: withUnsafeBytes(of: UInt32(index)) { Data($0) } + block.dropFirst(4)) }
+        try big.close()
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise", "--name", "Pixel 9"])
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let sent = try alpha.sandbox.run(["handoff", "send", "--device", "Pixel 9"] + names.map { "\(alpha.sandbox.root)/\($0)" })
+        #expect(sent.status == 0 && sent.stdout.contains("Sent 3 files"), "\(sent.stdout) \(sent.stderr) \(alpha.log)")
+        let (status, events) = phone.finish()
+        #expect(status == 0, "\(events)")
+        let sums = try Sandbox.execute("/usr/bin/sha256sum", names.map { "\(alpha.sandbox.root)/\($0)" }, environment: [:], stdin: nil).stdout
+        for name in names {
+            let received = events.first { $0["event"] as? String == "received" && $0["name"] as? String == name }
+            let digest = try #require(received?["sha256"] as? String, "\(name) not received: \(events)")
+            #expect(sums.contains("\(digest)  \(alpha.sandbox.root)/\(name)"), "\(name): \(digest) \(sums)")
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The phone's user cancels under way: `handoff send` says so and fails; the phone
+    /// keeps nothing.
+    @Test func aPhoneThatCancelsUnderWayIsSaidSo() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsc")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(count: 64 << 20).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/video.mp4"))
+        let phone = try QuickShareReceivingTests.Phone(link, 1, ["receive", "--dir", folder, "--accept", "--ip", link.address(1), "--advertise",
+                                                                 "--name", "Pixel 9", "--cancel-after", String(1 << 20)])
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let sent = try alpha.run("handoff", "send", "--device", "Pixel 9", "\(alpha.sandbox.root)/video.mp4")
+        #expect(sent.status == 1 && sent.stderr.contains("it cancelled the share"), "\(sent.status) \(sent.stderr)")
+        let (status, events) = phone.finish()
+        #expect(status == 0 && events.contains { $0["event"] as? String == "cancelled" }, "\(events)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
+    }
+
+    /// Ctrl-C here under way: the phone is told the sender cancelled (a CANCEL frame
+    /// after the chunks it had not read), and keeps nothing.
+    @Test func ctrlCUnderWayTellsThePhone() throws {
+        let link = try NetworkLink(hosts: 2, tag: "qsk")
+        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let folder = "\(alpha.sandbox.root)/phone", events = "\(alpha.sandbox.root)/phone.jsonl"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(count: 64 << 20).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/video.mp4"))
+        // The phone holds still once 1 MiB has come, until its standard input ends.
+        let phone = Process(), hold = Pipe()
+        phone.executableURL = URL(fileURLWithPath: NetworkLink.ip)
+        phone.arguments = ["netns", "exec", link.hosts[1], QuickShareReceivingTests.python, QuickShareReceivingTests.phone, "receive", "--dir", folder,
+                           "--accept", "--ip", link.address(1), "--advertise", "--name", "Pixel 9", "--hold-after", String(1 << 20)]
+        _ = FileManager.default.createFile(atPath: events, contents: nil)
+        phone.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: events))
+        phone.standardInput = hold
+        try phone.run()
+        defer { if phone.isRunning { phone.terminate() } }
+        let said = { (try? String(contentsOfFile: events, encoding: .utf8)) ?? "" }
+        #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
+        let sending = try QuickShareQRCodeTests.Sending(alpha, ["--device", "Pixel 9", "\(alpha.sandbox.root)/video.mp4"], qr: false)
+        #expect(eventually { said().contains("\"holding\"") }, "\(said()) \(sending.said)")
+        kill(sending.process.processIdentifier, SIGINT)
+        #expect(sending.finish() == 4, "\(sending.said)")
+        try hold.fileHandleForWriting.close()
+        phone.waitUntilExit()
+        #expect(said().contains("\"sender_cancelled\""), "\(said()) \(alpha.log)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)
+    }
+
     /// The share sheet's devices row (Hand Off's targets) holds a phone that shows its
     /// Quick Share, with its kind; performing to it sends.
     @Test func aPhoneIsATargetOfHandOff() throws {
@@ -416,11 +495,12 @@ import Testing
         let process = Process()
         let errors: String
 
-        init(_ machine: Machine, _ arguments: [String]) throws {
+        /// `qr` false: `handoff send ARGUMENTS` instead.
+        init(_ machine: Machine, _ arguments: [String], qr: Bool = true) throws {
             errors = "\(machine.sandbox.root)/send-qr-\(UUID().uuidString).err"
             _ = FileManager.default.createFile(atPath: errors, contents: nil)
             process.executableURL = URL(fileURLWithPath: Sandbox.binary)
-            process.arguments = ["handoff", "send", "--qr"] + arguments
+            process.arguments = ["handoff", "send"] + (qr ? ["--qr"] : []) + arguments
             process.environment = machine.sandbox.environment
             process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
             process.standardError = FileHandle(forWritingAtPath: errors)

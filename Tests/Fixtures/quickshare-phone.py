@@ -20,6 +20,11 @@ Usage:
       --qr-url: as a phone whose camera read a sender's QR code, it advertises the code's token
       (or, --hidden, its name sealed with the code's key) and checks the sender's signature of
       the handshake (qr_handshake: valid | invalid | absent; all but valid fail the session)
+      --cancel-after BYTES: once that much of the files has come, cancel as its user would
+      (a CANCEL sharing frame, then a disconnection; event cancelled), keeping nothing
+      --hold-after BYTES: once that much has come, read no more (event holding) until its
+      standard input ends, then go on (a sender cancelled meanwhile: event failed, or
+      sender_cancelled for its CANCEL frame); what came of an unfinished file is removed
 """
 import argparse
 import hashlib
@@ -53,6 +58,10 @@ def emit(event, **fields):
 
 class Failure(Exception):
     pass
+
+
+class SenderCancelled(Exception):
+    """The sender's CANCEL sharing frame."""
 
 
 class Connection:
@@ -466,9 +475,13 @@ def receive(args) -> int:
         files = {f.payload_id: {"name": os.path.basename(f.name) or "file", "size": f.size, "got": 0, "sha": hashlib.sha256(),
                                 "handle": open(os.path.join(args.dir, os.path.basename(f.name) or "file"), "wb")}
                  for f in intro.file_metadata}
+        unfinished = dict(files)
+        arrived, held = 0, False
         texts = {t.payload_id for t in intro.text_metadata}
         while files or texts:
             item = conn.next_item(texts)
+            if item[0] == "frame" and item[1].v1.type == WF.V1Frame.CANCEL:
+                raise SenderCancelled()
             if item[0] == "text":
                 texts.discard(item[1])
                 emit("received", kind="text", text=item[2].decode("utf-8", "replace"))
@@ -481,20 +494,38 @@ def receive(args) -> int:
                 file["handle"].write(chunk.body)
                 file["sha"].update(chunk.body)
                 file["got"] += len(chunk.body)
+                arrived += len(chunk.body)
+                if args.cancel_after is not None and arrived >= args.cancel_after:
+                    conn.send_sharing(sharing(WF.V1Frame.CANCEL))
+                    conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
+                    emit("cancelled", bytes=arrived)
+                    return 0
+                if args.hold_after is not None and arrived >= args.hold_after and not held:
+                    held = True
+                    emit("holding", bytes=arrived)
+                    sys.stdin.buffer.read()
                 if chunk.flags & 1:
                     if file["got"] != file["size"]:
                         raise Failure(f"{file['name']} ended short")
                     file["handle"].close()
+                    del unfinished[header.id]
                     emit("received", kind="file", name=file["name"], size=file["size"], sha256=file["sha"].hexdigest())
                     del files[header.id]
         conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
         emit("done")
+        unfinished = {}
         return 0
+    except SenderCancelled:
+        emit("sender_cancelled")
+        return 1
     except (Failure, OSError, ValueError) as error:
         emit("failed", error=str(error))
         return 1
     finally:
         sock.close()
+        for file in (unfinished.values() if "unfinished" in locals() else []):
+            file["handle"].close()
+            os.remove(os.path.join(args.dir, file["name"]))
 
 
 def main() -> int:
@@ -515,6 +546,8 @@ def main() -> int:
     receiving.add_argument("--advertise", action="store_true", help="advertise over mDNS, as a phone showing its Quick Share does")
     receiving.add_argument("--qr-url", help="the URL of the sender's QR code, as the camera read it")
     receiving.add_argument("--hidden", action="store_true", help="with --qr-url: hidden, the name sealed with the code's key")
+    receiving.add_argument("--cancel-after", type=int, help="cancel once this many bytes of the files have come")
+    receiving.add_argument("--hold-after", type=int, help="read no more, once this many bytes have come, until standard input ends")
     answer = receiving.add_mutually_exclusive_group(required=True)
     answer.add_argument("--accept", action="store_true")
     answer.add_argument("--decline", action="store_true")

@@ -177,7 +177,9 @@ extension QuickShareService {
         let (failure, response) = await withTaskCancellationHandler {
             (try? await source.promise.futureResult.get()) ?? (.peerRefused, nil)
         } onCancel: {
-            channel.close(promise: nil)
+            // The phone is told the sender cancelled (it then says so and keeps nothing);
+            // the handler closes once that is written.
+            channel.triggerUserOutboundEvent(QuickShareSenderHandler.Cancel()).whenFailure { _ in channel.close(promise: nil) }
         }
         if Task.isCancelled { return Delivery(device: seen.name, error: HandoffError.cancelled.phrase) }
         if response != nil { return Delivery(device: seen.name, error: HandoffError.declinedFiles(device: seen.name).phrase) }

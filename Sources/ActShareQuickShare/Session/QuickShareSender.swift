@@ -119,6 +119,16 @@ public struct QuickShareSender: Sendable {
         return frames
     }
 
+    /// The frames that stop the share (the person here cancelled it): a CANCEL sharing
+    /// frame, then a disconnection, as Android's sender sends them; the receiver then says
+    /// the sender cancelled, and keeps nothing. None before frames are sealed.
+    public mutating func cancellation() throws(QuickShareSessionError) -> [[UInt8]] {
+        guard var channel, phase != .serverInit, phase != .connectionResponse, phase != .done else { return [] }
+        let frames = try channel.sealSharing(.cancel)
+        self.channel = channel
+        return frames + [try disconnection()]
+    }
+
     /// The last frame: a disconnection.
     public mutating func disconnection() throws(QuickShareSessionError) -> [UInt8] {
         phase = .done

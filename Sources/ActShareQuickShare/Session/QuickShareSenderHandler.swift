@@ -6,7 +6,8 @@ import NIOCore
 /// answers what the receiver sends, and once accepted, sends each file in chunks of
 /// ``chunkSize`` while the socket takes them (no more is read from disk than it can
 /// send), then the texts and a disconnection.
-public final class QuickShareSenderHandler: ChannelInboundHandler {
+public final class QuickShareSenderHandler: ChannelDuplexHandler {
+    public typealias OutboundIn = ByteBuffer
     public typealias InboundIn = ByteBuffer
     public typealias OutboundOut = ByteBuffer
 
@@ -73,6 +74,21 @@ public final class QuickShareSenderHandler: ChannelInboundHandler {
     public func channelInactive(context: ChannelHandlerContext) {
         if !ended { endAsThingsStand(context, close: false) }
         context.fireChannelInactive()
+    }
+
+    /// Sent down the pipeline (`triggerUserOutboundEvent`) to stop the share: the receiver
+    /// is told so (``QuickShareSender/cancellation()``) before the connection closes.
+    public struct Cancel: Sendable {
+        public init() {}
+    }
+
+    public func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is Cancel else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        if !ended, let frames = try? sender.cancellation() {
+            for frame in frames { write(frame, context) }
+        }
+        end(context, .stoppedHere)
+        promise?.succeed(())
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
