@@ -103,8 +103,11 @@ final class BluetoothTrigger: Sendable {
     /// Starts the helper; its first line answers `promise`, a later `released` or its end
     /// takes it off the list.
     private func launch(answering promise: EventLoopPromise<BluetoothSignal>) async {
+        let mine = promise.futureResult
         func fail(_ reason: BluetoothSignal.Unavailable) {
-            state.withLock { $0.running = nil }
+            state.withLock { state in
+                if state.running?.status === mine { state.running = nil }
+            }
             promise.succeed(BluetoothSignal(unavailable: reason))
         }
         guard let executable, FileSystem.exists(executable) else { return fail(.noHelper) }
@@ -135,7 +138,13 @@ final class BluetoothTrigger: Sendable {
             _ = try? await threadPool.runIfActive { ChildProcess.wait(pid) }
             return fail(.failed)
         }
-        state.withLock { $0.running?.channel = channel }
+        // Kept, unless the last look already let it go while it started: then stopped now.
+        let kept = state.withLock { state -> Bool in
+            guard state.running?.status === mine else { return false }
+            state.running?.channel = channel
+            return true
+        }
+        if !kept { channel.close(promise: nil) }
         // An answer that does not come in time is a failure; the helper is stopped.
         let late = channel.eventLoop.scheduleTask(in: .seconds(Self.answerSeconds)) {
             promise.succeed(BluetoothSignal(unavailable: .failed))
