@@ -398,7 +398,7 @@ import Testing
                                                                  "--name", "Pixel 9", "--cancel-after", String(1 << 20)])
         #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
         let sent = try alpha.run("handoff", "send", "--device", "Pixel 9", "\(alpha.sandbox.root)/video.mp4")
-        #expect(sent.status == 1 && sent.stderr.contains("it cancelled the share"), "\(sent.status) \(sent.stderr)")
+        #expect(sent.status == 1 && sent.stderr.contains("it cancelled the share"), "\(sent.status) \(sent.stderr) \(alpha.log)")
         let (status, events) = phone.finish()
         #expect(status == 0 && events.contains { $0["event"] as? String == "cancelled" }, "\(events)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty)

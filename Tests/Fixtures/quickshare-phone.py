@@ -498,6 +498,11 @@ def receive(args) -> int:
                 if args.cancel_after is not None and arrived >= args.cancel_after:
                     conn.send_sharing(sharing(WF.V1Frame.CANCEL))
                     conn.send_offline(offline(OWF.V1Frame.DISCONNECTION))
+                    # What the sender had already sent is read to its end (the sender
+                    # stops, and ends its stream): closing with it unread would reset the
+                    # connection, and the CANCEL could be lost on the way.
+                    while sock.recv(1 << 16):
+                        pass
                     emit("cancelled", bytes=arrived)
                     return 0
                 if args.hold_after is not None and arrived >= args.hold_after and not held:

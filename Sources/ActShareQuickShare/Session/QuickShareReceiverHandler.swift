@@ -57,6 +57,13 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
         if !asking { restartDeadline(context, seconds: Self.silenceSeconds) }
         do {
             handle(try receiver.receive(frame), context)
+        } catch .peerCancelled {
+            // Its CANCEL comes before its DISCONNECTION, and it hangs up after: closing now,
+            // with those unread, would reset its connection under it. Told at once; closed
+            // when it hangs up, or after ``silenceSeconds``.
+            end(context, .peerCancelled, close: false)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: .seconds(Self.silenceSeconds)) { bound.value.close(promise: nil) }
         } catch {
             end(context, error)
         }
@@ -65,6 +72,7 @@ public final class QuickShareReceiverHandler: ChannelInboundHandler {
     public func channelInactive(context: ChannelHandlerContext) {
         // A socket that ends before the share is whole is a refusal (or a cancel).
         if !ended { end(context, finished ? nil : .peerRefused, close: false) }
+        deadline?.cancel()
         context.fireChannelInactive()
     }
 

@@ -61,6 +61,16 @@ public final class QuickShareSenderHandler: ChannelDuplexHandler {
         if !sentAll, refusal == nil { restartDeadline(context) }
         do {
             handle(try sender.receive(Array(unwrapInboundIn(data).readableBytesView)), context)
+        } catch .peerCancelled {
+            // Its CANCEL comes before its DISCONNECTION, and it hangs up after: closing now,
+            // with those unread, would reset its connection under it. Told at once; nothing
+            // more is sent (the end of our stream once what was written has gone, which it
+            // reads up to), and what it sends is read until it hangs up, or for
+            // ``lingerSeconds``.
+            end(context, .peerCancelled, close: false)
+            context.close(mode: .output, promise: nil)
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            deadline = context.eventLoop.scheduleTask(in: .seconds(Self.lingerSeconds)) { bound.value.close(promise: nil) }
         } catch {
             end(context, error)
         }
@@ -73,6 +83,7 @@ public final class QuickShareSenderHandler: ChannelDuplexHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         if !ended { endAsThingsStand(context, close: false) }
+        deadline?.cancel()
         context.fireChannelInactive()
     }
 
