@@ -74,6 +74,17 @@ final class AccessibleDesktop {
         try atspi(["tree"]).stdout.split(separator: "\n").map(String.init)
     }
 
+    /// The tree once `shows` holds of it (the window has drawn what an action changed), or
+    /// as it last was.
+    func tree(once shows: ([String]) -> Bool) throws -> [String] {
+        var last: [String] = []
+        try eventually {
+            last = try tree()
+            return shows(last)
+        }
+        return last
+    }
+
     /// The node that has the keyboard, `ROLE|NAME|STATES`.
     func focused() throws -> String {
         try atspi(["focused"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -125,9 +125,7 @@ import Testing
                     "XDG_RUNTIME_DIR=\(runtimeDirectory)", "HOME=\(runtimeDirectory)", "WLR_BACKENDS=headless",
                     "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman", "PATH=/usr/bin:/bin",
                 ])
-            for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(runtimeDirectory)/\(display)") {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            eventually { FileManager.default.fileExists(atPath: "\(runtimeDirectory)/\(display)") }
         }
 
         deinit {
@@ -262,9 +260,9 @@ import Testing
         #expect(try Self.paste("UTF8_STRING", display: display) == Data("second".utf8))
         // The first server saw SelectionClear and ended.
         var remaining = Self.servers(on: display)
-        for _ in 0..<50 where remaining.count > 1 {
-            Thread.sleep(forTimeInterval: 0.05)
+        eventually {
             remaining = Self.servers(on: display)
+            return remaining.count <= 1
         }
         #expect(remaining.count == 1)
         #expect(!remaining.contains(first[0]))
@@ -278,9 +276,9 @@ import Testing
         #expect(try Self.paste("UTF8_STRING", display: display, selection: "clipboard") == Data("both".utf8))
         // After its lifetime (3 s: long enough for both pastes on a loaded machine) the server is gone.
         var servers = Self.servers(on: display)
-        for _ in 0..<200 where !servers.isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
+        eventually {
             servers = Self.servers(on: display)
+            return servers.isEmpty
         }
         #expect(servers.isEmpty)
         try sandbox.writeConfig("providers:\n  org.actshare.clipboard: {selection: primary}\n")

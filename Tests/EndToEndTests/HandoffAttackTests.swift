@@ -139,7 +139,7 @@ extension HandoffTests {
                 "/usr/bin/python3", ["\(Self.fixtures)/lying-peer.py", "serve", aState, "27161", "8"],
                 environment: [:], stdin: nil, timeout: 30)
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(eventually { NetworkLink.listening(on: 27161) }, "the lying server does not listen")
         let received = try Self.installCopyingHandler(on: b)
         let listed = try b.run("handoff", "list", "--json")
         #expect(listed.status == 0, "\(listed.stderr)")
@@ -186,13 +186,8 @@ extension HandoffTests {
         #expect(unguarded.stderr.contains("--wait --yes would pair with whoever asks first: add --expect-device ID"))
 
         // C asks first while B expects A: refused on both sides, and nobody is paired.
-        let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
-        var intruder = Run(status: -1, stdout: "", stderr: "")
-        for attempt in 1...3 {
-            Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
-            intruder = try c.run("handoff", "pair", "127.0.0.1:27182", "--yes")
-            if !intruder.stderr.contains("not waiting") { break }
-        }
+        let waiting = b.waitToPair(expecting: try a.deviceID())
+        let intruder = try c.run("handoff", "pair", "127.0.0.1:27182", "--yes")
         let waited = waiting()
         #expect(intruder.status == 1, "\(intruder.stderr)")
         #expect(waited.status == 1)
@@ -204,11 +199,13 @@ extension HandoffTests {
     /// (it used to stay open for two minutes).
     @Test func ctrlCClosesThePairingWindow() throws {
         let a = try Machine("alpha", port: 27_185), b = try Machine("beta", port: 27_186)
-        let process = try b.sandbox.start(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.3)
+        let process = try b.afterwards(saying: "pairing: waiting for a device to pair") {
+            try b.sandbox.start(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
+        }
+        b.afterwards(saying: "pairing: no longer waiting") {
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+        }
         let (again, waitedAgain) = try Self.pair(a, b)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(waitedAgain.status == 0, "a new wait after Ctrl-C: \(waitedAgain.stderr)")

@@ -53,8 +53,7 @@ import Testing
                 && nowhere.contains("send with `actshare handoff send --qr`"), "\(nowhere)")
 
         // Pairing by the name discovery found: no address typed anywhere.
-        let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", ids[0]])
-        Thread.sleep(forTimeInterval: 0.5)
+        let waiting = b.waitToPair(expecting: ids[0])
         let asked = try a.run("handoff", "pair", "beta", "--yes")
         #expect(asked.status == 0, "\(asked.stderr)")
         #expect(waiting().status == 0)
@@ -92,15 +91,19 @@ import Testing
     }
 
     @Test func staticDiscoveryAdvertisesNothingAndSaysSo() throws {
-        let link = try NetworkLink(hosts: 2, tag: "s")
+        let link = try NetworkLink(hosts: 3, tag: "s")
         let quiet = try Machine("quiet", port: 53840, namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
         let other = try Machine("other", port: 53840, namespace: link.hosts[1])
         let off = try quiet.run("handoff", "discover")
         #expect(off.status == 2)
         #expect(off.stderr == "actshare: discovery is off here (config handoff.discovery: static, or the daemon's log says why)\n")
-        // Three queries in the first three seconds, none answered.
-        Thread.sleep(forTimeInterval: 3)
-        #expect(try Self.nearby(other).isEmpty)
+        // A third daemon on the link answers the same questions: once other has it, it
+        // would have had quiet too, had quiet answered.
+        let loud = try Machine("loud", port: 53840, namespace: link.hosts[2])
+        let seen = try Self.waitFor(other) { $0.contains { $0["name"] as? String == "loud" } }
+        #expect(seen.contains { $0["name"] as? String == "loud" }, "\(seen)")
+        #expect(!seen.contains { $0["name"] as? String == "quiet" }, "\(seen)")
+        loud.stop()
     }
 
     /// A paired device's id claimed from another address, malformed datagrams, a flood of
@@ -112,8 +115,7 @@ import Testing
         let b = try Machine("beta", port: 53840, namespace: link.hosts[1])
         let bID = try b.deviceID()
         _ = try Self.waitFor(a) { $0.count == 1 }
-        let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
-        Thread.sleep(forTimeInterval: 0.5)
+        let waiting = b.waitToPair(expecting: try a.deviceID())
         #expect(try a.run("handoff", "pair", "beta", "--yes").status == 0)
         #expect(waiting().status == 0)
 

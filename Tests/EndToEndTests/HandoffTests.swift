@@ -58,6 +58,27 @@ import Testing
 
         func stop() { daemon = nil }
 
+        /// How many times the daemon's log has said `line` (across restarts).
+        func said(_ line: String) -> Int { log.components(separatedBy: line).count - 1 }
+
+        /// Runs `action`, then waits for the daemon's log to say `line` once more: the event
+        /// that shows what `action` started has happened. Whether it did.
+        @discardableResult
+        func afterwards<T>(saying line: String, _ action: () throws -> T) rethrows -> T {
+            let before = said(line)
+            let result = try action()
+            #expect(eventually { self.said(line) > before }, "the daemon of \(name) did not say \"\(line)\": \(log.suffix(2000))")
+            return result
+        }
+
+        /// `handoff pair --wait --yes --expect-device ID` in the background, once the daemon
+        /// waits (its log says so): its result when it ends.
+        func waitToPair(expecting id: String) -> () -> Run {
+            afterwards(saying: "pairing: waiting for a device to pair") {
+                background(["handoff", "pair", "--wait", "--yes", "--expect-device", id])
+            }
+        }
+
         /// Stops the daemon as systemd would (SIGTERM), and waits for it.
         func terminate() {
             daemon?.terminate()
@@ -95,16 +116,10 @@ import Testing
     /// Pairs `a` with `b` (b waits, a asks), both confirming; returns both outputs.
     /// `address` is where a reaches b: its port on 127.0.0.1 unless given.
     static func pair(_ a: Machine, _ b: Machine, at address: String? = nil) throws -> (Run, Run) {
-        // --yes on the waiting side pairs only with the device it expects.
-        let waiting = b.background(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
-        // b's daemon takes a moment to start waiting; on a loaded machine more than one, so
-        // a refusal for not waiting is tried again (within the limit of 3 attempts in 10 s).
-        var asked = Run(status: -1, stdout: "", stderr: "")
-        for attempt in 1...3 {
-            Thread.sleep(forTimeInterval: 0.3 * Double(attempt))
-            asked = try a.run("handoff", "pair", address ?? "127.0.0.1:\(b.port)", "--yes")
-            if asked.status == 0 || !asked.stderr.contains("refused to pair") { break }
-        }
+        // --yes on the waiting side pairs only with the device it expects; a asks once b's
+        // daemon says it waits.
+        let waiting = b.waitToPair(expecting: try a.deviceID())
+        let asked = try a.run("handoff", "pair", address ?? "127.0.0.1:\(b.port)", "--yes")
         return (asked, waiting())
     }
 
@@ -458,9 +473,9 @@ extension HandoffTests {
 
         activity.invalidate()
         var listed = try b.run("handoff", "list").stdout
-        for _ in 0..<100 where listed.contains(id) {
-            Thread.sleep(forTimeInterval: 0.05)
+        try eventually {
             listed = try b.run("handoff", "list").stdout
+            return !listed.contains(id)
         }
         #expect(!listed.contains(id))
     }

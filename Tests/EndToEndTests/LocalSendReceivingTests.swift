@@ -46,14 +46,18 @@ import Testing
         try #require(try peer.devices().contains { $0["alias"] as? String == name }, "localsendd does not list \(name)")
     }
 
-    /// `file` sent by `peer`, accepted, and arriving (its hidden folder there, a moment
-    /// in): the request's id.
+    /// `file` sent by `peer`, accepted, and arriving (bytes of it in its hidden folder
+    /// there): the request's id.
     static func acceptedAndArriving(_ file: String, from peer: LocalSendPeer, to machine: Machine, into received: String) throws -> String {
         _ = try peer.control(["send", "--to", "alpha", file])
         let id = try #require(try waitForRequest(machine)["id"] as? String)
         #expect(try machine.run("handoff", "accept", id).status == 0)
-        try eventually(every: 0.005) { (try FileManager.default.contentsOfDirectory(atPath: received)).contains { $0.hasPrefix(".actshare-partial-") } }
-        Thread.sleep(forTimeInterval: 0.3)
+        try eventually(every: 0.005) {
+            try FileManager.default.contentsOfDirectory(atPath: received).filter { $0.hasPrefix(".actshare-partial-") }.contains { folder in
+                let files = FileManager.default.enumerator(atPath: "\(received)/\(folder)")?.allObjects as? [String] ?? []
+                return files.contains { ((try? FileManager.default.attributesOfItem(atPath: "\(received)/\(folder)/\($0)"))?[.size] as? Int ?? 0) > 0 }
+            }
+        }
         return id
     }
 
@@ -121,8 +125,9 @@ import Testing
         let id = try #require(request["id"] as? String)
         let listed = try alpha.run("handoff", "requests")
         #expect(listed.stdout.contains("\(id)  \"Pixel Test\" at \(link.address(1))  2 files, 209.7 MB: big.bin, note.txt"), "\(listed.stdout)")
-        Thread.sleep(forTimeInterval: 0.5)
+        // The phone has asked and waits for the answer: nothing of it is here.
         #expect(!FileManager.default.fileExists(atPath: "\(received)/big.bin"), "nothing lands before the user accepts")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: received)) ?? []).isEmpty, "nothing lands before the user accepts")
 
         let accepted = try alpha.run("handoff", "accept", id)
         #expect(accepted.status == 0, "\(accepted.stderr)")

@@ -199,9 +199,9 @@ import Testing
         // Looked at without asking the link again: the real device would answer, and be
         // taken at its own address again.
         var moved: [[String: Any]] = []
-        for _ in 0..<100 where !moved.contains(where: { $0["name"] as? String == "Pixel Test" && $0["address"] as? String == link.address(2) }) {
-            Thread.sleep(forTimeInterval: 0.05)
+        try eventually {
             moved = try HandoffDiscoveryTests.nearby(alpha, timeout: "0", wire: "localsend")
+            return moved.contains { $0["name"] as? String == "Pixel Test" && $0["address"] as? String == link.address(2) }
         }
         try #require(moved.contains { $0["address"] as? String == link.address(2) }, "\(moved)")
         let file = "\(alpha.sandbox.root)/secret.txt"

@@ -41,6 +41,26 @@ final class NetworkLink {
     func address(_ index: Int) -> String { "10.77.0.\(index + 1)" }
 
     /// Runs `arguments` in host `index`'s namespace.
+    /// Whether a TCP socket in host `index`'s namespace listens on `port` (its
+    /// /proc/net/tcp, read without connecting: a connection would be one a listener counts).
+    func listening(_ index: Int, port: Int) -> Bool {
+        Self.isListening(port, in: (try? run(index, ["/bin/cat", "/proc/net/tcp"]).stdout) ?? "")
+    }
+
+    /// Whether a TCP socket of this test's own network namespace listens on `port`.
+    static func listening(on port: Int) -> Bool {
+        isListening(port, in: (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? "")
+    }
+
+    /// Whether `table` (a /proc/net/tcp) has a socket listening on `port`.
+    static func isListening(_ port: Int, in table: String) -> Bool {
+        let wanted = String(format: ":%04X", port)
+        return table.split(separator: "\n").dropFirst().contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 3 && fields[1].hasSuffix(wanted) && fields[3] == "0A"
+        }
+    }
+
     func run(_ index: Int, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Int = 30) throws -> Run {
         try Sandbox.execute(Self.ip, ["netns", "exec", hosts[index]] + arguments, environment: environment, stdin: nil, timeout: timeout)
     }

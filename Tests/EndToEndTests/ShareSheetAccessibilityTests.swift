@@ -40,8 +40,7 @@ import Testing
         try session.answer(sheet, typing: "mail", keys: ["Return"])
         _ = try session.window("Mail")
         try session.answer(sheet, typing: "not an address", keys: ["Return"])
-        Thread.sleep(forTimeInterval: 0.5)
-        let asking = try desktop.tree()
+        let asking = try desktop.tree(once: { $0.contains { $0.contains("|The value ") } })
         #expect(asking.contains { $0.hasPrefix("text|To|") }, "the field is named by its question: \(asking)")
         #expect(asking.contains { $0.hasPrefix("push button|Cancel|") } && asking.contains { $0.hasPrefix("push button|Continue|") }, "\(asking)")
         #expect(asking.contains { $0.contains("|The value ") }, "the reason is shown: \(asking)")
@@ -80,8 +79,7 @@ import Testing
         try session.answer(sheet, keys: ["Tab"])
         #expect(try desktop.focused() == "table cell|\(titles[0])|focused,selected,sensitive")
         try session.answer(sheet, typing: "zzz", keys: [])
-        Thread.sleep(forTimeInterval: 0.6)
-        let searched = try desktop.tree()
+        let searched = try desktop.tree(once: { $0.contains { $0.hasPrefix("label|No activity matches") } })
         #expect(searched.contains { $0.hasPrefix("label|No activity matches “zzz”|") }, "\(searched)")
         #expect(!searched.contains { $0.hasPrefix("table cell|") }, "\(searched)")
         try session.screenshot(to: "\(Self.artefacts)/sheet-no-match.png")
@@ -107,8 +105,7 @@ import Testing
         #expect(failed.contains { $0.hasPrefix("label|Hostile crash stopped working|") }, "\(failed)")
         #expect(!failed.contains { $0.contains("SIGSEGV") }, "the developer's line is not read out first: \(failed)")
         #expect(try desktop.atspi(["press", "Details"]).status == 0)
-        Thread.sleep(forTimeInterval: 0.3)
-        let details = try desktop.tree()
+        let details = try desktop.tree(once: { $0.contains { $0.contains("crash.yaml:") } })
         #expect(details.contains { $0.contains("crash.yaml:") && $0.contains("perform hook crashed") && $0.contains("SIGSEGV") }, "\(details)")
         try session.screenshot(to: "\(Self.artefacts)/sheet-failed.png")
         #expect(try desktop.atspi(["press", "Close"]).status == 0)
@@ -139,11 +136,11 @@ import Testing
             ["share", "--parent-window", "x11:" + String(Int(parentID)!, radix: 16), "--text", "hi"],
             environment: sandbox.environment, display: desktop.display)
         let sheet = try session.window("Share")
-        Thread.sleep(forTimeInterval: 0.5)
         let xprop = { (id: String, property: String) throws -> String in
             try Sandbox.execute("/usr/bin/xprop", ["-id", id, property], environment: ["DISPLAY": desktop.display.name], stdin: nil).stdout
         }
-        #expect(try xprop(sheet, "_NET_WM_STATE").contains("_NET_WM_STATE_MODAL"))
+        // Managed: the window manager has set its state.
+        #expect(eventually { (try? xprop(sheet, "_NET_WM_STATE"))?.contains("_NET_WM_STATE_MODAL") == true })
         #expect(try xprop(sheet, "_NET_WM_WINDOW_TYPE").contains("_NET_WM_WINDOW_TYPE_DIALOG"))
         let (p, s) = (try desktop.geometry(of: parentID), try desktop.geometry(of: sheet))
         let centre = (x: s.x + s.width / 2, y: s.y + s.height / 2)

@@ -106,9 +106,8 @@ import Testing
         let result = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         #expect(result["activity"] as? String == "org.test.wait.go")
         #expect(result["completed"] as? Bool == false)
-        // With --json the caller shows the result: the window has closed.
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(try !session.shows("Hostile wait") && !session.shows("Share"))
+        // With --json the caller shows the result: the window closes.
+        #expect(eventually { (try? !session.shows("Hostile wait") && !session.shows("Share")) == true })
     }
 
     /// The buttons of the devices' row that `matching` picks, once there are `count` of

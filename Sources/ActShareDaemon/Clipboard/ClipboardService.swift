@@ -30,7 +30,7 @@ struct ClipboardService: Sendable {
     /// Runs the agent on this user's display, Wayland or X11 (restarting it, with pauses, if it ends)
     /// and expires offers, until the daemon stops.
     func run() async {
-        guard settings.mode != .off else { return }
+        guard settings.mode != .off else { return DaemonLog.debug(Self.offLine) }
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while !Task.isCancelled {
@@ -43,6 +43,11 @@ struct ClipboardService: Sendable {
             group.addTask { await runAgent() }
         }
     }
+
+    /// Debug lines a test waits for: the decision that could have offered something was made.
+    static let offLine = "clipboard: off (config handoff.clipboard)"
+    static let changedManualLine = "clipboard: the clipboard changed here (manual: offered only when pushed)"
+    static let secretLine = "clipboard: a password was copied here: not offered"
 
     private func runAgent() async {
         let displays = ["WAYLAND_DISPLAY", "DISPLAY"].compactMap { name in Environment.value(name).flatMap { $0.isEmpty ? nil : "\(name)=\($0)" } }
@@ -86,6 +91,7 @@ struct ClipboardService: Sendable {
             _ = await offerLocal(frame, to: nil)
         case "owner-changed":
             // Manual mode: what was pushed is no longer the clipboard.
+            DaemonLog.debug(Self.changedManualLine)
             if let old = await board.localChange(nil) { withdraw(old) }
         case "fetch":
             guard let id = message.offer, let hash = message.hash else { return }
@@ -121,6 +127,8 @@ struct ClipboardService: Sendable {
             if message.hintUnread == true {
                 await board.note("the copy was not offered: its program marks passwords, and did not say in time whether this is one")
                 DaemonLog.line("clipboard: a copy's password hint was not answered in time: not offered")
+            } else {
+                DaemonLog.debug(message.secret == true ? Self.secretLine : "clipboard: the clipboard was cleared here")
             }
             return .failure(message.secret == true ? .clipboardSecret : .clipboardEmpty)
         }

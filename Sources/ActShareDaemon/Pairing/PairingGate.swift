@@ -15,12 +15,14 @@ actor PairingGate {
         let opened = PairingWindow()
         window = opened
         isOpen.withLockedValue { $0 = true }
+        DaemonLog.line(Self.openedLine)
         return opened
     }
 
     /// The open window, taken by the first pairing request (nil: refuse the request).
     func take() -> PairingWindow? {
         defer {
+            if window != nil { DaemonLog.line(Self.closedLine) }
             window = nil
             isOpen.withLockedValue { $0 = false }
         }
@@ -31,8 +33,13 @@ actor PairingGate {
         if window === closing {
             window = nil
             isOpen.withLockedValue { $0 = false }
+            DaemonLog.line(Self.closedLine)
         }
     }
+
+    /// What the log says as the window opens and closes (what a test waits for).
+    static let openedLine = "pairing: waiting for a device to pair"
+    static let closedLine = "pairing: no longer waiting"
 
     /// Whether a pairing attempt may start now: at most three in any ten seconds.
     func mayAttempt() -> Bool {
