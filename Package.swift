@@ -176,9 +176,11 @@ let package = Package(
             path: "Benchmarks/MailThroughput", linkerSettings: releaseLinking),
 
         // MARK: Tests
+        // What every test target waits with: `eventually` (docs/TESTING.md).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ActShareCoreTests",
-            dependencies: ["ActShareCore", "ActShareManifests"],
+            dependencies: ["ActShareCore", "ActShareManifests", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "ActShareYAMLTests", dependencies: ["ActShareYAML", "ActShareCore"]),
         .testTarget(name: "ActShareHandoffTests", dependencies: ["ActShareHandoff", "ActShareCore"]),
@@ -197,11 +199,11 @@ let package = Package(
                 "ActShareDaemon", "ActShareCore", "ActShareCrypto", .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore"]),
+        .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore", "TestSupport"]),
         .testTarget(name: "ActShareProviderTests", dependencies: ["ActShareProvider"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem"]),
+            dependencies: ["ActShareCore", "ActShareKit", "CActShareSystem", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

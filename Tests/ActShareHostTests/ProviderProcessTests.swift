@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ActShareCore
 import CActShareSystem
@@ -14,18 +15,18 @@ import CActShareSystem
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    /// The program's path once it has exec'd (`/proc/PID/exe`), waiting up to 5 s: until
-    /// the exec has set up the new program's environment too (a start that waits for the
-    /// exec returns as the old memory is let go, before that).
+    /// The program's path once it has exec'd (`/proc/PID/exe`): waited for until the exec
+    /// has set up the new program's environment too (a start that waits for the exec
+    /// returns as the old memory is let go, before that).
     private func executable(of pid: pid_t, becoming path: String) -> String? {
-        for _ in 0..<500 {
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), target == path,
-               !environment(of: pid).isEmpty {
-                return target
-            }
-            usleep(10_000)
+        var found: String?
+        eventually(every: 0.01) {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"), target == path,
+                  !environment(of: pid).isEmpty else { return false }
+            found = target
+            return true
         }
-        return nil
+        return found
     }
 
     /// `/proc/PID/environ`, read to its end (its size says 0, so a read by size gets nothing).

@@ -80,7 +80,7 @@ import Testing
         let long = try sandbox.file("long.txt", String(repeating: "All work and no play makes a long document.\n", count: 400_000))
         let process = try sandbox.start(["perform", "org.actshare.print-to-pdf", long, "-o", "output-dir=\(out)"])
         // Writing: it (or a child) has its unnamed file in that folder open.
-        #expect(eventually(every: 0.01) { Self.holdsAFile(in: out, process: process.processIdentifier) }, "it never wrote")
+        #expect(eventually(every: 0.01) { ProcessTree.holdsAFile(in: out, under: process.processIdentifier) }, "it never wrote")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal, "it was still at work when killed")
@@ -89,23 +89,6 @@ import Testing
 }
 
 extension HostileItemsTests {
-    /// Whether `pid` or one of its descendants has a file in `directory` open (an
-    /// O_TMPFILE shows there as `directory/#N (deleted)`).
-    static func holdsAFile(in directory: String, process pid: Int32) -> Bool {
-        var pending = [pid], seen: Set<Int32> = []
-        while let next = pending.popLast(), seen.insert(next).inserted {
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/fd")) ?? []
-            if fds.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(next)/fd/\($0)"))?.hasPrefix(directory + "/") == true }) {
-                return true
-            }
-            for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(next)/task")) ?? [] {
-                let children = (try? String(contentsOfFile: "/proc/\(next)/task/\(task)/children", encoding: .utf8)) ?? ""
-                pending += children.split(separator: " ").compactMap { Int32($0) }
-            }
-        }
-        return false
-    }
-
     /// A file whose name is not UTF-8 (Latin-1 `café`) is shared by its bytes: through an
     /// isolated provider and a built-in, into a PDF of the same bytes; shown escaped.
     @Test func aNameThatIsNotUTF8IsSharedByItsBytes() throws {

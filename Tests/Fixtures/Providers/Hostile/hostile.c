@@ -121,7 +121,7 @@ int32_t hostile_wait_for_cancel(const actshare_request *request, actshare_sessio
 
 int32_t hostile_ignore_cancel(const actshare_request *request, actshare_session *session) {
     (void)request;
-    (void)session;
+    session->log(session, ACTSHARE_LOG_INFO, "ignoring cancellation");
     signal(SIGUSR1, SIG_IGN);
     for (;;) pause();
 }

@@ -6,7 +6,7 @@ import Foundation
 /// does not hold after `bound` seconds: a guard against a test that would hang, set far
 /// above any wait seen on CI's two loaded cores, never a measure of speed.
 @discardableResult
-func eventually(bound: Double = 120, every: Double = 0.2, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(bound: Double = 120, every: Double = 0.2, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(bound)
     var pause = min(0.01, every)
     while true {
