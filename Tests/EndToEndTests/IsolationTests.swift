@@ -199,8 +199,8 @@ import Testing
         let text = try sandbox.file("a.txt", "some words\n")
         let running = symbol == "hostile_ignore_cancel" ? "ignoring cancellation" : "waiting to be cancelled"
         let run = try sandbox.runSignalled(["perform", "org.test.wait.go", text, "--json"], signal: signal, once: running)
-        // Cancelled, even the one that ignores it (killed after the grace period; its 30s
-        // limit would end it as a failure, not a cancel).
+        // Cancelled, even the one that ignores it (its helper is killed after the grace
+        // period).
         #expect(run.status == 4, "\(run.stderr)")
         let json = try run.json()
         #expect(json["completed"] as? Bool == false)
