@@ -47,7 +47,7 @@ let releaseLinking: [LinkerSetting] = [
 /// metadata through their accessors, not through mangled names that the Swift runtime
 /// demangles at first use and checks against every protocol conformance in the program
 /// (the compiler's default, for size). A list looks up 63 types by name instead of 163,
-/// and is 5 % faster, a Copy 6 %, for 53 KB more code (docs/PACKAGING.md, fifth pass).
+/// and is 5 % faster, a Copy 6 %, for 53 KB more code (docs/PACKAGING.md, "Taken").
 let releaseCompiling: [SwiftSetting] = [
     .unsafeFlags(
         ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],

@@ -10,7 +10,7 @@ than the differences the benchmarks measure: two copies of one build layout, mad
 `cp` minutes apart, listed in 4.47 and 4.81 ms (interleaved, 200 runs each), and the
 same after both were dropped and read back (4.79 and 4.81 ms). A file written by a
 linker, by `cp` or by dpkg, and one read back from disk, sit in pages of other sizes
-(docs/PACKAGING.md, fifth and sixth passes). The system's programs (gio, xclip) were
+(docs/PACKAGING.md, "How it is measured"). The system's programs (gio, xclip) were
 read from disk or written by dpkg; each side is dropped here, and the benchmark's
 warm-up reads it back as the kernel reads any program. Pages that a running process
 maps stay (POSIX_FADV_DONTNEED leaves them), so libc, in use by all, is not re-read.

@@ -171,7 +171,7 @@ public final class ActivityHost {
             starts.append((runner, ActivityRequest(activityType: route.type, items: items, options: Self.defaultOptions(config: config, manifest, activity))))
         }
         // One helper starts fastest while actshare waits for its exec; of several, each
-        // starts while actshare goes on to the next (docs/PACKAGING.md, ninth pass).
+        // starts while actshare goes on to the next (docs/PACKAGING.md, "Taken").
         for start in starts { start.runner.prestart(start.request, concurrently: starts.count > 1) }
     }
 

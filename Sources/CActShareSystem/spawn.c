@@ -4,7 +4,7 @@
  * posix_spawn starts the child with CLONE_VM | CLONE_VFORK: the parent sleeps until the
  * child has exec'd (0.2 to 0.7 ms here). For one helper that is the fastest start: the
  * child runs at once where the parent ran. When actshare starts two or more together, the
- * second need not wait for the first's exec (docs/PACKAGING.md, ninth pass): then the
+ * second need not wait for the first's exec (docs/PACKAGING.md, "Taken"): then the
  * child is made with CLONE_VM alone and runs beside the parent, on its own stack, until it
  * execs. Sharing the parent's memory while the parent runs constrains what it may do:
  *

@@ -8,7 +8,7 @@
  * runs it once for every system call number (to cache the calls it always allows), so
  * the install takes longer the longer the program and the paths through it. The list of
  * 60 rules took 0.14 ms to install; the search, 96 instructions with at most 16 run per
- * call, takes 0.07 ms (docs/PACKAGING.md, sixth pass).
+ * call, takes 0.07 ms (docs/PACKAGING.md, "Taken").
  */
 #ifndef ACTSHARE_PROVIDER_HOST_SYSCALL_FILTER_H
 #define ACTSHARE_PROVIDER_HOST_SYSCALL_FILTER_H

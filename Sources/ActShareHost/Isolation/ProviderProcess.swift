@@ -40,7 +40,7 @@ final class ProviderProcess {
     /// `arguments` follow the helper's name on its command line. `grant`, if given, is
     /// also the helper's descriptor 5 (``HandoffGrant``). With `concurrently`, actshare goes
     /// on while the helper execs (for helpers started together; alone, one that runs at once
-    /// while actshare waits starts sooner: docs/PACKAGING.md, ninth pass).
+    /// while actshare waits starts sooner: docs/PACKAGING.md, "Taken").
     init(helper: String, provider: String, arguments: [String] = [], environment: [String]? = nil, grant: Int32? = nil,
          concurrently: Bool = false) throws {
         self.provider = provider
