@@ -136,8 +136,9 @@ extension HostileItemsTests {
         // A short path: 100,000 of them (with their URIs) must fit the 16 MiB a frame holds.
         let folder = "/tmp/actshare-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Its bound only stops a hang: under load, 100,000 files took more than a minute.
         let made = try Sandbox.execute("/usr/bin/python3", ["-c", "import os, sys\nos.makedirs(sys.argv[1])\nfor i in range(100000): open(os.path.join(sys.argv[1], str(i)), 'w').close()", folder],
-                                       environment: [:], stdin: nil)
+                                       environment: [:], stdin: nil, timeout: 600)
         try #require(made.status == 0, "\(made.stderr)")
         var environment = sandbox.environment
         environment["ACTSHARE"] = Sandbox.binary
