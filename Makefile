@@ -7,12 +7,12 @@ DESTDIR ?=
 setup:
 	scripts/setup
 
+# meson's build directory .build/c: the C parts, the Swift programs (scripts/build).
 build:
-	swift build
-	scripts/build-plugins
+	scripts/build
 
 plugins:
-	scripts/build-plugins
+	scripts/build uninstalled
 
 test:
 	scripts/test
@@ -41,12 +41,15 @@ fuzz:
 	swift build --build-tests
 	ACTSHARE_FUZZ_COUNT=100000 swift test --skip-build --disable-xctest --filter ParserFuzzTests
 
-# PREFIX=… DESTDIR=… as usual; see scripts/install for what goes where.
+# PREFIX=… DESTDIR=… as usual: a release build in .build/c-release, installed by meson
+# (meson.build says what goes where); uninstall removes what meson's install log lists.
 install:
-	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install
+	[ -e .build/c-release/build.ninja ] || meson setup --prefix="$(PREFIX)" -Dswiftpm_configuration=release -Duninstalled_tree=false .build/c-release
+	meson configure --prefix="$(PREFIX)" .build/c-release
+	meson install -C .build/c-release $(if $(DESTDIR),--destdir "$(DESTDIR)")
 
 uninstall:
-	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install --uninstall
+	ninja -C .build/c-release uninstall
 
 # The Debian package (.build/deb/actshare_VERSION_ARCH.deb, and its -dbgsym), and its
 # test: installed, run, upgraded and removed (docs/PACKAGING.md).

@@ -9,13 +9,13 @@
 //   → ActShareManifests  manifest and config decoding: the YAML helper (actshare run as actshare-manifests)
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
-// Providers under Plugins/ are built as dynamic libraries against CActShare's header only:
+// Providers under Providers/ are built as dynamic libraries against CActShare's header only:
 // the Swift example here, the C ones by the Makefile with cc (as a plugin author would;
 // SwiftPM would link them with the Swift runtime, which a C provider must not need).
 
 import PackageDescription
 
-/// Release builds link libstdc++ statically when `scripts/build-plugins` has put a link to
+/// Release builds link libstdc++ statically when `scripts/static-libstdc++` has put a link to
 /// GCC's libstdc++.a in .build/static-libstdc++ (where ld finds it before libstdc++.so):
 /// loading libstdc++.so and binding its 1,700 symbols took a third of a millisecond of every
 /// start. Its symbols stay hidden (the static Swift link passes --exclude-libs ALL), so a
@@ -124,6 +124,7 @@ let package = Package(
                 "ActShareCore", "ActShareHost", "ActShareHandoff", "ActShareManifests",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["meson.build"],  // meson's step that runs SwiftPM
             swiftSettings: releaseCompiling, linkerSettings: releaseLinking),
 
         // MARK: Handoff
@@ -168,7 +169,7 @@ let package = Package(
         .target(name: "ActShareProvider", dependencies: ["CActShare"]),
         .target(
             name: "ExampleReverse", dependencies: ["ActShareProvider"],
-            path: "Plugins/Examples/Reverse", exclude: ["provider.yaml"]),
+            path: "Providers/Examples/Reverse", exclude: ["provider.yaml"]),
 
         // MARK: Benchmarks (Benchmarks/mail-vs-python)
         .executableTarget(

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes actshare(1) in roff from the argument parser's own description of the CLI.
 
-Usage: actshare --experimental-dump-help | scripts/manpage.py VERSION > actshare.1
+Usage: scripts/manpage.py VERSION ACTSHARE > actshare.1     (Sources/actshare/meson.build)
+       actshare --experimental-dump-help | scripts/manpage.py VERSION > actshare.1
 
 Every subcommand, argument, option and help text comes from swift-argument-parser's
 dump (ToolInfo JSON), so the page says what `actshare --help` says.
 """
 import datetime
 import json
+import subprocess
 import sys
 
 
@@ -54,7 +56,11 @@ def describe(command, path, out):
         describe(sub, path + [sub["commandName"]], out)
 
 
-tool = json.load(sys.stdin)["command"]
+if len(sys.argv) > 2:
+    dump = subprocess.run([sys.argv[2], "--experimental-dump-help"], check=True, capture_output=True, text=True).stdout
+else:
+    dump = sys.stdin.read()
+tool = json.loads(dump)["command"]
 version = sys.argv[1] if len(sys.argv) > 1 else ""
 out = [
     f'.TH ACTSHARE 1 "{datetime.date.today().isoformat()}" "actshare {roff(version)}" "User Commands"',

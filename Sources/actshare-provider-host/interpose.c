@@ -2,7 +2,7 @@
  * The C library calls through which a provider usually opens files and connects, made
  * here so that a refusal by the sandbox can be named (sandbox_note): "tried to open
  * /home/u/.ssh/id_ed25519". Only these are exported from the helper (see
- * scripts/build-plugins), so a provider's calls reach them before the C library's.
+ * meson.build beside this file), so a provider's calls reach them before the C library's.
  *
  * They report; the kernel enforces. A provider that makes the system call itself is
  * refused all the same, only less precisely described.

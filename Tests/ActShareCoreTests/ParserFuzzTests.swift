@@ -18,7 +18,7 @@ import Testing
     static func corpus() throws -> [(text: String, isManifest: Bool)] {
         var inputs: [(String, Bool)] = []
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        for path in ["Plugins/Examples/Hello/provider.yaml", "Plugins/Examples/WordCount/provider.yaml", "Plugins/Examples/Reverse/provider.yaml"] {
+        for path in ["Providers/Examples/Hello/provider.yaml", "Providers/Examples/WordCount/provider.yaml", "Providers/Examples/Reverse/provider.yaml"] {
             let text = try String(contentsOfFile: "\(repository)/\(path)", encoding: .utf8)
             // Point the library at a file that exists wherever the test runs.
             inputs.append((text.replacingOccurrences(of: #"library: lib[a-z]+\.so"#, with: "library: libfake.so", options: .regularExpression), true))

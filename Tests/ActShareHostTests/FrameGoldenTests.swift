@@ -32,7 +32,7 @@ import Testing
     }
 
     /// The C codec (the helper's) gives the same readings: actshare-frame-dump, built by
-    /// scripts/build-plugins, reads them all from one stream.
+    /// meson (Tests/Fixtures/meson.build), reads them all from one stream.
     @Test func theCCodecReadsThemTheSame() throws {
         let (frames, readings) = try Self.golden()
         let dump = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -17,7 +17,8 @@ import CActShareProtocol
     /// Builds the helper and the C providers once (cheap when they are up to date).
     static let built: Bool = {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "\(repository)/scripts/build-plugins")
+        process.executableURL = URL(fileURLWithPath: "\(repository)/scripts/build")
+        process.arguments = ["uninstalled"]
         process.standardOutput = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
@@ -32,7 +33,7 @@ import CActShareProtocol
     }()
 
     let root = NSTemporaryDirectory() + "actshare-transport-\(UUID().uuidString)"
-    let location = SourceLocation(file: "\(repository)/Plugins/Examples/Hello/provider.yaml", line: 1, column: 1)
+    let location = SourceLocation(file: "\(repository)/Providers/Examples/Hello/provider.yaml", line: 1, column: 1)
     var canPerform: HookDeclaration { .standard(.canPerform, symbol: "hello_can_perform", at: location) }
 
     init() throws {
@@ -40,7 +41,7 @@ import CActShareProtocol
     }
 
     func transport(helper: String = Self.helper, permissions: ProviderPermissions = .standard, library: String = Self.library) throws -> HelperTransport {
-        try #require(Self.built, "scripts/build-plugins failed")
+        try #require(Self.built, "scripts/build uninstalled failed")
         let manifest = ProviderManifest(
             file: location.file, id: "org.example.hello", name: "Hello", version: "1", library: library,
             libraryLocation: location, isolation: .process, timeoutMilliseconds: 5000, permissions: permissions, activities: [])
@@ -165,7 +166,7 @@ import CActShareProtocol
     /// refuses a sandbox that lets its provider start processes or gives it a private
     /// folder: nothing would contain the processes, or remove the folder.
     @Test func aHelperWithoutItsGuardRefusesASandboxThatNeedsOne() throws {
-        try #require(Self.built, "scripts/build-plugins failed")
+        try #require(Self.built, "scripts/build uninstalled failed")
         let typed = try request("a.txt")
         for (permissions, folder) in [(ProviderPermissions(exec: true), nil), (ProviderPermissions.standard, "\(root)/private")] {
             let manifest = ProviderManifest(

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The helper's seccomp program (Sources/actshare-provider-host/syscall_filter.c), judged
-/// outside the kernel: actshare-filter-check, built by scripts/build-plugins, runs it in a
+/// outside the kernel: actshare-filter-check, built by meson (Tests/Fixtures/meson.build), runs it in a
 /// classic-BPF interpreter for every permission set, system call number and argument its
 /// rules look at, against the rules written out apart (docs/SECURITY.md). The end-to-end
 /// SandboxTests then see the kernel enforce it on a real provider.

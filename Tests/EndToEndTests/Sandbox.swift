@@ -25,7 +25,7 @@ struct Run {
 final class Sandbox {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let examples = "\(repository)/Plugins/Examples"
+    static let examples = "\(repository)/Providers/Examples"
     static let fixtureProviders = "\(repository)/Tests/Fixtures/Providers"
     /// The build directory holding the actshare binary and the providers' libraries.
     static let buildDirectory: String = {
@@ -47,14 +47,15 @@ final class Sandbox {
     }
 
     static let swiftc = onPath("swiftc")
-    /// Where scripts/build-plugins puts the C providers.
+    /// Where meson's build puts the C providers (meson.build, "uninstalled").
     static let cProviders = "\(repository)/.build/providers"
 
-    /// Builds the C providers once per test run (cheap when they are up to date), so
-    /// `swift test` works on its own as well as through scripts/test.
+    /// Builds the C parts once per test run (cheap when they are up to date), so
+    /// `swift test` works on its own as well as through scripts/test. Under scripts/sanitize
+    /// (SANITIZE in the environment), the instrumented build directory's.
     static let cProvidersBuilt: Bool = {
-        let run = try? execute("\(repository)/scripts/build-plugins", [], environment: ProcessInfo.processInfo.environment, stdin: nil)
-        if run?.status != 0 { Issue.record("scripts/build-plugins failed: \(run?.stderr ?? "did not run")") }
+        let run = try? execute("\(repository)/scripts/build", ["uninstalled"], environment: ProcessInfo.processInfo.environment, stdin: nil)
+        if run?.status != 0 { Issue.record("scripts/build uninstalled failed: \(run?.stderr ?? "did not run")") }
         return run?.status == 0
     }()
 

@@ -103,7 +103,7 @@ import Testing
         let sandbox = try Sandbox(providerPath: [])
         let directory = "\(sandbox.root)/intruder"
         sandbox.providerPath = [directory]
-        let manifest = try String(contentsOfFile: "\(Sandbox.repository)/manifests/save.yaml", encoding: .utf8)
+        let manifest = try String(contentsOfFile: "\(Sandbox.repository)/Providers/Save/save.yaml", encoding: .utf8)
             .replacingOccurrences(of: "library: libsave.so", with: "library: \(Sandbox.cProviders)/libhostile.so")
             .replacingOccurrences(of: "org.actshare.save", with: "org.test.save-intruder")
             .replacingOccurrences(of: "perform: save_perform", with: "perform: hostile_write_beside")

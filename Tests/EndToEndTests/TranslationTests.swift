@@ -12,7 +12,7 @@ import Testing
     }
 
     /// po/de.po translates every message of the template the build made from the sources
-    /// (scripts/build-translations), and its format strings match (msgfmt --check).
+    /// (scripts/make-pot), and its format strings match (msgfmt --check).
     @Test func theGermanCatalogIsComplete() throws {
         let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let compared = try Sandbox.execute("/usr/bin/msgcmp", ["--use-untranslated", "\(Sandbox.repository)/po/de.po",

@@ -30,7 +30,7 @@ public struct UploadAccount: Sendable, Equatable {
     public static let provider = "org.actshare.webdav"
     public static let option = "accounts"
 
-    /// The accounts as the provider reads them (Plugins/WebDAV/webdav.h): a line each, its
+    /// The accounts as the provider reads them (Providers/WebDAV/webdav.h): a line each, its
     /// fields separated by tabs — name, url, user, link, insecure, pin. The decoder has
     /// made sure no field holds a tab or a line break.
     public static func optionValue(_ accounts: [UploadAccount]) -> String {

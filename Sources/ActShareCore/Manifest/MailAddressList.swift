@@ -1,6 +1,6 @@
 /// A list of mail addresses as a person types them: `Name <a@b>, c@d, "Doe, J" <j@d>`.
 ///
-/// The rules of the Mail provider's own parser (Plugins/Mail/address.c): entries split at
+/// The rules of the Mail provider's own parser (Providers/Mail/address.c): entries split at
 /// commas or semicolons outside quotes and angle brackets; each is `mailbox` or
 /// `display name <mailbox>`; a mailbox is an RFC 5322 dot-atom local part `@` a domain of
 /// ASCII letter-digit-hyphen labels. Checked by the host for options of type `email`, so

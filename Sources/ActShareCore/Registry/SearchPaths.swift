@@ -56,9 +56,10 @@ public struct SearchPaths: Sendable {
 
     /// The paths from the environment and the location of the running executable.
     ///
-    /// Run from a SwiftPM build tree (`…/.build/…/actshare`), the repository's
-    /// `manifests/` holds the built-in providers, and their libraries are in the build
-    /// directory (Swift) or `.build/providers` (C, built by `scripts/build-plugins`).
+    /// Run from a SwiftPM build tree (`…/.build/…/actshare`), the built-in providers'
+    /// manifests are in the repository's `.build/manifests`, and their libraries in the
+    /// build directory (Swift) or `.build/providers` (C): where meson's build puts them
+    /// (meson.build, "uninstalled").
     /// Installed as `PREFIX/bin/actshare`, they are `PREFIX/share/actshare/manifests`
     /// and `PREFIX/lib/actshare`.
     public static func fromEnvironment(configFile: String? = nil) -> SearchPaths {
@@ -81,8 +82,8 @@ public struct SearchPaths: Sendable {
             // ACTSHARE_NO_BUILTINS=1 leaves the built-in providers out (for tests and debugging).
             let builtins = Environment.value("ACTSHARE_NO_BUILTINS").map { $0.isEmpty || $0 == "0" } ?? true
             if let repository = buildTreeRepository(of: binDirectory) {
-                builtinDirectories.append(FileSystem.join(repository, "manifests"))
-                if builtins { providers.append(FileSystem.join(repository, "manifests")) }
+                builtinDirectories.append(FileSystem.join(repository, ".build/manifests"))
+                if builtins { providers.append(FileSystem.join(repository, ".build/manifests")) }
                 libraries += [binDirectory, FileSystem.join(repository, ".build/providers")]
                 daemon = FileSystem.join(binDirectory, "actshare-daemon")
                 daemonLibrary = FileSystem.join(binDirectory, "libactshare-daemon.so")

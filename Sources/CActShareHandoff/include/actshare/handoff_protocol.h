@@ -20,7 +20,7 @@
 /** The paired devices (a JSON array, `[]` when none), in the state folder. */
 #define ACTSHARE_HANDOFF_PAIRED_DEVICES "paired-devices.json"
 
-/* The Hand Off activities (Plugins/Handoff, manifests/handoff.yaml), whose targets are the
+/* The Hand Off activities (Providers/Handoff, Providers/Handoff/handoff.yaml), whose targets are the
  * devices, and the option scripts name the device by (id or name) instead of --target.
  * Copy to Device, or Hand Off's option `clipboard` (true), puts the items on that device's
  * clipboard instead (Universal Clipboard): the sheet shows it as a second button on the
