@@ -3,14 +3,15 @@ import ActShareCrypto
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
+import Synchronization
 
 /// What a TLS handshake learnt of the other side: its certificate's pin and public key.
 final class PeerIdentity: Sendable {
-    private let box = NIOLockedValueBox<(pin: String, spki: [UInt8])?>(nil)
+    private let box = Mutex<(pin: String, spki: [UInt8])?>(nil)
 
-    var value: (pin: String, spki: [UInt8])? { box.withLockedValue { $0 } }
+    var value: (pin: String, spki: [UInt8])? { box.withLock { $0 } }
 
-    func record(pin: String, spki: [UInt8]) { box.withLockedValue { $0 = (pin, spki) } }
+    func record(pin: String, spki: [UInt8]) { box.withLock { $0 = (pin, spki) } }
 }
 
 /// TLS 1.3 between self-signed identities, both sides presenting a certificate; who is

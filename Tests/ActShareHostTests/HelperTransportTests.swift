@@ -25,10 +25,11 @@ import CActShareProtocol
         return process.terminationStatus == 0
     }()
 
-    /// The cancelled flag of every transport here: never set.
-    nonisolated(unsafe) static let notCancelled: UnsafeMutablePointer<Int32> = {
+    /// The cancelled flag of this test's transports: never set (4 bytes a test, not freed:
+    /// a transport may outlive the test's last line).
+    let notCancelled: UnsafeMutablePointer<Int32> = {
         let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-        flag.pointee = 0
+        flag.initialize(to: 0)
         return flag
     }()
 
@@ -47,7 +48,7 @@ import CActShareProtocol
             libraryLocation: location, isolation: .process, timeoutMilliseconds: 5000, permissions: permissions, activities: [])
         return HelperTransport(
             manifest: manifest, helper: helper, limits: HookLimits(timeoutMilliseconds: 5000, idleMilliseconds: 5000),
-            sandbox: SandboxSettings(), cancelled: Self.notCancelled, trace: nil)
+            sandbox: SandboxSettings(), cancelled: notCancelled, trace: nil)
     }
 
     /// A request for one file, as located before typing (`typed: false`) or as read.

@@ -1,5 +1,6 @@
 import ActShareProvider
 import Glibc
+import Synchronization
 import Testing
 
 /// A C string as the tests record it.
@@ -45,24 +46,24 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
     /// Runs `body` with a request of one file whose name is not UTF-8 and one text item,
     /// and an option.
     /// What the host's decline received, in the test below.
-    nonisolated(unsafe) static var declined: [String] = []
+    static let declined = Mutex<[String]>([])
 
     /// `decline` reaches a host of ABI 2, and is not called under a host of ABI 1 (whose
     /// request ends before it).
     @Test func aDeclineReachesOnlyAHostThatHasIt() throws {
         Self.withRequest { request in
             let raw = UnsafeMutablePointer(mutating: request)
-            raw.pointee.decline = { _, reason in ProviderSessionTests.declined.append(String(cString: reason!)) }
+            raw.pointee.decline = { _, reason in ProviderSessionTests.declined.withLock { $0.append(String(cString: reason!)) } }
             ProviderRequest(raw)?.decline("No device is paired")
             raw.pointee.abi_version = 1
             raw.pointee.struct_size = UInt32(MemoryLayout<actshare_request>.offset(of: \.host_context)!)
             ProviderRequest(raw)?.decline("never heard")
         }
-        #expect(Self.declined == ["No device is paired"])
+        #expect(Self.declined.withLock { $0 } == ["No device is paired"])
     }
 
     /// What the host's add_target received, in the test below.
-    nonisolated(unsafe) static var offered: [String] = []
+    static let offered = Mutex<[String]>([])
 
     /// Targets reach a host of ABI 3 and the chosen one is read; under a host of ABI 2
     /// (whose request ends after decline) nothing past its end is called or read.
@@ -73,8 +74,11 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
             let raw = UnsafeMutablePointer(mutating: request)
             raw.pointee.add_target = { _, target in
                 let target = target!.pointee
-                ProviderSessionTests.offered.append("\(target.kind) \(String(cString: target.id)) \(String(cString: target.title)) \(target.subtitle.map { String(cString: $0) } ?? "-")")
-                return ProviderSessionTests.offered.count > 1 ? -1 : 0
+                let line = "\(target.kind) \(String(cString: target.id)) \(String(cString: target.title)) \(target.subtitle.map { String(cString: $0) } ?? "-")"
+                return ProviderSessionTests.offered.withLock { offered in
+                    offered.append(line)
+                    return offered.count > 1 ? -1 : 0
+                }
             }
             raw.pointee.target = UnsafePointer(chosen)
             let request = ProviderRequest(raw)
@@ -87,7 +91,7 @@ private func text(_ pointer: UnsafePointer<CChar>?) -> String {
             #expect(older?.target == nil)
             #expect(older?.addTarget(id: "never", title: "Never", kind: .place) == false)
         }
-        #expect(Self.offered == ["0 beta-7f3a beta KDE Connect", "2 gimp GIMP -"])
+        #expect(Self.offered.withLock { $0 } == ["0 beta-7f3a beta KDE Connect", "2 gimp GIMP -"])
     }
 
     static func withRequest<T>(_ body: (UnsafePointer<actshare_request>) throws -> T) rethrows -> T {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A link of its own for tests that multicast: `hosts` network namespaces, each with an
@@ -10,13 +11,12 @@ final class NetworkLink {
     static let ip = "/usr/sbin/ip"
 
     /// Links made so far by this run: numbered, two tests given one tag never share one.
-    nonisolated(unsafe) private static var made = 0
-    private static let lock = NSLock()
+    private static let made = Mutex(0)
 
     init(hosts count: Int, tag: String) throws {
-        let number = Self.lock.withLock {
-            Self.made += 1
-            return Self.made
+        let number = Self.made.withLock { made in
+            made += 1
+            return made
         }
         let prefix = "as\(getpid())\(tag)\(number)"
         hub = "\(prefix)-hub"

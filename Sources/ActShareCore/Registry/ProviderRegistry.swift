@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Every provider found on the search path, with what was wrong with the ones that
 /// could not be used.
 ///
@@ -170,17 +172,16 @@ public struct ProviderRegistry: Sendable {
 /// The manifests a registry has decoded so far, shared by its copies. An array by entry
 /// position, not a dictionary: no hashing, and no Hashable lookup at start-up.
 private final class DecodedManifests: Sendable {
-    private let lock = Lock()
-    nonisolated(unsafe) private var manifests: [ProviderManifest?]
+    private let manifests: Mutex<[ProviderManifest?]>
 
     init(count: Int) {
-        manifests = Array(repeating: nil, count: count)
+        manifests = Mutex(Array(repeating: nil, count: count))
     }
 
     func manifest(at position: Int, decode: () throws -> ProviderManifest) throws -> ProviderManifest {
-        if let manifest = lock.withLock({ manifests[position] }) { return manifest }
+        if let manifest = manifests.withLock({ $0[position] }) { return manifest }
         let manifest = try decode()
-        lock.withLock { manifests[position] = manifest }
+        manifests.withLock { $0[position] = manifest }
         return manifest
     }
 }

@@ -1,6 +1,6 @@
 import ActShareCore
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 import NIOPosix
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +15,7 @@ final class ClipboardAgent: Sendable {
     /// Frames in, whole; bytes out, a frame's lengths and header then its data as they are
     /// (a fetched image is not copied into one more buffer on its way).
     private let channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), ByteBuffer>
-    private let writer = NIOLockedValueBox<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
+    private let writer = Mutex<NIOAsyncChannelOutboundWriter<ByteBuffer>?>(nil)
 
     private init(pid: pid_t, channel: NIOAsyncChannel<(header: ByteBuffer, data: ByteBuffer), ByteBuffer>) {
         self.pid = pid
@@ -53,13 +53,13 @@ final class ClipboardAgent: Sendable {
     /// reaps it and returns its exit status.
     func run(_ handle: @escaping @Sendable (AgentFrame) async -> Void) async -> Int32 {
         try? await channel.executeThenClose { inbound, outbound in
-            writer.withLockedValue { $0 = outbound }
+            writer.withLock { $0 = outbound }
             for try await (header, data) in inbound {
                 guard let message = try? Wire.decode(AgentMessage.self, from: header) else { continue }
                 await handle(AgentFrame(message, data: data))
             }
         }
-        writer.withLockedValue { $0 = nil }
+        writer.withLock { $0 = nil }
         kill(pid, SIGTERM)
         return ChildProcess.wait(pid)
     }
@@ -68,7 +68,7 @@ final class ClipboardAgent: Sendable {
     /// the agent is gone.
     @discardableResult
     func send(_ frame: AgentFrame, more: [ByteBuffer] = []) async -> Bool {
-        guard let outbound = writer.withLockedValue({ $0 }), let header = try? Wire.encode(frame.header) else { return false }
+        guard let outbound = writer.withLock({ $0 }), let header = try? Wire.encode(frame.header) else { return false }
         let pieces = [frame.data] + more
         var prefix = ByteBuffer()
         prefix.writeInteger(UInt32(header.readableBytes))

@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
 /// On the peer port's server channel: each accepted connection gets its place in the
 /// budget here, before NIO registers it; one over the budget is closed on the spot.
@@ -13,7 +13,7 @@ final class AdmissionHandler: ChannelInboundHandler, Sendable {
     typealias InboundOut = any Channel
 
     let budget: ConnectionBudget
-    let tickets = NIOLockedValueBox<[ObjectIdentifier: ConnectionBudget.Ticket]>([:])
+    let tickets = Mutex<[ObjectIdentifier: ConnectionBudget.Ticket]>([:])
 
     init(budget: ConnectionBudget) {
         self.budget = budget
@@ -25,12 +25,12 @@ final class AdmissionHandler: ChannelInboundHandler, Sendable {
             accepted.close(promise: nil)
             return
         }
-        tickets.withLockedValue { $0[ObjectIdentifier(accepted)] = ticket }
+        tickets.withLock { $0[ObjectIdentifier(accepted)] = ticket }
         context.fireChannelRead(data)
     }
 
     /// The ticket of an admitted connection, taken (each is taken once).
     func take(_ channel: any Channel) -> ConnectionBudget.Ticket? {
-        tickets.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        tickets.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 }

@@ -1,5 +1,6 @@
 import ActShareCore
 import NIOConcurrencyHelpers
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,7 @@ final class ConnectionBudget: Sendable {
     }
 
     let limits: Limits
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
     /// Where paired devices were last seen (the daemon's state keeps it current).
     let pairedAddresses: NIOLockedValueBox<Set<String>>
 
@@ -44,7 +45,7 @@ final class ConnectionBudget: Sendable {
     func admit(_ address: String) -> Ticket? {
         let key = ClientAddress.host(address)
         let paired = pairedAddresses.withLockedValue { $0.contains(ClientAddress.unmapped(address)) }
-        let admitted = state.withLockedValue { state -> Bool in
+        let admitted = state.withLock { state -> Bool in
             let fromHere = state.unprovenByAddress[key, default: 0]
             if paired {
                 guard fromHere < limits.perPairedAddress else { return false }
@@ -65,7 +66,7 @@ final class ConnectionBudget: Sendable {
         private let budget: ConnectionBudget
         private let key: String
         private let stranger: Bool
-        private let phase = NIOLockedValueBox(Phase.unproven)
+        private let phase = Mutex(Phase.unproven)
 
         enum Phase { case unproven, proven, released }
 
@@ -75,13 +76,13 @@ final class ConnectionBudget: Sendable {
             self.stranger = stranger
         }
 
-        var isProven: Bool { phase.withLockedValue { $0 == .proven } }
+        var isProven: Bool { phase.withLock { $0 == .proven } }
 
         /// Moves to the proven budget; false when that is full (close the connection).
         func prove() -> Bool {
-            phase.withLockedValue { phase in
+            phase.withLock { phase in
                 guard phase == .unproven else { return phase == .proven }
-                let room = budget.state.withLockedValue { state -> Bool in
+                let room = budget.state.withLock { state -> Bool in
                     guard state.proven < budget.limits.proven else { return false }
                     state.proven += 1
                     budget.leaveUnproven(&state, key: key, stranger: stranger)
@@ -93,8 +94,8 @@ final class ConnectionBudget: Sendable {
         }
 
         func release() {
-            phase.withLockedValue { phase in
-                budget.state.withLockedValue { state in
+            phase.withLock { phase in
+                budget.state.withLock { state in
                     switch phase {
                     case .unproven: budget.leaveUnproven(&state, key: key, stranger: stranger)
                     case .proven: state.proven -= 1

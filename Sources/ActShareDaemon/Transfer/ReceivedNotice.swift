@@ -1,5 +1,6 @@
 import ActShareCore
 import ActShareHandoff
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,10 +18,13 @@ import Glibc
 /// not one process each. Nothing received is ever opened: only the folder, and only when
 /// the user asks.
 public enum ReceivedNotice {
-    /// Arrivals not yet shown, by device name, in the order they came: files and names.
-    nonisolated(unsafe) private static var pending: [(from: String, files: Int, names: [String])] = []
-    nonisolated(unsafe) private static var showing = false
-    private static let lock = Lock()
+    /// Arrivals not yet shown, by device name, in the order they came (files and names),
+    /// and whether the notice thread runs.
+    private struct Arrivals {
+        var pending: [(from: String, files: Int, names: [String])] = []
+        var showing = false
+    }
+    private static let arrivals = Mutex(Arrivals())
 
     /// The most names a notice lists; the rest are counted.
     static let namesShown = 5
@@ -33,20 +37,20 @@ public enum ReceivedNotice {
         let runtime = Environment.value("XDG_RUNTIME_DIR") ?? ""
         guard !bus.isEmpty || (!runtime.isEmpty && FileSystem.exists(FileSystem.join(runtime, "bus"))),
               let executable = FileSystem.executablePath else { return }
-        let start = lock.withLock {
-            let names = transfer.paths.map(FileSystem.baseName)
-            if let index = pending.firstIndex(where: { $0.from == transfer.from }) {
-                pending[index].files += transfer.files.count
-                pending[index].names += names
+        let names = transfer.paths.map(FileSystem.baseName)
+        let start = arrivals.withLock { arrivals in
+            if let index = arrivals.pending.firstIndex(where: { $0.from == transfer.from }) {
+                arrivals.pending[index].files += transfer.files.count
+                arrivals.pending[index].names += names
             } else {
-                pending.append((transfer.from, transfer.files.count, names))
+                arrivals.pending.append((transfer.from, transfer.files.count, names))
             }
-            defer { showing = true }
-            return !showing
+            defer { arrivals.showing = true }
+            return !arrivals.showing
         }
         guard start else { return }
         if !DetachedThread.start({ showWhilePending(executable: executable, folder: folder) }) {
-            lock.withLock { showing = false }
+            arrivals.withLock { $0.showing = false }
         }
     }
 
@@ -70,10 +74,10 @@ public enum ReceivedNotice {
     /// The notice thread: shows notices one after another while arrivals wait.
     private static func showWhilePending(executable: String, folder: String) {
         while true {
-            let batch: [(from: String, files: Int, names: [String])] = lock.withLock {
-                defer { pending = [] }
-                if pending.isEmpty { showing = false }
-                return pending
+            let batch: [(from: String, files: Int, names: [String])] = arrivals.withLock { arrivals in
+                defer { arrivals.pending = [] }
+                if arrivals.pending.isEmpty { arrivals.showing = false }
+                return arrivals.pending
             }
             if batch.isEmpty { return }
             let (summary, body) = words(batch)

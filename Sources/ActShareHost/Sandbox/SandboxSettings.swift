@@ -1,5 +1,6 @@
 import ActShareCore
 import CActShareSystem
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,16 +52,11 @@ public struct SandboxSettings: Sendable {
         name.withUTF8Buffer { $0.elementsEqual(bytes) }
     }
 
-    private static let warning = Lock()
-    nonisolated(unsafe) private static var warned = false
+    private static let warned = Atomic(false)
 
     /// Says once per run, on standard error, that providers run unsandboxed here.
     static func warnUnsandboxedOnce() {
-        let first = warning.withLock {
-            defer { warned = true }
-            return !warned
-        }
-        if first { FileSystem.writeAll(Array((unsandboxedWarning + "\n").utf8), to: 2) }
+        if !warned.exchange(true, ordering: .relaxed) { FileSystem.writeAll(Array((unsandboxedWarning + "\n").utf8), to: 2) }
     }
 
     /// What `providers` and the warning say on a kernel without Landlock.

@@ -1,5 +1,6 @@
 import ActShareCore
 import CActShare
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,8 @@ import Glibc
 final class CSession {
     let pointer: UnsafeMutablePointer<actshare_session>
     let request: CRequest
-    private let lock = Lock()
+    /// Held while the sink is set, cleared or called: one callback at a time.
+    private let lock = Mutex(())
     private var sink: ((SessionEvent) -> Bool)?
     private let cancelled: UnsafeMutablePointer<Int32>
 
@@ -69,14 +71,14 @@ final class CSession {
     /// Runs `body` with `sink` receiving this session's callbacks.
     func withSink<T>(_ sink: (SessionEvent) -> Bool, _ body: () throws -> T) rethrows -> T {
         try withoutActuallyEscaping(sink) { sink in
-            lock.withLock { self.sink = sink }
-            defer { lock.withLock { self.sink = nil } }
+            lock.withLock { _ in self.sink = sink }
+            defer { lock.withLock { _ in self.sink = nil } }
             return try body()
         }
     }
 
     private func deliver(_ event: SessionEvent) -> Bool {
-        lock.withLock { sink?(event) ?? false }
+        lock.withLock { _ in sink?(event) ?? false }
     }
 
     private static func from(_ session: UnsafeMutablePointer<actshare_session>?) -> CSession? {

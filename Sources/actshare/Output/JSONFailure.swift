@@ -5,7 +5,7 @@ enum JSONFailure {
     /// Prints `{"activity","completed":false,"returned_items":[],"error"}` when
     /// `arguments` ask for JSON from `share` (the default command) or `perform`.
     static func printIfAsked(_ arguments: [String], error: String) {
-        guard arguments.contains("--json"), !StandardStreams.wroteOutput, printsAResult(arguments) else { return }
+        guard arguments.contains("--json"), !StandardStreams.wroteOutput.load(ordering: .relaxed), printsAResult(arguments) else { return }
         StandardStreams.out(JSONShapes.result(activity: activity(named: arguments), completed: false, returnedItems: [], error: error) + "\n")
     }
 

@@ -1,4 +1,5 @@
 import ActShareCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,13 +8,12 @@ import Glibc
 /// also writes, and no C globals (which Swift 6 rejects).
 enum StandardStreams {
     static func out(_ text: String) {
-        wroteOutput = true
+        wroteOutput.store(true, ordering: .relaxed)
         write(to: 1, text)
     }
 
     /// Whether anything went to stdout (JSONFailure prints a result only if not).
-    /// Written on the main thread only.
-    nonisolated(unsafe) static var wroteOutput = false
+    static let wroteOutput = Atomic(false)
     static func err(_ text: String) { write(to: 2, text) }
 
     /// Prints `actshare: MESSAGE` on stderr.
@@ -26,7 +26,7 @@ enum StandardStreams {
     /// are not UTF-8 made visible on a terminal.
     static func outsideText(_ text: String) {
         if isTerminal(1) { return out(TerminalText.visible(text)) }
-        wroteOutput = true
+        wroteOutput.store(true, ordering: .relaxed)
         FileSystem.writeAll(PathName.bytes(text), to: 1)
     }
 
