@@ -23,7 +23,23 @@ extension HandoffError {
             return .badInput
         case .clipboardOff, .clipboardEmpty, .clipboardSecret, .clipboardTooLarge:
             return .badInput
-        default:
+        // Every other case by name: a new case is the compiler's question, not a default.
+        case .noAnswer, .connectionFailed, .timedOut, .frameTooLarge, .refusedThisDevice, .notWaitingToPair,
+             .closedConnection, .brokeOff, .peerFailure, .unreachable, .pairingNotAnswered, .pairingRefused,
+             .tooManyPairingAttempts, .refusedNameOrPort, .leftBeforeConfirming, .unexpectedDevice,
+             .pairingAlreadyWaiting, .noPairingRequest, .pairingCancelled, .pairingUnanswered,
+             .anonymousPairingRequest, .refusedPairingNameOrPort, .brokenCommitment, .pairingDeclinedHere,
+             .pairingDeclinedThere, .cannotListen, .tooManyPairedConnections, .sandboxedCaller, .sentAnotherActivity,
+             .sentRefusedActivity, .handOffRefused, .sourceShrank, .sourceUnreadableAgain, .receiverClosed,
+             .filesRefused, .transferStopped, .filesNotKept, .notEveryDeviceGotFiles, .queueFull, .cannotQueue,
+             .noTransferID, .emptyOffer, .tooManyOffered, .offeredTooDeep, .fileBeforeFolder, .emptyName,
+             .tooManyOfOneName, .sizesOverflow, .diskFull, .receiveFolderUnusable, .receiverCannot, .cannotWrite,
+             .diskWriteFailed, .noFreeName, .unexpectedFrame, .resumeWithoutPart, .moreBytesThanOffered,
+             .fewerBytesThanOffered, .arrivedDamaged, .largeFrame, .clipboardUnreachable, .clipboardNotAnswered,
+             .clipboardNotTaken, .clipboardOfferRefused, .clipboardOffOn, .quickShareFailed, .quickShareNotScanned,
+             .quickShareCodesWaiting, .declinedFiles, .localSendCertificateChanged, .localSendCertificateNotAnnounced,
+             .localSendBusy, .localSendTooManyAttempts, .localSendAnswered, .localSendCancelledThere,
+             .localSendNoAnswer, .localSendBadAnswer, .cannotPair, .deviceUnreachable, .other:
             return .failed
         }
     }
