@@ -105,7 +105,7 @@ let package = Package(
         // MARK: The host
         .target(
             name: "ActShareCore",
-            dependencies: ["CActShareSystem"], swiftSettings: releaseCompiling),
+            dependencies: ["CActShareSystem", "CActShareHandoff"], swiftSettings: releaseCompiling),
         // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -161,7 +161,7 @@ let package = Package(
             ], swiftSettings: daemonCompiling),
         // Run as it is by the tests and benchmarks; a release install links its objects as
         // libactshare-daemon.so instead, on actshare's Swift runtime (scripts/link-release).
-        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "CActShareSystem"], linkerSettings: releaseLinking),
+        .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "ActShareManifests", "CActShareSystem"], linkerSettings: releaseLinking),
         // The app-facing API over the control socket, in the shape of NSUserActivity.
         .target(name: "ActShareKit", dependencies: ["ActShareHandoff", "ActShareCore"]),
 

@@ -65,42 +65,30 @@ public final class Daemon: Sendable {
         return message
     }
 
+    /// What the daemon runs with: the config's `handoff:` settings as decoded
+    /// (``HandoffSettings``, where every default is), with what this machine decides when
+    /// the config does not: the device's name and the folder files go to.
     public struct Settings: Sendable {
+        public var handoff: HandoffSettings
+        /// The config's `device-name`, else the host name.
         public var name: String
-        public var port: Int
-        public var staticPeers: [(host: String, port: Int)]
-        /// Where files from paired devices go.
+        /// Where files from other devices go: the config's `receive-dir`, else the downloads folder.
         public var receiveDirectory: String
-        /// How long what an interrupted transfer left waits to be resumed.
-        public var keepPartialSeconds: Int
-        /// The address the peer port is bound to: all IPv4 addresses by default.
-        public var listenAddress: String
-        /// Whether to advertise and find devices over multicast DNS (`discovery:
-        /// multicast`), or only use the addresses given (`static`).
-        public var multicast: Bool
-        /// The Universal Clipboard's mode, limit and agent.
-        public var clipboard: ClipboardSettings
-        /// LocalSend: on, off or receive-only, and its port. Without multicast
-        /// (`discovery: static`) nothing is announced for it either.
-        public var localSend: LocalSendSettings
-        /// Quick Share: on, off or receive-only.
-        public var quickShare: QuickShareSettings
 
-        public init(name: String, port: Int, staticPeers: [(host: String, port: Int)], receiveDirectory: String, keepPartialSeconds: Int,
-                    listenAddress: String = "0.0.0.0", multicast: Bool = true,
-                    clipboard: ClipboardSettings = ClipboardSettings(mode: .off, agent: "actshare-clipboard-agent"),
-                    localSend: LocalSendSettings = LocalSendSettings(), quickShare: QuickShareSettings = QuickShareSettings()) {
-            self.clipboard = clipboard
-            self.localSend = localSend
-            self.quickShare = quickShare
-            self.multicast = multicast
-            self.listenAddress = listenAddress
-            self.keepPartialSeconds = keepPartialSeconds
+        public init(handoff: HandoffSettings, name: String, receiveDirectory: String) {
+            self.handoff = handoff
             self.name = name
-            self.port = port
-            self.staticPeers = staticPeers
             self.receiveDirectory = receiveDirectory
         }
+
+        public var port: Int { handoff.port }
+        public var staticPeers: [(host: String, port: Int)] { handoff.peers.map { ($0.host, $0.port) } }
+        public var keepPartialSeconds: Int { handoff.keepPartialSeconds }
+        public var listenAddress: String { handoff.listenAddress }
+        public var multicast: Bool { handoff.discovery == .multicast }
+        public var clipboard: ClipboardSettings { handoff.clipboard }
+        public var localSend: LocalSendSettings { handoff.localSend }
+        public var quickShare: QuickShareSettings { handoff.quickShare }
     }
 
     public init(settings: Settings, paths: HandoffPaths) throws {

@@ -1,3 +1,4 @@
+import ActShareCore
 import CActShareHandoff
 
 /// Why a control request failed: the `exit_code` of its answer, which the CLI exits with
@@ -20,12 +21,9 @@ public struct HandoffFailureCode: RawRepresentable, Sendable, Equatable {
 /// What the handoff daemon and its clients assume unless configured.
 public enum HandoffDefaults {
     /// The TCP port daemons listen on for each other (config `handoff.port`).
-    public static let port = Int(ACTSHARE_HANDOFF_DEFAULT_PORT)
+    public static let port = HandoffSettings.defaultPort
     /// The DNS-SD service name daemons advertise, `_actshare` (of `_actshare._tcp`).
     public static let serviceName = ACTSHARE_HANDOFF_SERVICE_NAME
     /// How long `handoff discover` waits for answers unless told.
     public static let discoverSeconds = 1.0
-    /// Set by `actshare daemon` for the daemon it starts: the config file it read for it
-    /// (`none` without one). A daemon started without it refuses a config it would ignore.
-    public static let configReadVariable = "ACTSHARE_DAEMON_CONFIG"
 }

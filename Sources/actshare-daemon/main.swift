@@ -1,18 +1,14 @@
-// actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]… [--receive-dir DIR] [--keep-partial SECONDS]
-//                 [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto]
-//                 [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary]
-//                 [--localsend on|off|receive-only] [--localsend-port N] [--quickshare on|off|receive-only]
+// actshare-daemon [--config FILE] [--port N] [--name NAME] [--discovery multicast|static]
 //
-// The PIN LocalSend devices must give (config handoff.localsend-pin) comes in
-// ACTSHARE_LOCALSEND_PIN: the environment only this user reads, not a command line.
-//
-// The handoff daemon, started by `actshare daemon` (which passes the config's
-// `handoff` settings) or its systemd user unit. See docs/PROTOCOL.md. Started any other
-// way while a config.yaml exists, it refuses: it does not read the config itself, and would
-// quietly run without the settings the user wrote there.
+// The handoff daemon, started by `actshare daemon` (which passes the same options) or its
+// systemd user unit. See docs/PROTOCOL.md. It reads the config itself
+// ($XDG_CONFIG_HOME/actshare/config.yaml, or --config): its `handoff:` settings, decoded
+// once (ConfigDecoder: FILE:LINE:COLUMN errors), are what it runs with; the options here
+// are what a person passes by hand, and win over the config.
 import ActShareCore
 import ActShareDaemon
 import ActShareHandoff
+import ActShareManifests
 import CActShareSystem
 #if canImport(Glibc)
 import Glibc
@@ -34,105 +30,71 @@ if arguments.first == "--ask", arguments.count == 1 {
 if arguments.first == "--ask-open", arguments.count == 1 {
     exit(QuickShareLinkNotice.run())
 }
-var port = HandoffDefaults.port
-var name = ""
-var peers: [(host: String, port: Int)] = []
-var receiveDirectory = DownloadDirectory.fromEnvironment()
-var keepPartial = 86_400
-var listen = "0.0.0.0"
-var multicast = true
-var clipboardMode = ClipboardSettings.Mode.manual
-var clipboardMaximum = ClipboardSettings.defaultMaximumBytes
-var clipboardExpires = ClipboardSettings.defaultOfferSeconds
-var clipboardPrimary = false
-var localSend = LocalSendSettings()
-var quickShare = QuickShareSettings()
 func fail(_ message: String) -> Never {
     _ = FileSystem.writeAll(Array("actshare daemon: \(message)\n".utf8), to: 2)
     exit(2)
 }
+let usage = "usage: actshare-daemon [--config FILE] [--port N] [--name NAME] [--discovery multicast|static]"
+var configFile: String?
+var port: Int?
+var name: String?
+var discovery: HandoffSettings.Discovery?
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--config":
+        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--config needs a file") }
+        configFile = value
     case "--port":
         guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--port needs a port, 1 to 65535") }
         port = value
     case "--name":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("--name needs a name") }
         name = value
-    case "--peer":
-        guard let value = arguments.popFirst(), let colon = value.lastIndex(of: ":"), let peerPort = Int(value[value.index(after: colon)...]) else {
-            fail("--peer needs HOST:PORT")
-        }
-        peers.append((String(value[..<colon]), peerPort))
-    case "--receive-dir":
-        guard let value = arguments.popFirst(), value.hasPrefix("/") else { fail("--receive-dir needs an absolute path") }
-        receiveDirectory = value
-    case "--listen":
-        guard let value = arguments.popFirst(), !value.isEmpty else { fail("--listen needs an IP address") }
-        listen = value
     case "--discovery":
-        switch arguments.popFirst() {
-        case "multicast": multicast = true
-        case "static": multicast = false
-        default: fail("--discovery takes multicast or static")
-        }
-    case "--clipboard":
-        guard let value = arguments.popFirst().flatMap(ClipboardSettings.Mode.init(rawValue:)) else { fail("--clipboard takes off, manual or auto") }
-        clipboardMode = value
-    case "--clipboard-max":
-        guard let value = arguments.popFirst().flatMap({ UInt64($0) }), value > 0, value <= 1 << 30 else {
-            fail("--clipboard-max needs a size in bytes, at most 1 GiB")
-        }
-        clipboardMaximum = value
-    case "--clipboard-expires":
-        guard let value = arguments.popFirst().flatMap({ Double($0) }), value >= 5, value <= 3600 else { fail("--clipboard-expires needs seconds, 5 to 3600") }
-        clipboardExpires = value
-    case "--clipboard-primary":
-        clipboardPrimary = true
-    case "--localsend":
-        guard let value = arguments.popFirst().flatMap(LocalSendSettings.Mode.init(rawValue:)) else { fail("--localsend takes on, off or receive-only") }
-        localSend.mode = value
-    case "--quickshare":
-        guard let value = arguments.popFirst().flatMap(QuickShareSettings.Mode.init(rawValue:)) else { fail("--quickshare takes on, off or receive-only") }
-        quickShare.mode = value
-    case "--localsend-port":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--localsend-port needs a port, 1 to 65535") }
-        localSend.port = value
-    case "--keep-partial":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 60 else { fail("--keep-partial needs seconds, 60 or more") }
-        keepPartial = value
+        guard let value = arguments.popFirst().flatMap(HandoffSettings.Discovery.init(rawValue:)) else { fail("--discovery takes multicast or static") }
+        discovery = value
     default:
-        fail("unknown argument \(argument) (usage: actshare-daemon [--port N] [--name NAME] [--peer HOST:PORT]... [--receive-dir DIR] [--keep-partial SECONDS] [--listen ADDRESS] [--discovery multicast|static] [--clipboard off|manual|auto] [--clipboard-max BYTES] [--clipboard-expires SECONDS] [--clipboard-primary] [--localsend on|off|receive-only] [--localsend-port N] [--quickshare on|off|receive-only])")
+        fail("unknown argument \(argument) (\(usage))")
     }
 }
-if Environment.value(HandoffDefaults.configReadVariable) == nil,
-   let config = SearchPaths.fromEnvironment().configFiles.first(where: FileSystem.exists) {
-    fail("\(config) is not read when actshare-daemon is run by itself: start the daemon with `actshare daemon` (or `systemctl --user start actshare`), which passes its handoff settings")
+// The config, read here and nowhere else for the daemon.
+let searchPaths = SearchPaths.fromEnvironment(configFile: configFile)
+var handoff = HandoffSettings()
+if let file = configFile ?? searchPaths.configFiles.first(where: FileSystem.exists) {
+    do {
+        handoff = try ConfigDecoder().decode(file: file).handoff
+    } catch let error as ActShareError {
+        _ = FileSystem.writeAll(Array("\(error)\n".utf8), to: 2)
+        exit(2)
+    } catch {
+        fail("\(file): \(error)")
+    }
 }
-if let pin = Environment.value("ACTSHARE_LOCALSEND_PIN"), !pin.isEmpty {
-    localSend.pin = String(pin.prefix(64))
-}
-if name.isEmpty {
-    var host = [UInt8](repeating: 0, count: 256)
-    gethostname(&host, 255)
-    name = String(decoding: host.prefix { $0 != 0 }, as: UTF8.self)
-}
+if let port { handoff.port = port }
+if let name { handoff.deviceName = name }
+if let discovery { handoff.discovery = discovery }
+// What the config leaves to this machine: its name and its downloads folder.
+var hostName = [UInt8](repeating: 0, count: 256)
+gethostname(&hostName, 255)
+let deviceName = handoff.deviceName ?? String(decoding: hostName.prefix { $0 != 0 }, as: UTF8.self)
+let receiveDirectory = handoff.receiveDirectory.map { FileSystem.absolute(FileSystem.expandingTilde($0)) } ?? DownloadDirectory.fromEnvironment()
 // The agent beside this program (an install's libexec), else where the build tree keeps it.
-var clipboardAgent = SearchPaths.fromEnvironment().clipboardAgent
+handoff.clipboard.agent = searchPaths.clipboardAgent
 if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.directoryName($0), "actshare-clipboard-agent") }),
    FileSystem.exists(beside) {
-    clipboardAgent = beside
+    handoff.clipboard.agent = beside
 }
 // The same for Quick Share's Bluetooth signal.
-quickShare.bluetoothTrigger = SearchPaths.fromEnvironment().bluetoothTrigger
+handoff.quickShare.bluetoothTrigger = searchPaths.bluetoothTrigger
 if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.directoryName($0), "actshare-bluetooth-trigger") }),
    FileSystem.exists(beside) {
-    quickShare.bluetoothTrigger = beside
+    handoff.quickShare.bluetoothTrigger = beside
 }
 // A clipboard agent that ended is an error on its socket, not a signal that ends the daemon.
 signal(SIGPIPE, SIG_IGN)
 do {
-    let daemon = try Daemon(settings: Daemon.Settings(name: name, port: port, staticPeers: peers, receiveDirectory: receiveDirectory, keepPartialSeconds: keepPartial, listenAddress: listen, multicast: multicast, clipboard: ClipboardSettings(mode: clipboardMode, maximumBytes: clipboardMaximum, offerSeconds: clipboardExpires, primary: clipboardPrimary, agent: clipboardAgent), localSend: localSend, quickShare: quickShare), paths: HandoffPaths.fromEnvironment())
+    let settings = Daemon.Settings(handoff: handoff, name: deviceName, receiveDirectory: receiveDirectory)
+    let daemon = try Daemon(settings: settings, paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

@@ -15,7 +15,8 @@ import Testing
               org.actshare.print-to-pdf: {paper: a4}
             timeouts:
               org.example.slow: 250ms
-            handoff: {device-name: laptop, port: 53840, discovery: multicast, peers: [a.local, b.local]}
+            handoff: {device-name: laptop, port: 53841, discovery: static, peers: [a.local, "b.local:6000", "[fe80::1]:7000", "fe80::2"],
+                      clipboard: auto, clipboard-max: 2MiB, clipboard-expires: 30s, localsend: off, quickshare: receive-only}
             """
         let config = try decoder.decode(text, file: "config.yaml")
         #expect(config.exclude == ["org.example.hello.greet"])
@@ -25,8 +26,32 @@ import Testing
         #expect(config.providerOptions["org.actshare.mail"]?["spool"]?.location == SourceLocation(file: "config.yaml", line: 5, column: 59))
         #expect(config.providerOptions["org.actshare.print-to-pdf"]?["paper"]?.value == "a4")
         #expect(config.providerTimeouts["org.example.slow"] == 250)
-        #expect(config.handoff["port"]?.value == "53840")
-        #expect(config.handoff["peers"]?.value == "a.local,b.local")
+        // The handoff settings typed once, as the daemon reads them; the rest their defaults.
+        var handoff = HandoffSettings()
+        handoff.deviceName = "laptop"
+        handoff.port = 53841
+        handoff.discovery = .static
+        handoff.peers = [.init(host: "a.local"), .init(host: "b.local", port: 6000), .init(host: "fe80::1", port: 7000), .init(host: "fe80::2")]
+        handoff.clipboard = ClipboardSettings(mode: .auto, maximumBytes: 2 << 20, offerSeconds: 30)
+        handoff.localSend.mode = .off
+        handoff.quickShare.mode = .receiveOnly
+        #expect(config.handoff == handoff)
+        #expect(HandoffSettings().clipboard.mode == .manual && HandoffSettings().port == 53840 && HandoffSettings().keepPartialSeconds == 86_400)
+    }
+
+    /// The typed settings go through the manifest index as they are (the command line reads
+    /// the config from there).
+    @Test func handoffSettingsSurviveTheIndex() throws {
+        let config = try decoder.decode("""
+            handoff: {device-name: desk, peers: ["h:1"], receive-dir: ~/In, keep-partial: 2h, listen: "::", browser: firefox,
+                      clipboard-primary: true, localsend-port: 5000, localsend-pin: "4711"}
+            """, file: "c.yaml")
+        var writer = ByteWriter()
+        ConfigCodec.write(.success(config), to: &writer)
+        var reader = ByteReader(writer.bytes)
+        let read = try ConfigCodec.read(file: "c.yaml", from: &reader).get()
+        #expect(read.handoff == config.handoff)
+        #expect(read.handoff.receiveDirectory == "~/In" && read.handoff.keepPartialSeconds == 7200 && read.handoff.localSend.pin == "4711")
     }
 
     /// `uploads:` becomes Upload's option `accounts`, a line an account, tab-separated.
@@ -71,6 +96,7 @@ import Testing
         ("handoff: {localsend: maybe}\n", "c.yaml:1:22: error: 'handoff.localsend' must be on, off or receive-only, not 'maybe'"),
         ("handoff: {localsend-pin: \"47 11\"}\n", "c.yaml:1:26: error: 'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711"),
         ("handoff: {localsend-port: 0}\n", "c.yaml:1:27: error: 'handoff.localsend-port' must be from 1 to 65535, not 0"),
+        ("handoff: {peers: [a.local, \"b:0\"]}\n", "c.yaml:1:28: error: 'handoff.peers' lists 'b:0', which is not HOST or HOST:PORT (a port from 1 to 65535)"),
         ("uploads:\n  - {name: Cloud, url: \"http://nas/dav/\", user: ann}\n",
          "c.yaml:2:24: error: 'Cloud' would send its password and files unencrypted over http://: use https://, or say insecure: true"),
         ("uploads:\n  - {name: A, url: \"https://a/\", user: u}\n  - {name: A, url: \"https://b/\", user: u}\n",

@@ -15,21 +15,26 @@ extension HandoffTests {
         #expect(try a.run("handoff", "status").stdout.contains("alpha"), "the first daemon still answers")
     }
 
-    /// actshare-daemon run by itself does not read config.yaml: where one exists, it refuses
-    /// and says how to start it, rather than run without the settings written there.
-    @Test func theDaemonRunByItselfRefusesAConfigItWouldIgnore() throws {
+    /// The daemon reads the config itself, once: a mistake in its `handoff:` section stops
+    /// it with the place (started by itself or by `actshare daemon`), and its settings are
+    /// what it runs with, the options given by hand winning.
+    @Test func theDaemonReadsTheConfigItself() throws {
         let sandbox = try Sandbox(providerPath: [])
-        try Sandbox.write("handoff: {port: 27205, device-name: configured}\n", to: "\(sandbox.root)/config/actshare/config.yaml")
-        let direct = try Sandbox.execute("\(Sandbox.buildDirectory)/actshare-daemon", ["--discovery", "static"],
-                                         environment: sandbox.environment, stdin: nil, timeout: 20)
-        #expect(direct.status == 2)
-        #expect(direct.stderr == "actshare daemon: \(sandbox.root)/config/actshare/config.yaml is not read when actshare-daemon is run by itself: start the daemon with `actshare daemon` (or `systemctl --user start actshare`), which passes its handoff settings\n",
-                "\(direct.stderr)")
+        let config = "\(sandbox.root)/config/actshare/config.yaml"
+        try Sandbox.write("handoff: {device-name: configured, port: 70000}\n", to: config)
+        for command in [["\(Sandbox.buildDirectory)/actshare-daemon"], [Sandbox.binary, "daemon"]] {
+            let run = try Sandbox.execute(command[0], Array(command.dropFirst()) + ["--discovery", "static"],
+                                          environment: sandbox.environment, stdin: nil, timeout: 20)
+            #expect(run.status == 2)
+            #expect(run.stderr == "\(config):1:42: error: 'handoff.port' must be from 1 to 65535, not 70000\n", "\(run.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/runtime/actshare/daemon.sock"))
-        // Through actshare daemon, the config is read (its clipboard setting, off, is the daemon's).
-        let machine = try Machine("configured", port: 27_206, config: "handoff: {clipboard: off}\n")
+        // Through actshare daemon (with --name and --port by hand), the config's clipboard
+        // setting, off, is the daemon's.
+        let machine = try Machine("configured", port: 27_206, config: "handoff: {clipboard: off, device-name: not-this-one}\n")
         let status = try machine.run("handoff", "clipboard", "status", "--json").stdout
         #expect(status.contains(#""mode":"off""#), "\(status) \(machine.log)")
+        #expect(try machine.run("handoff", "status").stdout.contains("configured"), "the name given by hand wins")
     }
 
     /// Like NSUserActivity: a new current activity replaces the one of the same type and team.

@@ -24,8 +24,8 @@ public struct Config: Sendable {
     public var rememberChoices = true
     /// The accounts the Upload activity sends to (`uploads:`).
     public var uploads: [UploadAccount] = []
-    /// Handoff settings, kept as given for the handoff daemon.
-    public var handoff: [String: ConfigValue] = [:]
+    /// The handoff daemon's settings (`handoff:`).
+    public var handoff = HandoffSettings()
     /// The file this config was read from, if any.
     public var file: String?
 

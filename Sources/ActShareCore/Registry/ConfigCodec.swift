@@ -62,7 +62,7 @@ enum ConfigCodec {
             let id = try reader.readString()
             config.providerTimeouts[id] = try reader.readInt()
         }
-        config.handoff = try readValues(file: file, from: &reader)
+        config.handoff = try readHandoff(from: &reader)
         config.sandboxRequired = try reader.readBool()
         config.limits.memory = try reader.readUInt64()
         config.limits.fileSize = try reader.readUInt64()
@@ -101,5 +101,65 @@ enum ConfigCodec {
             values[name] = ConfigValue(value, at: location)
         }
         return values
+    }
+
+    private static func write(_ handoff: HandoffSettings, to writer: inout ByteWriter) {
+        write(handoff.deviceName, to: &writer)
+        writer.write(handoff.port)
+        writer.write(handoff.discovery.rawValue)
+        writer.write(handoff.peers.count)
+        for peer in handoff.peers {
+            writer.write(peer.host)
+            writer.write(peer.port)
+        }
+        write(handoff.browser, to: &writer)
+        write(handoff.receiveDirectory, to: &writer)
+        writer.write(handoff.keepPartialSeconds)
+        writer.write(handoff.listenAddress)
+        writer.write(handoff.clipboard.mode.rawValue)
+        writer.write(handoff.clipboard.maximumBytes)
+        writer.write(Int(handoff.clipboard.offerSeconds * 1000))
+        writer.write(handoff.clipboard.primary)
+        writer.write(handoff.localSend.mode.rawValue)
+        writer.write(handoff.localSend.port)
+        write(handoff.localSend.pin, to: &writer)
+        writer.write(handoff.quickShare.mode.rawValue)
+    }
+
+    private static func readHandoff(from reader: inout ByteReader) throws -> HandoffSettings {
+        var handoff = HandoffSettings()
+        handoff.deviceName = try readOptional(from: &reader)
+        handoff.port = try reader.readInt()
+        handoff.discovery = try word(from: &reader)
+        for _ in 0..<(try reader.readCount()) {
+            handoff.peers.append(HandoffSettings.Peer(host: try reader.readString(), port: try reader.readInt()))
+        }
+        handoff.browser = try readOptional(from: &reader)
+        handoff.receiveDirectory = try readOptional(from: &reader)
+        handoff.keepPartialSeconds = try reader.readInt()
+        handoff.listenAddress = try reader.readString()
+        handoff.clipboard.mode = try word(from: &reader)
+        handoff.clipboard.maximumBytes = try reader.readUInt64()
+        handoff.clipboard.offerSeconds = Double(try reader.readInt()) / 1000
+        handoff.clipboard.primary = try reader.readBool()
+        handoff.localSend.mode = try word(from: &reader)
+        handoff.localSend.port = try reader.readInt()
+        handoff.localSend.pin = try readOptional(from: &reader)
+        handoff.quickShare.mode = try word(from: &reader)
+        return handoff
+    }
+
+    private static func write(_ text: String?, to writer: inout ByteWriter) {
+        writer.write(text != nil)
+        if let text { writer.write(text) }
+    }
+
+    private static func readOptional(from reader: inout ByteReader) throws -> String? {
+        try reader.readBool() ? try reader.readString() : nil
+    }
+
+    private static func word<Word: RawRepresentable>(from reader: inout ByteReader) throws -> Word where Word.RawValue == String {
+        guard let word = Word(rawValue: try reader.readString()) else { throw ByteReader.Malformed() }
+        return word
     }
 }

@@ -75,7 +75,7 @@ public struct ManifestIndex: Sendable {
         }
     }
 
-    private static let magic = "actshare-manifest-index 14"
+    private static let magic = "actshare-manifest-index 15"
     /// Below this many manifests, statting them costs less than starting a thread.
     private static let statThreadThreshold = 32
 

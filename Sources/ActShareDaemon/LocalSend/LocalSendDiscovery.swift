@@ -1,3 +1,4 @@
+import ActShareCore
 import ActShareDNSSD
 import ActShareHandoff
 import Synchronization
@@ -22,7 +23,7 @@ import Glibc
 /// second, so a flood of datagrams costs a bounded table and no flood back.
 final class LocalSendDiscovery: Sendable {
     static let group: UInt32 = 0xE000_00A7
-    static let port: UInt16 = 53_317
+    static let port = UInt16(LocalSendSettings.defaultPort)
     static let maximumDevices = 64
     /// A device not heard for this long is gone (LocalSend apps announce every 30 s or
     /// answer ours).

@@ -156,79 +156,98 @@ public struct ConfigDecoder: Sendable {
         }
 
         if let handoff = top["handoff"] {
-            let map = try handoff.mapping(kind: kind)
-            try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
-                               "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port", "localsend-pin",
-                               "quickshare"], in: "'handoff'")
-            for (key, _, value) in map.entries {
-                if key == "peers" {
-                    let peers = try value.stringList(kind: kind)
-                    config.handoff[key] = ConfigValue(peers.joined(separator: ","), at: value.location)
-                } else if key == "port" || key == "localsend-port" {
-                    let port = try value.int(kind: kind)
-                    guard (1...65535).contains(port) else {
-                        throw value.error("'handoff.\(key)' must be from 1 to 65535, not \(port)", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(String(port), at: value.location)
-                } else if key == "listen" {
-                    let address = try value.string(kind: kind)
-                    var v4 = in_addr(), v6 = in6_addr()
-                    guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
-                        throw value.error("'handoff.listen' must be an IP address such as 0.0.0.0, :: or 192.168.1.20, not '\(address)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(address, at: value.location)
-                } else if key == "keep-partial" {
-                    let text = try value.string(kind: kind)
-                    guard let milliseconds = Units.milliseconds(text), milliseconds >= 60_000, milliseconds <= 30 * 86_400_000 else {
-                        throw value.error("'handoff.keep-partial' must be a duration from 1m to 720h such as 24h, not '\(text)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
-                } else if key == "localsend" || key == "quickshare" {
-                    // YAML 1.1 reads a bare on/off as a boolean: both spellings are taken.
-                    let word = try value.string(kind: kind)
-                    let mode = ["true": "on", "false": "off"][word] ?? word
-                    guard ["on", "off", "receive-only"].contains(mode) else {
-                        throw value.error("'handoff.\(key)' must be on, off or receive-only, not '\(word)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(mode, at: value.location)
-                } else if key == "localsend-pin" {
-                    let pin = try value.string(kind: kind)
-                    guard (1...64).contains(pin.utf8.count), pin.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
-                        throw value.error("'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(pin, at: value.location)
-                } else if key == "clipboard" {
-                    let word = try value.string(kind: kind)
-                    guard ["off", "manual", "auto"].contains(word) else {
-                        throw value.error("'handoff.clipboard' must be off, manual or auto, not '\(word)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(word, at: value.location)
-                } else if key == "clipboard-max" {
-                    let text = try value.string(kind: kind)
-                    guard let bytes = Units.bytes(text), bytes > 0, bytes <= 1 << 30 else {
-                        throw value.error("'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '\(text)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(String(bytes), at: value.location)
-                } else if key == "clipboard-primary" {
-                    config.handoff[key] = ConfigValue(String(try value.bool(kind: kind)), at: value.location)
-                } else if key == "clipboard-expires" {
-                    let text = try value.string(kind: kind)
-                    guard let milliseconds = Units.milliseconds(text), milliseconds >= 5_000, milliseconds <= 3_600_000 else {
-                        throw value.error("'handoff.clipboard-expires' must be a duration from 5s to 1h such as 2m, not '\(text)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(String(milliseconds / 1000), at: value.location)
-                } else if key == "discovery" {
-                    let word = try value.string(kind: kind)
-                    guard word == "multicast" || word == "static" else {
-                        throw value.error("'handoff.discovery' must be multicast or static, not '\(word)'", kind: kind)
-                    }
-                    config.handoff[key] = ConfigValue(word, at: value.location)
-                } else {
-                    config.handoff[key] = ConfigValue(try value.string(kind: kind), at: value.location)
-                }
-            }
+            config.handoff = try decodeHandoff(handoff)
         }
         return config
+    }
+
+    /// The `handoff:` section, each value checked and typed where it is written.
+    private func decodeHandoff(_ handoff: YAMLValue) throws -> HandoffSettings {
+        let kind = Self.kind
+        let map = try handoff.mapping(kind: kind)
+        try map.checkKeys(["device-name", "port", "discovery", "peers", "browser", "receive-dir", "keep-partial", "listen",
+                           "clipboard", "clipboard-max", "clipboard-expires", "clipboard-primary", "localsend", "localsend-port", "localsend-pin",
+                           "quickshare"], in: "'handoff'")
+        var settings = HandoffSettings()
+        func port(_ value: YAMLValue, _ key: String) throws -> Int {
+            let port = try value.int(kind: kind)
+            guard (1...65535).contains(port) else { throw value.error("'handoff.\(key)' must be from 1 to 65535, not \(port)", kind: kind) }
+            return port
+        }
+        func seconds(_ value: YAMLValue, _ key: String, _ bounds: ClosedRange<Int>, saying range: String) throws -> Int {
+            let text = try value.string(kind: kind)
+            guard let milliseconds = Units.milliseconds(text), (bounds.lowerBound * 1000...bounds.upperBound * 1000).contains(milliseconds) else {
+                throw value.error("'handoff.\(key)' must be a duration from \(range), not '\(text)'", kind: kind)
+            }
+            return milliseconds / 1000
+        }
+        func word<Word: RawRepresentable>(_ value: YAMLValue, _ key: String, _: Word.Type, saying words: String) throws -> Word where Word.RawValue == String {
+            // YAML 1.1 reads a bare on/off as a boolean: both spellings are taken.
+            let text = try value.string(kind: kind)
+            guard let word = Word(rawValue: ["true": "on", "false": "off"][text] ?? text) else {
+                throw value.error("'handoff.\(key)' must be \(words), not '\(text)'", kind: kind)
+            }
+            return word
+        }
+        for (key, _, value) in map.entries {
+            switch key {
+            case "device-name": settings.deviceName = try value.string(kind: kind)
+            case "port": settings.port = try port(value, key)
+            case "discovery": settings.discovery = try word(value, key, HandoffSettings.Discovery.self, saying: "multicast or static")
+            case "peers":
+                let entries = try value.sequence(kind: kind)
+                settings.peers = try zip(try value.stringList(kind: kind), entries).map { text, entry in
+                    try Self.peer(text) ?? { throw entry.error("'handoff.peers' lists '\(text)', which is not HOST or HOST:PORT (a port from 1 to 65535)", kind: kind) }()
+                }
+            case "browser": settings.browser = try value.string(kind: kind)
+            case "receive-dir": settings.receiveDirectory = try value.string(kind: kind)
+            case "keep-partial": settings.keepPartialSeconds = try seconds(value, key, 60...30 * 86_400, saying: "1m to 720h such as 24h")
+            case "listen":
+                let address = try value.string(kind: kind)
+                var v4 = in_addr(), v6 = in6_addr()
+                guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
+                    throw value.error("'handoff.listen' must be an IP address such as 0.0.0.0, :: or 192.168.1.20, not '\(address)'", kind: kind)
+                }
+                settings.listenAddress = address
+            case "clipboard": settings.clipboard.mode = try word(value, key, ClipboardSettings.Mode.self, saying: "off, manual or auto")
+            case "clipboard-max":
+                let text = try value.string(kind: kind)
+                guard let bytes = Units.bytes(text), bytes > 0, bytes <= 1 << 30 else {
+                    throw value.error("'handoff.clipboard-max' must be a size up to 1GiB such as 64MiB, not '\(text)'", kind: kind)
+                }
+                settings.clipboard.maximumBytes = bytes
+            case "clipboard-expires":
+                settings.clipboard.offerSeconds = Double(try seconds(value, key, 5...3600, saying: "5s to 1h such as 2m"))
+            case "clipboard-primary": settings.clipboard.primary = try value.bool(kind: kind)
+            case "localsend": settings.localSend.mode = try word(value, key, LocalSendSettings.Mode.self, saying: "on, off or receive-only")
+            case "localsend-port": settings.localSend.port = try port(value, key)
+            case "localsend-pin":
+                let pin = try value.string(kind: kind)
+                guard (1...64).contains(pin.utf8.count), pin.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                    throw value.error("'handoff.localsend-pin' must be 1 to 64 characters without spaces, such as 4711", kind: kind)
+                }
+                settings.localSend.pin = pin
+            default: settings.quickShare.mode = try word(value, key, QuickShareSettings.Mode.self, saying: "on, off or receive-only")
+            }
+        }
+        return settings
+    }
+
+    /// `HOST`, `HOST:PORT` or `[ADDRESS]:PORT` (a bare IPv6 address takes the default port).
+    static func peer(_ text: String) -> HandoffSettings.Peer? {
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            guard !host.isEmpty else { return nil }
+            if rest.isEmpty { return HandoffSettings.Peer(host: host) }
+            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (1...65535).contains(port) else { return nil }
+            return HandoffSettings.Peer(host: host, port: port)
+        }
+        let colons = text.filter { $0 == ":" }.count
+        if colons != 1 { return text.isEmpty ? nil : HandoffSettings.Peer(host: text) }
+        let colon = text.firstIndex(of: ":")!
+        guard colon != text.startIndex, let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        return HandoffSettings.Peer(host: String(text[..<colon]), port: port)
     }
 
     private func typeList(_ value: YAMLValue?) throws -> [String] {

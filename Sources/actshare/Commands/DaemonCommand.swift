@@ -5,8 +5,8 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// `actshare daemon`: runs the handoff daemon (actshare-daemon, beside this binary) with
-/// the config's `handoff` settings.
+/// `actshare daemon`: runs the handoff daemon (actshare-daemon, beside this binary), which
+/// reads the config's `handoff` settings itself.
 struct DaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
@@ -32,32 +32,19 @@ struct DaemonCommand: ParsableCommand {
     var config: String?
 
     func validate() throws {
-        if let discovery, discovery != "multicast", discovery != "static" { throw ValidationError("--discovery takes multicast or static") }
+        if let discovery, HandoffSettings.Discovery(rawValue: discovery) == nil { throw ValidationError("--discovery takes multicast or static") }
+        if let port, !(1...65535).contains(port) { throw ValidationError("--port takes a port from 1 to 65535") }
     }
 
     func run() throws {
-        let invocation = try Invocation(configFile: config)
-        let handoff = invocation.config.handoff
-        var arguments = ["--port", String(port ?? handoff["port"].flatMap { Int($0.value) } ?? HandoffDefaults.port)]
-        if let name = name ?? handoff["device-name"]?.value { arguments += ["--name", name] }
-        for peer in FileSystem.pathList(handoff["peers"]?.value ?? "", separator: ",") {
-            arguments += ["--peer", peer.contains(":") ? peer : "\(peer):\(HandoffDefaults.port)"]
-        }
-        if let seconds = handoff["keep-partial"]?.value { arguments += ["--keep-partial", seconds] }
-        if let address = handoff["listen"]?.value { arguments += ["--listen", address] }
-        if let discovery = discovery ?? handoff["discovery"]?.value { arguments += ["--discovery", discovery] }
-        for key in ["clipboard", "clipboard-max", "clipboard-expires", "localsend", "localsend-port", "quickshare"] {
-            if let value = handoff[key]?.value { arguments += ["--\(key)", value] }
-        }
-        if handoff["clipboard-primary"]?.value == "true" { arguments.append("--clipboard-primary") }
-        if let directory = handoff["receive-dir"]?.value {
-            arguments += ["--receive-dir", FileSystem.absolute(FileSystem.expandingTilde(directory))]
-        }
-        // In the environment, which only this user can read; a command line anyone can (ps).
-        if let pin = handoff["localsend-pin"]?.value { setenv("ACTSHARE_LOCALSEND_PIN", pin, 1) }
-        // The daemon refuses to start beside a config no one read for it (its main.swift).
-        setenv(HandoffDefaults.configReadVariable, invocation.config.file ?? "none", 1)
-        let daemon = invocation.paths.daemon
+        // The daemon reads the config itself (its handoff settings, decoded once there):
+        // only what a person passes by hand goes on its command line.
+        var arguments: [String] = []
+        if let config { arguments += ["--config", FileSystem.absolute(config)] }
+        if let port { arguments += ["--port", String(port)] }
+        if let name { arguments += ["--name", name] }
+        if let discovery { arguments += ["--discovery", discovery] }
+        let daemon = SearchPaths.fromEnvironment(configFile: config).daemon
         let argv = ([daemon] + arguments).map { strdup($0) } + [nil]
         execv(daemon, argv)
         throw CommandFailure(.failed, "cannot run \(daemon): \(String(cString: strerror(errno)))")

@@ -192,7 +192,7 @@ struct HandoffCommand: ParsableCommand {
             guard let activity = response.activity, let continuation = response.continuation else {
                 throw CommandFailure(.failed, "the daemon sent no activity")
             }
-            let browser = try Invocation(configFile: config).config.handoff["browser"]?.value
+            let browser = try Invocation(configFile: config).config.handoff.browser
             let said = try Continuer(browser: browser).start(activity, continuation)
             _ = try? connection.call(ControlRequest(.continued, id: activity.id, device: activity.origin))
             StandardStreams.out(said + "\n")

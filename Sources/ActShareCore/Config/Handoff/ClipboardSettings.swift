@@ -1,6 +1,6 @@
 /// The Universal Clipboard's settings (config `handoff.clipboard`, `clipboard-max`,
 /// `clipboard-expires`, `clipboard-primary`; docs/CLIPBOARD.md).
-public struct ClipboardSettings: Sendable {
+public struct ClipboardSettings: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Nothing offered, nothing taken.
         case off
@@ -18,8 +18,9 @@ public struct ClipboardSettings: Sendable {
     /// The PRIMARY selection (middle-click) too: offered when it changes (mode `auto`), and
     /// set with the CLIPBOARD when an offer is taken (config `handoff.clipboard-primary`).
     public var primary: Bool
-    /// The agent program (`actshare-clipboard-agent`).
-    public var agent: String
+    /// The agent program (`actshare-clipboard-agent`): where the daemon finds it, not a
+    /// setting of the config.
+    public var agent = "actshare-clipboard-agent"
 
     /// 64 MiB: a screenshot of a 4K screen as PNG is 5–30 MiB.
     public static let defaultMaximumBytes: UInt64 = 64 << 20
@@ -28,11 +29,10 @@ public struct ClipboardSettings: Sendable {
     public static let defaultOfferSeconds = 120.0
 
     public init(mode: Mode = .manual, maximumBytes: UInt64 = Self.defaultMaximumBytes, offerSeconds: Double = Self.defaultOfferSeconds,
-                primary: Bool = false, agent: String) {
+                primary: Bool = false) {
         self.mode = mode
         self.maximumBytes = maximumBytes
         self.offerSeconds = offerSeconds
         self.primary = primary
-        self.agent = agent
     }
 }

@@ -1,5 +1,5 @@
 /// LocalSend's settings (config `handoff.localsend`, `localsend-port`; docs/CONFIG.md).
-public struct LocalSendSettings: Sendable {
+public struct LocalSendSettings: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Announced and found; sends to LocalSend devices; their transfers asked about.
         case on
@@ -15,7 +15,8 @@ public struct LocalSendSettings: Sendable {
     /// The PIN a LocalSend device must give to send here (config `handoff.localsend-pin`).
     public var pin: String?
 
-    public static let defaultPort = Int(LocalSendDiscovery.port)
+    /// LocalSend's own default port, where its apps look first.
+    public static let defaultPort = 53_317
 
     public init(mode: Mode = .on, port: Int = Self.defaultPort) {
         self.mode = mode

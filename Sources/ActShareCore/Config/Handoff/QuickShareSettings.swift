@@ -1,5 +1,5 @@
 /// Quick Share's settings (config `handoff.quickshare`; docs/CONFIG.md).
-public struct QuickShareSettings: Sendable {
+public struct QuickShareSettings: Sendable, Equatable {
     public enum Mode: String, Sendable, CaseIterable {
         /// Phones' shares taken (asked about); sends to phones.
         case on
