@@ -1,13 +1,6 @@
 /// LocalSend's settings (config `handoff.localsend`, `localsend-port`; docs/CONFIG.md).
 public struct LocalSendSettings: Sendable, Equatable {
-    public enum Mode: String, Sendable, CaseIterable {
-        /// Announced and found; sends to LocalSend devices; their transfers asked about.
-        case on
-        /// Nothing on the network for LocalSend.
-        case off
-        /// Announced, and their transfers asked about; nothing sent to them.
-        case receiveOnly = "receive-only"
-    }
+    public typealias Mode = ServiceMode
 
     public var mode: Mode
     /// The HTTPS port announced (LocalSend's own default, 53317, unless configured).

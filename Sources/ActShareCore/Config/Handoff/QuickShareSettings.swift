@@ -1,13 +1,6 @@
 /// Quick Share's settings (config `handoff.quickshare`; docs/CONFIG.md).
 public struct QuickShareSettings: Sendable, Equatable {
-    public enum Mode: String, Sendable, CaseIterable {
-        /// Phones' shares taken (asked about); sends to phones.
-        case on
-        /// No Quick Share port, nothing advertised.
-        case off
-        /// Phones' shares taken; nothing sent to them.
-        case receiveOnly = "receive-only"
-    }
+    public typealias Mode = ServiceMode
 
     public var mode: Mode
     /// `actshare-bluetooth-trigger`, which sends the Bluetooth LE signal that makes phones
