@@ -16,6 +16,8 @@
 #ifndef ACTSHARE_CLIPBOARD_AGENT_H
 #define ACTSHARE_CLIPBOARD_AGENT_H
 
+#include "agent_protocol.h"
+
 #include <json-c/json.h>
 #include <xcb/xcb.h>
 
@@ -40,8 +42,6 @@
 #define AGENT_NO_DATA_CONTROL (-2)
 /* The target KDE and KeePassXC set to mark a password: its value `secret` says so. */
 #define PASSWORD_HINT_TARGET "x-kde-passwordManagerHint"
-/* A frame's header (JSON) is at most this long. */
-#define AGENT_MAX_HEADER (64u << 10)
 
 /* The monotonic clock, in milliseconds: every bound above is measured by it. */
 static inline long long agent_now_ms(void) {
@@ -50,9 +50,7 @@ static inline long long agent_now_ms(void) {
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/* ---- channel.c: frames with the daemon ----
- * A frame is a 32-bit big-endian header length, the header (one JSON object), a 32-bit
- * big-endian data length, and the data. */
+/* ---- channel.c: frames with the daemon (agent_protocol.h specifies them) ---- */
 
 /* Writes one frame; -1 when the daemon is gone. */
 int channel_write(int fd, json_object *header, const unsigned char *data, uint32_t length);

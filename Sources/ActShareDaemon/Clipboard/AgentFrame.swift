@@ -1,8 +1,10 @@
 import NIOCore
 
-/// A frame between the daemon and `actshare-clipboard-agent` (Sources/actshare-clipboard-agent/agent.h):
-/// a 32-bit big-endian header length, the header (JSON), a 32-bit big-endian data length,
-/// the data. Read by ``AgentFrameDecoder``; written by ``ClipboardAgent/send(_:more:)``.
+/// A frame between the daemon and `actshare-clipboard-agent`, as
+/// Sources/actshare-clipboard-agent/agent_protocol.h specifies it: a 32-bit big-endian
+/// header length, the header (JSON), a 32-bit big-endian data length, the data. Read by
+/// ``AgentFrameDecoder``; written by ``ClipboardAgent/send(_:more:)`` as ``wire(more:)``
+/// gives it (Tests/Fixtures/AgentFrames holds golden frames of both ways).
 struct AgentFrame: Sendable {
     var header: AgentMessage
     var data: ByteBuffer
@@ -10,6 +12,18 @@ struct AgentFrame: Sendable {
     init(_ header: AgentMessage, data: ByteBuffer = ByteBuffer()) {
         self.header = header
         self.data = data
+    }
+
+    /// The frame's bytes, its data followed by `more` (one data length for all), in the
+    /// pieces it is written in: the lengths and header, then each piece not copied.
+    func wire(more: [ByteBuffer] = []) throws -> [ByteBuffer] {
+        let header = try Wire.encode(self.header)
+        let pieces = [data] + more
+        var prefix = ByteBuffer()
+        prefix.writeInteger(UInt32(header.readableBytes))
+        prefix.writeImmutableBuffer(header)
+        prefix.writeInteger(UInt32(pieces.reduce(0) { $0 + $1.readableBytes }))
+        return [prefix] + pieces.filter { $0.readableBytes > 0 }
     }
 }
 

@@ -68,13 +68,8 @@ final class ClipboardAgent: Sendable {
     /// the agent is gone.
     @discardableResult
     func send(_ frame: AgentFrame, more: [ByteBuffer] = []) async -> Bool {
-        guard let outbound = writer.withLock({ $0 }), let header = try? Wire.encode(frame.header) else { return false }
-        let pieces = [frame.data] + more
-        var prefix = ByteBuffer()
-        prefix.writeInteger(UInt32(header.readableBytes))
-        prefix.writeImmutableBuffer(header)
-        prefix.writeInteger(UInt32(pieces.reduce(0) { $0 + $1.readableBytes }))
-        return (try? await outbound.write(contentsOf: [prefix] + pieces.filter { $0.readableBytes > 0 })) != nil
+        guard let outbound = writer.withLock({ $0 }), let pieces = try? frame.wire(more: more) else { return false }
+        return (try? await outbound.write(contentsOf: pieces)) != nil
     }
 
     func stop() { kill(pid, SIGTERM) }
