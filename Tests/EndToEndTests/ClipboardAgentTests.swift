@@ -22,7 +22,8 @@ import Glibc
             socket = pair[0]
             process.executableURL = URL(fileURLWithPath: ClipboardAgentTests.agent)
             process.arguments = arguments
-            process.environment = ["DISPLAY": display.name]
+            // Under scripts/sanitize, its options too: its reports go where the run reads them.
+            process.environment = Sandbox.sanitizerEnvironment.merging(["DISPLAY": display.name]) { $1 }
             // Closed here once the agent has it (not by the handle as well: a descriptor closed
             // twice closes whatever another test opened under its number in between).
             let theirs = FileHandle(fileDescriptor: pair[1], closeOnDealloc: false)
