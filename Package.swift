@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "ActShareDaemonTests",
             dependencies: [
-                "ActShareDaemon", "ActShareCore", "ActShareCrypto", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "ActShareDaemon", "ActShareCore", "ActShareCrypto", "TestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(name: "ActShareHostTests", dependencies: ["ActShareHost", "ActShareCore", "TestSupport"]),

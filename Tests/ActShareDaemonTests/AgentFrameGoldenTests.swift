@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
+import TestSupport
 import Testing
 
 @testable import ActShareDaemon
@@ -14,17 +15,7 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/AgentFrames")
 
-    static func golden() throws -> (frames: [[UInt8]], readings: [String]) {
-        let hex = try String(contentsOf: directory.appendingPathComponent("golden.hex"), encoding: .utf8)
-        let frames = hex.split(separator: "\n").map { line in
-            stride(from: 0, to: line.count, by: 2).map { offset -> UInt8 in
-                let start = line.index(line.startIndex, offsetBy: offset)
-                return UInt8(line[start..<line.index(start, offsetBy: 2)], radix: 16)!
-            }
-        }
-        let text = try String(contentsOf: directory.appendingPathComponent("golden.txt"), encoding: .utf8)
-        return (frames, text.split(separator: "\n").map(String.init))
-    }
+    static func golden() throws -> (frames: [[UInt8]], readings: [String]) { try GoldenFrames.read(from: directory) }
 
     /// A message's canonical reading (make-golden.py): the type, the other keys sorted.
     static func reading(_ message: AgentMessage, data: ByteBuffer) -> String {
@@ -78,18 +69,9 @@ import Testing
     /// same readings.
     @Test func theAgentReadsThemTheSame() throws {
         let (frames, readings) = try Self.golden()
-        let process = Process()
-        process.executableURL = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let dump = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/bin/actshare-agent-frame-dump")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(frames.joined()))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(printed.split(separator: "\n").map(String.init) == readings)
+        #expect(try GoldenFrames.readings(by: dump, of: frames) == readings)
     }
 
     /// What the daemon sends (read, own, release, data) is the golden frames, byte for byte.

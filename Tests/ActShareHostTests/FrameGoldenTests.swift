@@ -1,5 +1,6 @@
 import ActShareCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ActShareHost
@@ -11,17 +12,7 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/Frames")
 
-    static func golden() throws -> (frames: [[UInt8]], readings: [String]) {
-        let hex = try String(contentsOf: directory.appendingPathComponent("golden.hex"), encoding: .utf8)
-        let frames = hex.split(separator: "\n").map { line in
-            stride(from: 0, to: line.count, by: 2).map { offset -> UInt8 in
-                let start = line.index(line.startIndex, offsetBy: offset)
-                return UInt8(line[start..<line.index(start, offsetBy: 2)], radix: 16)!
-            }
-        }
-        let text = try String(contentsOf: directory.appendingPathComponent("golden.txt"), encoding: .utf8)
-        return (frames, text.split(separator: "\n").map(String.init))
-    }
+    static func golden() throws -> (frames: [[UInt8]], readings: [String]) { try GoldenFrames.read(from: directory) }
 
     @Test func theSwiftCodecReadsEachGoldenFrameAsSpecified() throws {
         let (frames, readings) = try Self.golden()
@@ -37,18 +28,7 @@ import Testing
         let (frames, readings) = try Self.golden()
         let dump = Self.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/bin/actshare-frame-dump")
-        let process = Process()
-        process.executableURL = dump
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(frames.joined()))
-        try input.fileHandleForWriting.close()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(printed.split(separator: "\n").map(String.init) == readings)
+        #expect(try GoldenFrames.readings(by: dump, of: frames) == readings)
     }
 
     @Test func framesActshareSendsAreBuiltAsTheGoldenOnes() throws {
