@@ -34,6 +34,8 @@ public final class Daemon: Sendable {
 
     let device: LocalDevice
     let group: MultiThreadedEventLoopGroup
+    /// The peer port, bound by `init` (``listen(group:address:port:context:budget:pins:pairingOpen:)``).
+    let peerListener: NIOAsyncChannel<AcceptedPeer, Never>
     let serverContext: NIOSSLContext
     let clientContext: NIOSSLContext
     let budget: ConnectionBudget
@@ -91,21 +93,34 @@ public final class Daemon: Sendable {
         public var quickShare: QuickShareSettings { handoff.quickShare }
     }
 
-    public init(settings: Settings, paths: HandoffPaths) throws {
+    /// Builds the parts and listens on the peer port: port 0 leaves the port to the kernel,
+    /// and the parts announce the one it chose.
+    public init(settings: Settings, paths: HandoffPaths) async throws {
+        // One daemon a user: a second would take the first one's control socket over, and
+        // leave it running but unreachable once it stopped itself.
+        try FileSystem.createDirectories(paths.runtimeDirectory)
+        chmod(paths.runtimeDirectory, 0o700)
+        if (try? ControlClient(path: paths.controlSocket)) != nil {
+            throw HandoffError.alreadyRunning(controlSocket: paths.controlSocket)
+        }
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
-        device = LocalDevice(name: settings.name, port: settings.port, identity: identity, paths: paths)
         let paired = PairedDeviceStore(file: paths.pairedDevices)
+        let gate = PairingGate()
         receiveDirectory = settings.receiveDirectory
         keepPartialSeconds = settings.keepPartialSeconds
         listenAddress = settings.listenAddress
-        let queue = TransferQueue(stateDirectory: paths.stateDirectory)
-        discovery = Self.discovery(settings, identity: identity, paired: paired, queue: queue)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         budget = ConnectionBudget(pairedAddresses: paired.addresses)
-        threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
         serverContext = try TLS.serverContext(identity)
         clientContext = try TLS.clientContext(identity)
+        // The peer port before the parts that announce it. Nothing after it throws.
+        peerListener = try await Self.listen(group: group, address: settings.listenAddress, port: settings.port, context: serverContext,
+                                             budget: budget, pins: paired.pins, pairingOpen: gate.isOpen)
+        device = LocalDevice(name: settings.name, port: peerListener.channel.localAddress?.port ?? settings.port, identity: identity, paths: paths)
+        let queue = TransferQueue(stateDirectory: paths.stateDirectory)
+        discovery = Self.discovery(settings, port: device.port, identity: identity, paired: paired, queue: queue)
+        threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
         var localSendSettings = settings.localSend
         if !settings.multicast { localSendSettings.mode = .off }
         localSend = LocalSendService(settings: localSendSettings, device: device, group: group)
@@ -117,7 +132,7 @@ public final class Daemon: Sendable {
         ReceivedLog.migrate(from: device.paths.earlierReceivedLog, to: device.paths.receivedLog)
         transfers = TransferService(device: device, peers: peers, queue: queue, group: group, clientContext: clientContext,
                                     receiveDirectory: settings.receiveDirectory, localSend: localSend, quickShare: quickShare)
-        pairing = PairingFlow(device: device, paired: paired, gate: PairingGate(), discovery: discovery, group: group, clientContext: clientContext)
+        pairing = PairingFlow(device: device, paired: paired, gate: gate, discovery: discovery, group: group, clientContext: clientContext)
         commands = ActivityCommands(threadPool: threadPool)
         clipboard = ClipboardService(settings: settings.clipboard, device: device, peers: peers, transfers: transfers, board: ClipboardBoard(), group: group,
                                      clientContext: clientContext)
@@ -125,10 +140,10 @@ public final class Daemon: Sendable {
 
     /// Multicast discovery, or static when asked for or when it cannot start (a line in
     /// the log says why). A paired device seen again has what waits for it sent at once.
-    private static func discovery(_ settings: Settings, identity: Identity, paired: PairedDeviceStore, queue: TransferQueue) -> any PeerDiscovery {
+    private static func discovery(_ settings: Settings, port: Int, identity: Identity, paired: PairedDeviceStore, queue: TransferQueue) -> any PeerDiscovery {
         guard settings.multicast else { return StaticDiscovery() }
         do {
-            return try MulticastDiscovery(name: settings.name, deviceID: identity.deviceID, port: settings.port, listenAddress: settings.listenAddress) { devices in
+            return try MulticastDiscovery(name: settings.name, deviceID: identity.deviceID, port: port, listenAddress: settings.listenAddress) { devices in
                 Task {
                     let pins = await paired.list.pins
                     for device in devices where pins.contains(where: { $0.hasPrefix(device.id) }) {
@@ -152,57 +167,7 @@ public final class Daemon: Sendable {
     /// Listens on the control socket and the peer port until the process ends.
     public func run() async throws {
         let paths = device.paths
-        try FileSystem.createDirectories(paths.runtimeDirectory)
-        chmod(paths.runtimeDirectory, 0o700)
-        // One daemon a user: a second would take the first one's control socket over, and
-        // leave it running but unreachable once it stopped itself.
-        if (try? ControlClient(path: paths.controlSocket)) != nil {
-            throw HandoffError.alreadyRunning(controlSocket: paths.controlSocket)
-        }
-        let serverContext = self.serverContext
-        let pins = peers.paired.pins, pairingOpen = pairing.gate.isOpen
-        let admission = AdmissionHandler(budget: budget)
-        // The peer port first: the control socket appearing means the daemon is all there
-        // (clients and tests wait for it), and a port in use ends it before it does.
-        let peers: NIOAsyncChannel<AcceptedPeer, Never>
-        do {
-            peers = try await ServerBootstrap(group: group)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                // A flood fills the kernel's queue of connections yet to be accepted; a deep
-                // queue, emptied many at a time, keeps a paired device's connection from
-                // waiting behind it (each over the budget is closed at once).
-                .serverChannelOption(.backlog, value: 1024)
-                .serverChannelOption(.maxMessagesPerRead, value: 64)
-                // Beyond the budget a connection is closed as soon as it is accepted;
-                // nothing of it is read (docs/SECURITY.md).
-                .serverChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(admission) }
-                }
-                .bind(host: listenAddress, port: device.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        guard let ticket = admission.take(channel) else { return .refused(channel) }
-                        channel.closeFuture.whenComplete { _ in ticket.release() }
-                        // Proven within the time, or closed: the TLS handshake counts.
-                        channel.eventLoop.scheduleTask(in: .seconds(Self.unauthenticatedSeconds)) {
-                            if !ticket.isProven { channel.close(promise: nil) }
-                        }
-                        let peer = PeerIdentity()
-                        // Paired devices, or anyone while `handoff pair --wait` is open.
-                        let tls = NIOSSLServerHandler(context: serverContext, customVerificationCallback: TLS.verifier(peer) { pin in
-                            pins.withLockedValue { $0.contains(pin) } || pairingOpen.withLockedValue { $0 }
-                        })
-                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
-                        try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
-                        try channel.pipeline.syncOperations.addHandler(tls)
-                        try channel.pipeline.syncOperations.addHandler(PeerFrameReader())
-                        try channel.pipeline.syncOperations.addHandler(PeerFrameWriter())
-                        return .admitted(try PeerChannel(wrappingChannelSynchronously: channel), peer, ticket)
-                    }
-                }
-        } catch {
-            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            throw HandoffError.cannotListen(address: listenAddress, port: device.port, reason: reason)
-        }
+        let peers = peerListener
         let control = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: paths.controlSocket, cleanupExistingSocketFile: true) { channel in
                 channel.eventLoop.makeCompletedFuture {

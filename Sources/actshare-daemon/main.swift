@@ -45,7 +45,8 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("--config needs a file") }
         configFile = value
     case "--port":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), (1...65535).contains(value) else { fail("--port needs a port, 1 to 65535") }
+        // 0: one the kernel chooses (the daemon's log and `handoff status` say which).
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), (0...65535).contains(value) else { fail("--port needs a port, 0 to 65535") }
         port = value
     case "--name":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("--name needs a name") }
@@ -94,7 +95,7 @@ if let beside = FileSystem.executablePath.map({ FileSystem.join(FileSystem.direc
 signal(SIGPIPE, SIG_IGN)
 do {
     let settings = Daemon.Settings(handoff: handoff, name: deviceName, receiveDirectory: receiveDirectory)
-    let daemon = try Daemon(settings: settings, paths: HandoffPaths.fromEnvironment())
+    let daemon = try await Daemon(settings: settings, paths: HandoffPaths.fromEnvironment())
     // Stopped (systemd, Ctrl-C): a goodbye on the network first, so that others drop this
     // device from their lists now rather than when its records run out.
     cactshare_catch_cancel_signals()

@@ -87,7 +87,7 @@ import Testing
 
 extension HandoffTests {
     @Test func handOffRunsSandboxed() throws {
-        let (a, b) = try Self.pairedMachines((27_196, 27_197))
+        let (a, b) = try Self.pairedMachines()
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         a.sandbox.extraEnvironment["ACTSHARE_ISOLATION"] = "process"
         #expect(try a.run("list", "--text", "x", "--json").listedTypes().contains("org.actshare.handoff"), "its can-perform reads the paired devices")
@@ -99,7 +99,7 @@ extension HandoffTests {
     /// The daemon acts for no sandboxed process; a provider that may hand off gets a
     /// connection actshare opened, which hands off its items and nothing else.
     @Test func aSandboxedProviderCannotMakeTheDaemonItsDeputy() throws {
-        let (a, b) = try Self.pairedMachines((27_198, 27_199))
+        let (a, b) = try Self.pairedMachines()
         // Confined as a provider is (no new privileges, a seccomp filter): refused, whatever it asks.
         let marker = "\(a.sandbox.root)/owned"
         let publish = #"{"op":"become-current","activity":{"type":"org.example.x","title":"x","user_info":{},"version":1,"on_continued":["/bin/touch","\#(marker)"]}}"#

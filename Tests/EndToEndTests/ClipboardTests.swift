@@ -157,6 +157,12 @@ import Testing
 
     /// The same, on the display named `displayName` (`:3`), from any thread.
     static func paste(_ target: String, displayName: String, selection: String = "clipboard", seconds: Int = 30) throws -> Data {
+        try pasteAnswer(target, displayName: displayName, selection: selection, seconds: seconds).data
+    }
+
+    /// The same, with xclip's exit status: 0 pasted, 1 refused by the owner (or no owner),
+    /// 124 still waiting when `seconds` ran out (timeout's own status).
+    static func pasteAnswer(_ target: String, displayName: String, selection: String = "clipboard", seconds: Int = 30) throws -> (data: Data, status: Int32) {
         let process = Process()
         // The test runner's threads block signals, and timeout's alarm is one: unblocked first.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -169,7 +175,7 @@ import Testing
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return data
+        return (data, process.terminationStatus)
     }
 
     static func targets(_ display: Display, selection: String = "clipboard") throws -> [String] {

@@ -15,14 +15,14 @@ extension HandoffTests {
     /// A stranger may hold 4 unproven connections from one address; more are closed at
     /// once, every unproven one within 2 s, and the descriptors come back.
     @Test func aStrangersFloodIsBoundedAndTimedOut() throws {
-        let a = try Machine("alpha", port: 27_131)
+        let a = try Machine("alpha")
         let pid = try #require(a.pid)
         let before = Self.descriptors(of: pid)
         let script = """
             import socket, time
             def connect():
                 s = socket.socket(); s.bind(("127.0.0.3", 0)); s.settimeout(5)
-                s.connect(("127.0.0.1", 27131)); return s
+                s.connect(("127.0.0.1", \(a.port))); return s
             def closed(s, within):
                 s.settimeout(within)
                 try: return s.recv(1) == b""
@@ -44,7 +44,7 @@ extension HandoffTests {
         // Five rounds of 300 idle sockets from five addresses: nothing is kept.
         for round in 1...5 {
             let flood = try Sandbox.execute(
-                "/usr/bin/python3", ["\(Self.fixtures)/flood.py", "27131", "127.0.0.\(10 + round)", "300", "0.6"],
+                "/usr/bin/python3", ["\(Self.fixtures)/flood.py", String(a.port), "127.0.0.\(10 + round)", "300", "0.6"],
                 environment: [:], stdin: nil, timeout: 30)
             #expect(flood.status == 0, "\(flood.stderr)")
         }
@@ -57,7 +57,7 @@ extension HandoffTests {
     /// While a stranger keeps 200 connections coming, a paired device is still served:
     /// its address has a budget of its own.
     @Test func pairedTrafficIsServedDuringAFlood() throws {
-        let (a, b) = try Self.pairedMachines((27_141, 27_142))
+        let (a, b) = try Self.pairedMachines()
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Under attack")
 
         func timedList() throws -> Double {
@@ -71,10 +71,11 @@ extension HandoffTests {
 
         // The flood runs on other threads for 6 s: 200 idle sockets from one stranger,
         // refilled every 50 ms, and as many from another address.
+        let port = String(a.port)
         let floods = (0..<2).map { index in
             Self.background {
                 try? Sandbox.execute(
-                    "/usr/bin/python3", ["\(Self.fixtures)/flood.py", "27141", "127.0.0.\(20 + index)", "200", "6"],
+                    "/usr/bin/python3", ["\(Self.fixtures)/flood.py", port, "127.0.0.\(20 + index)", "200", "6"],
                     environment: [:], stdin: nil, timeout: 30)
             }
         }
@@ -108,13 +109,13 @@ extension HandoffTests {
     /// sends is checked by the receiving daemon; nothing it says reaches a shell, a file
     /// name, the terminal or the browser.
     @Test func aLyingPairedDeviceIsHeldToTheRules() throws {
-        let (a, b) = try Self.pairedMachines((27_161, 27_162))
+        let (a, b) = try Self.pairedMachines()
         let aState = "\(a.sandbox.root)/state/actshare"
 
         // A's key in a liar's hands: first as a client, handing things off to B.
         func send(_ message: String) throws -> String {
             let run = try Sandbox.execute(
-                "/usr/bin/python3", ["\(Self.fixtures)/lying-peer.py", "send", aState, "127.0.0.1:27162", message],
+                "/usr/bin/python3", ["\(Self.fixtures)/lying-peer.py", "send", aState, "127.0.0.1:\(b.port)", message],
                 environment: [:], stdin: nil, timeout: 20)
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
@@ -134,12 +135,13 @@ extension HandoffTests {
 
         // Then as a server, in A's place: what B lists of it holds only the one fine activity.
         a.stop()
+        let port = String(a.port)
         let liar = Self.background {
             try? Sandbox.execute(
-                "/usr/bin/python3", ["\(Self.fixtures)/lying-peer.py", "serve", aState, "27161", "8"],
+                "/usr/bin/python3", ["\(Self.fixtures)/lying-peer.py", "serve", aState, port, "8"],
                 environment: [:], stdin: nil, timeout: 30)
         }
-        #expect(eventually { NetworkLink.listening(on: 27161) }, "the lying server does not listen")
+        #expect(eventually { NetworkLink.listening(on: a.port) }, "the lying server does not listen")
         let received = try Self.installCopyingHandler(on: b)
         let listed = try b.run("handoff", "list", "--json")
         #expect(listed.status == 0, "\(listed.stderr)")
@@ -164,7 +166,7 @@ extension HandoffTests {
 
     /// A handler may not put {activity-file} inside a word, where it would be shell text.
     @Test func aHandlerWithThePlaceholderInShellTextIsRefused() throws {
-        let (a, b) = try Self.pairedMachines((27_171, 27_172))
+        let (a, b) = try Self.pairedMachines()
         try Sandbox.write("""
             schema: actshare/handler@1
             id: org.example.notes
@@ -180,14 +182,14 @@ extension HandoffTests {
 
     /// `pair --wait --yes` pairs only with the device it names; Ctrl-C closes the window.
     @Test func pairingWaitsOnlyForTheExpectedDevice() throws {
-        let a = try Machine("alpha", port: 27_181), b = try Machine("beta", port: 27_182), c = try Machine("gamma", port: 27_183)
+        let a = try Machine("alpha"), b = try Machine("beta"), c = try Machine("gamma")
         let unguarded = try b.run("handoff", "pair", "--wait", "--yes")
         #expect(unguarded.status == 2)
         #expect(unguarded.stderr.contains("--wait --yes would pair with whoever asks first: add --expect-device ID"))
 
         // C asks first while B expects A: refused on both sides, and nobody is paired.
         let waiting = b.waitToPair(expecting: try a.deviceID())
-        let intruder = try c.run("handoff", "pair", "127.0.0.1:27182", "--yes")
+        let intruder = try c.run("handoff", "pair", "127.0.0.1:\(b.port)", "--yes")
         let waited = waiting()
         #expect(intruder.status == 1, "\(intruder.stderr)")
         #expect(waited.status == 1)
@@ -198,7 +200,7 @@ extension HandoffTests {
     /// Ctrl-C on a waiting pair closes the daemon's window at once: another wait may start
     /// (it used to stay open for two minutes).
     @Test func ctrlCClosesThePairingWindow() throws {
-        let a = try Machine("alpha", port: 27_185), b = try Machine("beta", port: 27_186)
+        let a = try Machine("alpha"), b = try Machine("beta")
         let process = try b.afterwards(saying: "pairing: waiting for a device to pair") {
             try b.sandbox.start(["handoff", "pair", "--wait", "--yes", "--expect-device", try a.deviceID()])
         }
@@ -213,7 +215,7 @@ extension HandoffTests {
 
     /// The daemon checks what its control socket is given, not only the CLI.
     @Test func theControlSocketIsHeldToTheRules() throws {
-        let a = try Machine("alpha", port: 27_195)
+        let a = try Machine("alpha")
         let script = """
             import json, socket, sys
             def ask(request):

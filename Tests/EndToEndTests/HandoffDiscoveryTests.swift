@@ -28,9 +28,9 @@ import Testing
 
     @Test func daemonsFindEachOtherPairByNameAndFollowAMove() throws {
         let link = try NetworkLink(hosts: 3, tag: "d")
-        let a = try Machine("alpha", port: 53840, namespace: link.hosts[0])
-        let b = try Machine("beta", port: 53840, namespace: link.hosts[1])
-        let c = try Machine("gamma", port: 53840, namespace: link.hosts[2])
+        let a = try Machine("alpha", namespace: link.hosts[0])
+        let b = try Machine("beta", namespace: link.hosts[1])
+        let c = try Machine("gamma", namespace: link.hosts[2])
         let ids = try [a, b, c].map { try $0.deviceID() }
 
         let seen = try Self.waitFor(a) { $0.count == 2 }
@@ -38,7 +38,7 @@ import Testing
         #expect(seen.allSatisfy { $0["paired"] as? Bool == false })
         #expect(seen.first { $0["id"] as? String == ids[1] }?["address"] as? String == link.address(1))
         let text = try a.run("handoff", "discover")
-        #expect(text.stdout.contains("\(ids[1])  \"beta\" (as it calls itself; not paired)  \(link.address(1)):53840"), "\(text.stdout)")
+        #expect(text.stdout.contains("\(ids[1])  \"beta\" (as it calls itself; not paired)  \(link.address(1)):\(b.port)"), "\(text.stdout)")
 
         // Sending to it before pairing says how to pair it, with the command to type.
         let note = try a.sandbox.file("note.txt", "hi\n")
@@ -74,7 +74,7 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         let pairedFile = try String(contentsOfFile: "\(a.sandbox.root)/state/actshare/paired-devices.json", encoding: .utf8)
         #expect(pairedFile.contains("\"host\" : \"10.77.0.42\""), "\(pairedFile)")
-        #expect(a.log.contains("beta is now at 10.77.0.42:53840"))
+        #expect(a.log.contains("beta is now at 10.77.0.42:\(b.port)"))
         let received = try FileManager.default.contentsOfDirectory(atPath: "\(b.sandbox.root)/home/Downloads")
         #expect(received.sorted() == ["note (1).txt", "note.txt"], "\(received)")
 
@@ -92,14 +92,14 @@ import Testing
 
     @Test func staticDiscoveryAdvertisesNothingAndSaysSo() throws {
         let link = try NetworkLink(hosts: 3, tag: "s")
-        let quiet = try Machine("quiet", port: 53840, namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
-        let other = try Machine("other", port: 53840, namespace: link.hosts[1])
+        let quiet = try Machine("quiet", namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
+        let other = try Machine("other", namespace: link.hosts[1])
         let off = try quiet.run("handoff", "discover")
         #expect(off.status == 2)
         #expect(off.stderr == "actshare: discovery is off here (config handoff.discovery: static, or the daemon's log says why)\n")
         // A third daemon on the link answers the same questions: once other has it, it
         // would have had quiet too, had quiet answered.
-        let loud = try Machine("loud", port: 53840, namespace: link.hosts[2])
+        let loud = try Machine("loud", namespace: link.hosts[2])
         let seen = try Self.waitFor(other) { $0.contains { $0["name"] as? String == "loud" } }
         #expect(seen.contains { $0["name"] as? String == "loud" }, "\(seen)")
         #expect(!seen.contains { $0["name"] as? String == "quiet" }, "\(seen)")
@@ -111,8 +111,8 @@ import Testing
     /// lie costs one connection attempt and changes nothing.
     @Test func whatTheLinkSaysIsOnlyAHint() throws {
         let link = try NetworkLink(hosts: 3, tag: "h")
-        let a = try Machine("alpha", port: 53840, namespace: link.hosts[0])
-        let b = try Machine("beta", port: 53840, namespace: link.hosts[1])
+        let a = try Machine("alpha", namespace: link.hosts[0])
+        let b = try Machine("beta", namespace: link.hosts[1])
         let bID = try b.deviceID()
         _ = try Self.waitFor(a) { $0.count == 1 }
         let waiting = b.waitToPair(expecting: try a.deviceID())
@@ -204,7 +204,7 @@ import Testing
     @Test func avahiBrowseSeesADaemonAndADaemonSeesAvahiPublish() throws {
         let link = try NetworkLink(hosts: 2, tag: "a")
         let avahi = try Avahi(in: link, host: 0)
-        let machine = try Machine("Wohnzimmer-PC", port: 53840, namespace: link.hosts[1])
+        let machine = try Machine("Wohnzimmer-PC", namespace: link.hosts[1])
         let id = try machine.deviceID()
 
         // avahi-browse, resolving: our instance, host, address, port and TXT, as Avahi reads them.
@@ -218,7 +218,7 @@ import Testing
             #expect(fields[4] == "_actshare._tcp")
             #expect(fields[6] == "actshare-\(id).local")
             #expect(fields[7] == link.address(1))
-            #expect(fields[8] == "53840")
+            #expect(fields[8] == String(machine.port))
             #expect(fields[9].contains("\"id=\(id)\"") && fields[9].contains("\"name=Wohnzimmer-PC\""))
         }
 

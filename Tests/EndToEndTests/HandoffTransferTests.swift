@@ -12,8 +12,8 @@ import Testing
     }
 
     /// Two paired machines; B receives into `received` under its sandbox.
-    static func pairedPair(_ portA: Int, _ portB: Int) throws -> (Machine, Machine, String) {
-        let a = try Machine("alpha", port: portA), b = try Machine("beta", port: portB)
+    static func pairedPair() throws -> (Machine, Machine, String) {
+        let a = try Machine("alpha"), b = try Machine("beta")
         let received = "\(b.sandbox.root)/home/Downloads"
         let (asked, waited) = try HandoffTests.pair(a, b)
         try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func filesAndAFolderArriveWholeAndNothingIsReplaced() throws {
-        let (a, b, received) = try Self.pairedPair(27_201, 27_202)
+        let (a, b, received) = try Self.pairedPair()
         let empty = try a.sandbox.data("empty.bin", Data())
         let one = try a.sandbox.data("one.bin", Data([0x2A]))
         var random = SystemRandomNumberGenerator()
@@ -85,7 +85,7 @@ extension HandoffTransferTests {
     /// a wrong SHA-256; a sender that hangs up halfway. Everything is refused or made
     /// safe, nothing is written outside the receive folder, and nothing partial is left.
     @Test func aLyingPeersFilesAreRefusedOrMadeSafe() throws {
-        let (a, b, received) = try Self.pairedPair(27_211, 27_212)
+        let (a, b, received) = try Self.pairedPair()
         let aState = "\(a.sandbox.root)/state/actshare"
         func transfer(_ plan: String) throws -> [[String: Any]] {
             let run = try Sandbox.execute(
@@ -149,7 +149,7 @@ extension HandoffTransferTests {
         #expect(partials.count == 8, "\(partials)")
 
         // A device that is not paired is refused before anything is read.
-        let stranger = try Machine("gamma", port: 27_213)
+        let stranger = try Machine("gamma")
         let refused = try Sandbox.execute(
             "/usr/bin/python3", ["\(HandoffTests.fixtures)/lying-peer.py", "transfer", "\(stranger.sandbox.root)/state/actshare",
                                  "127.0.0.1:\(b.port)", #"{"entries": [\#(file("stranger.txt", 1))], "files": [{"index": 0, "data": "s"}]}"#],
@@ -176,7 +176,7 @@ extension HandoffTransferTests {
     /// goes over the wire, and the file arrives byte for byte. Then Ctrl-C on a send exits
     /// 4, and the receiver keeps nothing of it.
     @Test func anInterruptedTransferResumesAndACancelledOneLeavesNothing() throws {
-        let (a, b, received) = try Self.pairedPair(27_221, 27_222)
+        let (a, b, received) = try Self.pairedPair()
         let big = "\(a.sandbox.root)/big.img"
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: big))
@@ -245,8 +245,8 @@ extension HandoffTransferTests {
 extension HandoffTransferTests {
     /// `--all` sends to three paired devices at once; each gets the folder whole.
     @Test func threeReceiversAtOnceWithAll() throws {
-        let a = try Machine("alpha", port: 27_231)
-        let receivers = try [("beta", 27_232), ("gamma", 27_233), ("delta", 27_234)].map { try Machine($0.0, port: $0.1) }
+        let a = try Machine("alpha")
+        let receivers = try ["beta", "gamma", "delta"].map { try Machine($0) }
         for receiver in receivers {
             let (asked, waited) = try HandoffTests.pair(a, receiver)
             try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
@@ -284,7 +284,7 @@ extension HandoffTransferTests {
     /// The share sheet's Hand Off sends files too (so a file manager's Share → Hand Off
     /// does): the built-in provider asks the daemon, which sends them.
     @Test func theShareSheetsHandOffSendsFiles() throws {
-        let (a, b, received) = try Self.pairedPair(27_241, 27_242)
+        let (a, b, received) = try Self.pairedPair()
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         let report = try a.sandbox.file("report.txt", "quarterly figures\n")
         let folder = "\(a.sandbox.root)/Slides"
@@ -311,7 +311,7 @@ extension HandoffTransferTests {
     /// no subtitle; one that did not answer says so and comes last); `--target` sends to
     /// the one chosen, as `-o device=` still does for scripts.
     @Test func pairedDevicesAreHandOffsTargets() throws {
-        let (a, b, received) = try Self.pairedPair(27_251, 27_252)
+        let (a, b, received) = try Self.pairedPair()
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         let report = try a.sandbox.file("report.txt", "quarterly figures\n")
         let beta = try b.deviceID()
@@ -346,7 +346,7 @@ extension HandoffTransferTests {
     /// notice's action opens the folder they are in, and nothing else.
     @Test func arrivalsAreAnnouncedOnTheDesktopAndTheFolderOpensOnRequest() throws {
         let display = try ClipboardTests.Display()
-        let (a, b, received) = try Self.pairedPair(27_251, 27_252)
+        let (a, b, received) = try Self.pairedPair()
         let bus = "\(b.sandbox.root)/bus"
         let dbus = try ClipboardTests.Server(["/usr/bin/dbus-daemon", "--session", "--nofork", "--address=unix:path=\(bus)"])
         eventually { FileManager.default.fileExists(atPath: bus) }
@@ -422,7 +422,7 @@ extension HandoffTransferTests {
 extension HandoffTransferTests {
     /// A tree of 10,000 small files in 100 folders arrives whole, each file byte for byte.
     @Test func aTreeOfTenThousandFilesArrivesWhole() throws {
-        let (a, b, received) = try Self.pairedPair(27_261, 27_262)
+        let (a, b, received) = try Self.pairedPair()
         let tree = "\(a.sandbox.root)/Tree"
         for folder in 0..<100 {
             try FileManager.default.createDirectory(atPath: "\(tree)/\(folder)", withIntermediateDirectories: true)
@@ -449,7 +449,7 @@ extension HandoffTransferTests {
     /// survive a restart of the sender's daemon, and arrive once the device is back; a
     /// queued send can be cancelled.
     @Test func sendsToADeviceThatIsOffWaitAndArriveWhenItIsBack() throws {
-        let (a, b, received) = try Self.pairedPair(27_271, 27_272)
+        let (a, b, received) = try Self.pairedPair()
         b.stop()
         let note = try a.sandbox.file("note.txt", "as it was\n")
         let waiting = try a.run("handoff", "send", "--json", note)
@@ -481,10 +481,10 @@ extension HandoffTransferTests {
 extension HandoffTransferTests {
     /// Config `handoff.listen` binds the peer port to one address (here loopback only).
     @Test func theListenAddressIsTheOneConfigured() throws {
-        let machine = try Machine("alpha", port: 27_281)
+        let machine = try Machine("alpha")
         let listening = { (address: String) throws -> Bool in
             let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
-            return table.split(separator: "\n").contains { $0.contains("\(address):\(String(format: "%04X", 27_281)) ") && $0.contains(" 0A ") }
+            return table.split(separator: "\n").contains { $0.contains("\(address):\(String(format: "%04X", machine.port)) ") && $0.contains(" 0A ") }
         }
         #expect(try listening("00000000"), "all IPv4 addresses by default")
         try machine.sandbox.writeConfig("handoff: {listen: 127.0.0.1}\n")
@@ -499,7 +499,7 @@ extension HandoffTransferTests {
     /// world-writable bits are masked (at most 0755), and a link swapped into the partial
     /// folder mid-transfer is refused, nothing written or chmod-ed through it.
     @Test func aLyingPeerCannotSetModesOrWriteThroughALink() throws {
-        let (a, b, received) = try Self.pairedPair(27_291, 27_292)
+        let (a, b, received) = try Self.pairedPair()
         let aState = "\(a.sandbox.root)/state/actshare"
         func peer(_ plan: String) throws -> Process {
             let process = Process()
@@ -553,7 +553,7 @@ extension HandoffTransferTests {
     /// A file swapped for a link to a secret while a folder is being sent stops the send;
     /// the secret does not leave.
     @Test func aFileSwappedForALinkMidSendIsNotSent() throws {
-        let (a, b, received) = try Self.pairedPair(27_293, 27_294)
+        let (a, b, received) = try Self.pairedPair()
         let folder = "\(a.sandbox.root)/Outbox"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // Sent first (names in order), and large, so that the swap comes while it goes.
@@ -581,7 +581,7 @@ extension HandoffTransferTests {
     /// The sending daemon killed (-9) partway: `handoff send --json` still prints a result —
     /// the device, that the send broke off, and how much had gone — and exits 1.
     @Test func aSendWhoseDaemonDiesStillPrintsItsResult() throws {
-        let (a, b, received) = try Self.pairedPair(27_331, 27_332)
+        let (a, b, received) = try Self.pairedPair()
         defer { withExtendedLifetime(b) {} }
         let big = "\(a.sandbox.root)/big.img"
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
@@ -605,7 +605,7 @@ extension HandoffTransferTests {
     /// a transfer keeps as much free as it brings, up to 64 MB, not 64 MB whatever its size.
     /// One that would leave less than its own size is refused, in words that say so.
     @Test func aNearlyFullDiskTakesASmallFileAndSaysWhyItRefusesALargerOne() throws {
-        let (a, b, received) = try Self.pairedPair(27_321, 27_322)
+        let (a, b, received) = try Self.pairedPair()
         defer { withExtendedLifetime(b) {} }
         try FileManager.default.createDirectory(atPath: received, withIntermediateDirectories: true)
         let mounted = try Sandbox.execute("/bin/mount", ["-t", "tmpfs", "-o", "size=16m,mode=0700", "actshare-test", received], environment: [:], stdin: nil)
@@ -625,7 +625,7 @@ extension HandoffTransferTests {
 
     /// The receive folder must be this user's own folder, not a link, at each transfer.
     @Test func aReceiveFolderThatIsALinkIsRefused() throws {
-        let (a, b, received) = try Self.pairedPair(27_295, 27_296)
+        let (a, b, received) = try Self.pairedPair()
         let elsewhere = "\(b.sandbox.root)/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: received)
@@ -653,7 +653,7 @@ extension HandoffTransferTests {
     /// event loop (2–3 MiB more here). It read ahead into the loop's queue before: 17 MiB
     /// more in this test's debug build, 23 MiB in the release.
     @Test func aLargeSendHoldsLittleOfItsFileInMemory() throws {
-        let (a, b, received) = try Self.pairedPair(27_333, 27_334)
+        let (a, b, received) = try Self.pairedPair()
         let file = "\(a.sandbox.root)/large.img"
         Sandbox.sparseFile(file, size: 512 << 20)
         let pid = try #require(a.pid)

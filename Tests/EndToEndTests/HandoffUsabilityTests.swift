@@ -6,9 +6,9 @@ import Testing
 extension HandoffTests {
     /// A second daemon of the same user does not take the first one's socket.
     @Test func aSecondDaemonIsRefused() throws {
-        let a = try Machine("alpha", port: 27_201)
+        let a = try Machine("alpha")
         let second = try Sandbox.execute(
-            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "27202", "--name", "again", "--discovery", "static"],
+            "\(Sandbox.buildDirectory)/actshare-daemon", ["--port", "0", "--name", "again", "--discovery", "static"],
             environment: a.sandbox.environment, stdin: nil, timeout: 20)
         #expect(second.status == 2)
         #expect(second.stderr == "actshare daemon: another actshare daemon is running for this user (its control socket \(a.socket) answers)\n")
@@ -31,7 +31,7 @@ extension HandoffTests {
         #expect(!FileManager.default.fileExists(atPath: "\(sandbox.root)/runtime/actshare/daemon.sock"))
         // Through actshare daemon (with --name and --port by hand), the config's clipboard
         // setting, off, is the daemon's.
-        let machine = try Machine("configured", port: 27_206, config: "handoff: {clipboard: off, device-name: not-this-one}\n")
+        let machine = try Machine("configured", config: "handoff: {clipboard: off, device-name: not-this-one}\n")
         let status = try machine.run("handoff", "clipboard", "status", "--json").stdout
         #expect(status.contains(#""mode":"off""#), "\(status) \(machine.log)")
         #expect(try machine.run("handoff", "status").stdout.contains("configured"), "the name given by hand wins")
@@ -39,7 +39,7 @@ extension HandoffTests {
 
     /// Like NSUserActivity: a new current activity replaces the one of the same type and team.
     @Test func becomingCurrentReplacesTheSameKind() throws {
-        let a = try Machine("alpha", port: 27_203)
+        let a = try Machine("alpha")
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "First")
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Second")
         _ = try Self.publish(a, "--type", "org.example.notes.editing", "--title", "Other team", "--team", "org.other")
@@ -49,7 +49,7 @@ extension HandoffTests {
 
     /// A handler for another team is named, not passed over in silence.
     @Test func aHandlerOfAnotherTeamIsSaid() throws {
-        let (a, b) = try Self.pairedMachines((27_205, 27_206))
+        let (a, b) = try Self.pairedMachines()
         try Sandbox.write("""
             schema: actshare/handler@1
             id: org.other.notes
@@ -65,7 +65,7 @@ extension HandoffTests {
 
     /// A handed-off URL whose browser cannot start stays to be continued.
     @Test func aFailedContinuationLosesNothing() throws {
-        let (a, b) = try Self.pairedMachines((27_207, 27_208))
+        let (a, b) = try Self.pairedMachines()
         a.sandbox.extraEnvironment["ACTSHARE_NO_BUILTINS"] = "0"
         #expect(try a.run("perform", "org.actshare.handoff", "https://example.org/kept").status == 0)
         try b.sandbox.writeConfig("handoff: {browser: /nonexistent/browser}\n")
@@ -83,16 +83,17 @@ extension HandoffTests {
     /// Typos in a pairing are said in words and do not use up the attempts; the waiting
     /// side says who it is.
     @Test func pairingFailuresAreSaidInWords() throws {
-        let a = try Machine("alpha", port: 27_209), b = try Machine("beta", port: 27_210)
-        let closed = try a.run("handoff", "pair", "127.0.0.1:27299", "--yes")
+        let a = try Machine("alpha"), b = try Machine("beta")
+        let nobody = try ClosedPort()
+        let closed = try a.run("handoff", "pair", "127.0.0.1:\(nobody.port)", "--yes")
         #expect(closed.status == 1)
-        #expect(closed.stderr == "actshare: cannot pair: nothing answers at 127.0.0.1:27299 (is `actshare daemon` running there, on that port?)\n")
+        #expect(closed.stderr == "actshare: cannot pair: nothing answers at 127.0.0.1:\(nobody.port) (is `actshare daemon` running there, on that port?)\n")
         for _ in 1...3 {
-            let notWaiting = try a.run("handoff", "pair", "127.0.0.1:27210", "--yes")
-            #expect(notWaiting.stderr == "actshare: cannot pair: 127.0.0.1:27210 refused to pair: it is not waiting for a pairing (run `actshare handoff pair --wait` there first)\n")
+            let notWaiting = try a.run("handoff", "pair", "127.0.0.1:\(b.port)", "--yes")
+            #expect(notWaiting.stderr == "actshare: cannot pair: 127.0.0.1:\(b.port) refused to pair: it is not waiting for a pairing (run `actshare handoff pair --wait` there first)\n")
         }
         let (asked, waited) = try Self.pair(a, b)
         #expect(asked.status == 0, "five failed attempts did not use up the limit: \(asked.stderr)")
-        #expect(waited.stderr.contains("This device: beta (\(try b.deviceID())), port 27210."), "\(waited.stderr)")
+        #expect(waited.stderr.contains("This device: beta (\(try b.deviceID())), port \(b.port)."), "\(waited.stderr)")
     }
 }

@@ -8,7 +8,8 @@ import Testing
         let sandbox = try MailTests.sandbox()
         let fifo = "\(sandbox.root)/files/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let started = Date()
+        // Opening the FIFO or reading the device would never end: the harness's time-out,
+        // a failure, rather than these words.
         for (path, kind) in [(fifo, "a FIFO"), ("/dev/zero", "a device")] {
             for arguments in [["list", path], ["perform", "org.actshare.mail", path, "-o", "to=a@example.org", "-o", "spool=maildir:\(sandbox.root)/Maildir"]] {
                 let run = try sandbox.run(arguments)
@@ -16,7 +17,6 @@ import Testing
                 #expect(run.stderr == "actshare: \(path) is \(kind), not a file: only files, folders, URLs and text can be shared\n")
             }
         }
-        #expect(Date().timeIntervalSince(started) < 10, "nothing waited on the FIFO or read the device")
         #expect(MailTests.files(in: "\(sandbox.root)/Maildir/new").isEmpty)
     }
 
@@ -25,9 +25,7 @@ import Testing
         let sandbox = try PrintToPDFTests.sandbox()
         let path = "\(sandbox.root)/files/huge.txt"
         Sandbox.sparseFile(path, size: 10 << 30)
-        let started = Date()
         let run = try sandbox.run("perform", "org.actshare.print-to-pdf", path, "-o", "output-dir=\(sandbox.root)/out")
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(run.status == 2)
         #expect(run.stderr == "actshare: org.actshare.print-to-pdf: \(path) is larger than 64 MiB, the most text Print to PDF lays out (about 19200 pages)\n")
     }

@@ -328,14 +328,12 @@ extension IsolationTests {
         sandbox.extraEnvironment["ACTSHARE_HOSTILE_MARKER"] = marker
         let text = try sandbox.file("a.txt", "some words\n")
         // The harness waits for actshare's output to close, as `$(actshare list)` does: a
-        // child holding it would hold the test (60 s).
-        let started = Date()
+        // child holding it (its sleep is 15 minutes) would be the harness's time-out, a failure.
         let list = try sandbox.run("list", "--json", text)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try list.listedTypes().contains("org.test.\(name).go"))
         let perform = try sandbox.run("perform", "org.test.\(name).go", text, "-o", "then=\(name)")
         #expect(perform.status == 0, "\(perform.stderr)")
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(Self.sleepers(marker) == 0, "\(Self.sleepers(marker)) children are left")
     }
 
@@ -345,9 +343,8 @@ extension IsolationTests {
         let (sandbox, file) = try Self.sandbox("forkexit", Self.hostile("forkexit", canPerform: "hostile_fork_exit", timeout: "20s", permissions: "{exec: true}"))
         sandbox.extraEnvironment["ACTSHARE_HOSTILE_MARKER"] = "901.3"
         let text = try sandbox.file("a.txt", "some words\n")
-        let started = Date()
+        // Said as the exit it was, not as the 20 s time limit running out.
         let run = try sandbox.run("list", "--json", text)
-        #expect(Date().timeIntervalSince(started) < 5, "reported within the 20 s time limit")
         #expect(run.stderr == "\(file):13:20: error: provider org.test.forkexit: can-perform hook exited with status 7 during the call\n")
         #expect(try run.listedTypes() == Self.goodTypes)
         #expect(Self.sleepers("901.3") == 0)

@@ -236,7 +236,7 @@ import Testing
         let link = try NetworkLink(hosts: 3, tag: "kcr")
         try NetworkLink.ipCommand(["-n", link.hosts[1], "route", "add", "224.0.0.0/4", "dev", "eth0"])
         let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
-        let alpha = try HandoffTests.Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try HandoffTests.Machine("alpha", namespace: link.hosts[0])
         let desktop = try AccessibleDesktop.showing(alpha.sandbox)
         let (laptop, phone) = try KDEConnectTests.pairedDaemons(link, laptopHost: 0, phoneHost: 2, laptopBus: desktop.busAddress)
         defer { withExtendedLifetime((link, laptop)) {} }

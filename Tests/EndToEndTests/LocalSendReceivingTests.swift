@@ -187,7 +187,7 @@ import Testing
     /// a wrong token or length, a request trickled in) are refused or made harmless.
     @Test func aPinIsAskedAndHostileClientsAreRefusedWithoutHarm() throws {
         let link = try NetworkLink(hosts: 3, tag: "lsh")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend-pin: \"4711\"\n")
+        let alpha = try Machine("alpha", namespace: link.hosts[0], config: "handoff:\n  localsend-pin: \"4711\"\n")
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let host = link.address(0)
         func client(_ from: Int, _ arguments: [String]) throws -> [String] {
@@ -257,7 +257,7 @@ import Testing
     /// 10.1.1); a refused one gets its final answer, and its body is never sent.
     @Test func anUploadThatAsksToContinueIsLetContinueOnlyWhenAccepted() throws {
         let link = try NetworkLink(hosts: 2, tag: "lsc")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let file = "\(alpha.sandbox.root)/two.bin"
         let bytes = Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) })
@@ -285,7 +285,7 @@ import Testing
     @Test func aFolderAndAMessageArriveAsTheAppsSendThem() throws {
         let link = try NetworkLink(hosts: 2, tag: "lsm")
         defer { withExtendedLifetime(link) {} }
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let received = "\(alpha.sandbox.root)/home/Downloads"
         let host = link.address(0)
         func upload(_ session: String, _ id: String, _ token: String?, _ data: Data) throws -> String? {
@@ -482,7 +482,7 @@ import Testing
         try NetworkLink.ipCommand(["-n", link.hosts[0], "addr", "add", "fd77::1/64", "dev", "eth0", "nodad"])
         let sources = (1...60).map { "fd77::1:\(String($0, radix: 16))" }
         for source in sources { try NetworkLink.ipCommand(["-n", link.hosts[1], "addr", "add", "\(source)/64", "dev", "eth0", "nodad"]) }
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  listen: \"::\"\n  localsend-pin: \"4711\"\n")
+        let alpha = try Machine("alpha", namespace: link.hosts[0], config: "handoff:\n  listen: \"::\"\n  localsend-pin: \"4711\"\n")
         let one = try Self.offer([["id": "a", "fileName": "note.txt", "size": 4, "fileType": "text/plain"]], from: "Guesser", in: alpha)
         func client(_ from: Int, _ arguments: [String]) throws -> [String] {
             let run = try link.run(from, ["/usr/bin/python3", Self.client] + arguments, timeout: 300)

@@ -12,7 +12,7 @@ import Testing
         // localsendd sends its announcements where the routes say, not on an interface.
         for host in link.hosts.dropFirst() { try NetworkLink.ipCommand(["-n", host, "route", "add", "224.0.0.0/4", "dev", "eth0"]) }
         let peer = try LocalSendPeer(alias: alias, namespace: link.hosts[1], arguments: peerArguments)
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         return (link, alpha, peer)
     }
 
@@ -220,8 +220,8 @@ import Testing
         let link = try NetworkLink(hosts: 3, tag: "lso")
         for host in link.hosts.dropFirst() { try NetworkLink.ipCommand(["-n", host, "route", "add", "224.0.0.0/4", "dev", "eth0"]) }
         let peer = try LocalSendPeer(alias: "Pixel Test", namespace: link.hosts[1])
-        let receiving = try Machine("alpha", port: 53840, namespace: link.hosts[0], config: "handoff:\n  localsend: receive-only\n")
-        let quiet = try Machine("quiet", port: 53840, namespace: link.hosts[2], config: "handoff:\n  localsend: off\n")
+        let receiving = try Machine("alpha", namespace: link.hosts[0], config: "handoff:\n  localsend: receive-only\n")
+        let quiet = try Machine("quiet", namespace: link.hosts[2], config: "handoff:\n  localsend: off\n")
         _ = try Self.localSendDevices(receiving)
         let file = try receiving.sandbox.file("note.txt", "a note\n")
         let refused = try receiving.run("handoff", "send", "--device", "Pixel Test", file)

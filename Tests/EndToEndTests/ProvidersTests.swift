@@ -159,9 +159,9 @@ extension ProvidersTests {
         Sandbox.sparseFile("\(directory)/big.yaml", size: 10 << 30)
         sandbox.providerPath.insert(directory, at: 0)
         let text = try sandbox.file("a.txt", "words\n")
-        let started = Date()
+        // Opening the FIFO or reading /dev/zero would never end: the harness's time-out, a
+        // failure, rather than these errors.
         let run = try sandbox.run("list", "--json", text)
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(run.status == 0)
         #expect(run.stderr == """
             \(directory)/big.yaml:1:1: error: the file is 10737418240 bytes; at most 1 MiB is read

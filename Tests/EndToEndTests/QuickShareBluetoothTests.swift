@@ -65,7 +65,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bluetooth = try Bluetooth(root: root, adapters: true)
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bluetooth.address])
+        let alpha = try Machine("alpha", namespace: link.hosts[0], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bluetooth.address])
         try Data("hello".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/note.txt"))
         #expect(bluetooth.phone("discoverable", "hci0").status == 0)
 
@@ -106,7 +106,7 @@ import Glibc
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: root) }
             let bluetooth = try Bluetooth(root: root, adapters: powered)
-            let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bluetooth.address])
+            let alpha = try Machine("alpha", namespace: link.hosts[0], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bluetooth.address])
             try Data("hello".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/note.txt"))
             let sending = try Sending(alpha, ["\(alpha.sandbox.root)/note.txt"])
             _ = try sending.url()

@@ -38,7 +38,7 @@ import Testing
 
     /// A daemon on `link`'s first host, and the port it takes Quick Share on (its log says).
     static func receiver(_ link: NetworkLink) throws -> (Machine, Int) {
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         var port: Int?
         eventually {
             port = alpha.log.split(separator: "\n").lazy.compactMap { line -> Int? in
@@ -291,7 +291,7 @@ import Testing
 
     /// Without multicast (`discovery: static`) phones cannot find it: said, exit 2.
     @Test func visibilityWithoutMulticastIsRefusedInWords() throws {
-        let alpha = try Machine("alpha", port: 53866)
+        let alpha = try Machine("alpha")
         let run = try alpha.run("handoff", "visible")
         #expect(run.status == 2 && run.stderr.contains("Quick Share is found by multicast DNS"), "\(run.stderr)")
     }
@@ -314,7 +314,7 @@ import Testing
     /// that does not echo the query's id is dropped.
     @Test func aLookAsksOnceForAnAnswerAtOnce() throws {
         let link = try NetworkLink(hosts: 2, tag: "qso")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let responder = try link.start(1, ["/usr/bin/python3", "\(Sandbox.repository)/Tests/Fixtures/one-shot-responder.py", link.address(1), "Pixel 9"])
         #expect(responder.said == "listening")
         #expect(eventually { Self.phoneListed(alpha, "Pixel 9") }, "\(alpha.log)")
@@ -324,7 +324,7 @@ import Testing
 
     @Test func filesGoToAPhoneThatShowsQuickShare() throws {
         let link = try NetworkLink(hosts: 2, tag: "qss")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let photo = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 11) })
@@ -343,7 +343,7 @@ import Testing
 
     @Test func aPhoneThatDeclinesIsSaidSo() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsx")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
@@ -359,7 +359,7 @@ import Testing
     /// the file's).
     @Test func threeFilesOneOfHalfAGibibyteArriveWhole() throws {
         let link = try NetworkLink(hosts: 2, tag: "qs3")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let names = ["note.txt", "photo.jpg", "big.bin"]
@@ -390,7 +390,7 @@ import Testing
     /// keeps nothing.
     @Test func aPhoneThatCancelsUnderWayIsSaidSo() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsc")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(count: 64 << 20).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/video.mp4"))
@@ -408,7 +408,7 @@ import Testing
     /// after the chunks it had not read), and keeps nothing.
     @Test func ctrlCUnderWayTellsThePhone() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsk")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone", events = "\(alpha.sandbox.root)/phone.jsonl"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(count: 64 << 20).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/video.mp4"))
@@ -438,7 +438,7 @@ import Testing
     /// Quick Share, with its kind; performing to it sends.
     @Test func aPhoneIsATargetOfHandOff() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsh")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let alpha = try Machine("alpha", namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("agenda\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/agenda.txt"))
@@ -464,7 +464,7 @@ import Testing
     /// PIN said first.
     @Test func aTextAndALinkGoToAPhone() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsw")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (item, kind) in [(["--text", "dinner at eight?"], "TEXT"), (["https://example.org/menu?day=1"], "URL")] {
@@ -530,7 +530,7 @@ import Testing
 
     @Test func filesGoToThePhoneThatScannedTheCodeAndNoOther() throws {
         let link = try NetworkLink(hosts: 3, tag: "qsq")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let photo = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try photo.write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/photo.jpg"))
         let sending = try Sending(alpha, ["\(alpha.sandbox.root)/photo.jpg"])
@@ -565,7 +565,7 @@ import Testing
     /// A link by QR code goes to a visible phone as a URL; --json gives the delivery.
     @Test func aLinkGoesByQRCode() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsu")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let sending = try Sending(alpha, ["https://example.org/tickets"])
@@ -583,7 +583,7 @@ import Testing
     /// scans it gets the file after the provider has returned.
     @Test func quickShareToAPhoneReturnsACodeThatSends() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsa")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let alpha = try Machine("alpha", namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let photo = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 17) })
@@ -608,7 +608,7 @@ import Testing
     /// the file.
     @Test func theSheetShowsTheCodeAPhoneScans() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsb")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
+        let alpha = try Machine("alpha", namespace: link.hosts[0], environment: ["ACTSHARE_NO_BUILTINS": "0"])
         let folder = "\(alpha.sandbox.root)/phone"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("the minutes\n".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/minutes.txt"))
@@ -633,7 +633,7 @@ import Testing
     /// phone that scans the code afterwards is not sent to.
     @Test func ctrlCEndsTheWait() throws {
         let link = try NetworkLink(hosts: 2, tag: "qsz")
-        let alpha = try Machine("alpha", port: 53840, namespace: link.hosts[0])
+        let alpha = try Machine("alpha", namespace: link.hosts[0])
         try Data("x".utf8).write(to: URL(fileURLWithPath: "\(alpha.sandbox.root)/a.txt"))
         let sending = try Sending(alpha, ["\(alpha.sandbox.root)/a.txt"])
         let url = try sending.url()

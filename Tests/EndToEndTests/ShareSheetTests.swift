@@ -126,9 +126,9 @@ import Testing
     /// what its colour says; pressing beta (as Orca does, through AT-SPI) hands the file
     /// off, beta's daemon receives it, and the result names beta by its name.
     @Test func aPairedDeviceInTheRowSendsWithOneClick() throws {
-        let a = try HandoffTests.Machine("alpha", port: 27_301)
-        let b = try HandoffTests.Machine("beta", port: 27_302)
-        let gone = try HandoffTests.Machine("atlas", port: 27_303)
+        let a = try HandoffTests.Machine("alpha")
+        let b = try HandoffTests.Machine("beta")
+        let gone = try HandoffTests.Machine("atlas")
         for peer in [b, gone] {
             let (asked, waited) = try HandoffTests.pair(a, peer)
             #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
@@ -161,8 +161,8 @@ import Testing
     /// only when an application there pastes it.
     @Test func theRowsCopyButtonPutsTheItemsOnTheDevicesClipboard() throws {
         let betaDisplay = try ClipboardTests.Display()
-        let a = try HandoffTests.Machine("alpha", port: 27_311)
-        let b = try HandoffTests.Machine("beta", port: 27_312, environment: ["DISPLAY": betaDisplay.name])
+        let a = try HandoffTests.Machine("alpha")
+        let b = try HandoffTests.Machine("beta", environment: ["DISPLAY": betaDisplay.name])
         let (asked, waited) = try HandoffTests.pair(a, b)
         #expect(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         let desktop = try AccessibleDesktop.showing(a.sandbox)

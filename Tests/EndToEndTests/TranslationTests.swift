@@ -100,7 +100,7 @@ import Testing
         // The daemon runs in English (in a network namespace of its own); its answer is
         // said in German here.
         let link = try NetworkLink(hosts: 1, tag: "tr")
-        let machine = try HandoffTests.Machine("alpha", port: 53840, namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
+        let machine = try HandoffTests.Machine("alpha", namespace: link.hosts[0], daemonArguments: ["--discovery", "static"])
         Self.german(machine.sandbox)
         let note = try machine.sandbox.file("note.txt", "hi\n")
         let nobody = try machine.run("handoff", "send", "--device", "nobody", note)

@@ -23,11 +23,11 @@ import Testing
             compositor = alphaOnWayland ? try ClipboardTests.WaylandCompositor() : nil
             for (index, name) in ["alpha", "beta"].enumerated() {
                 let desktop = compositor.flatMap { index == 0 ? ["WAYLAND_DISPLAY": $0.socket] : nil } ?? ["DISPLAY": displays[index].name]
-                machines.append(try Machine(name, port: 53840, namespace: link.hosts[index], daemonArguments: ["--discovery", "static"],
+                machines.append(try Machine(name, namespace: link.hosts[index], daemonArguments: ["--discovery", "static"],
                                             config: index == 1 ? betaConfig ?? config : config,
                                             environment: desktop.merging(["ACTSHARE_DEBUG": "1", "ACTSHARE_NO_BUILTINS": "0"]) { $1 }))
             }
-            let (asked, waited) = try HandoffTests.pair(a, b, at: "\(link.address(1)):53840")
+            let (asked, waited) = try HandoffTests.pair(a, b, at: "\(link.address(1)):\(b.port)")
             try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
         }
 
@@ -481,7 +481,7 @@ import Testing
         let aState = "\(desktops.a.sandbox.root)/state/actshare"
         func send(_ message: String) throws -> String {
             let run = try desktops.link.run(0, ["/usr/bin/python3", "\(HandoffTests.fixtures)/lying-peer.py", "send", aState,
-                                                "\(desktops.link.address(1)):53840", message], environment: [:], timeout: 20)
+                                                "\(desktops.link.address(1)):\(desktops.b.port)", message], environment: [:], timeout: 20)
             #expect(run.status == 0, "\(message): \(run.stderr.suffix(300))")
             return run.stdout
         }
@@ -547,11 +547,11 @@ import Testing
         let size = 3 << 20, hash = String(repeating: "ab", count: 32)
         desktops.a.stop()
         let link = desktops.link
-        let serve = ["netns", "exec", link.hosts[0], "/usr/bin/python3", liarScript, "serve", aState, "\(link.address(0)):53840", "10", String(size)]
+        let serve = ["netns", "exec", link.hosts[0], "/usr/bin/python3", liarScript, "serve", aState, "\(link.address(0)):\(desktops.a.port)", "10", String(size)]
         let liar = HandoffTests.background { try? Sandbox.execute(NetworkLink.ip, serve, environment: [:], stdin: nil, timeout: 20) }
-        #expect(eventually { link.listening(0, port: 53840) }, "the lying server does not listen")
+        #expect(eventually { link.listening(0, port: desktops.a.port) }, "the lying server does not listen")
         let offer = #"{"type": "clipboard-offer", "clipboard": {"id": "1234567890abcdef", "created": 4102444800, "expires": 4102444920, "targets": [{"name": "image/png", "size": \#(size), "sha256": "\#(hash)"}]}}"#
-        let sent = try link.run(0, ["/usr/bin/python3", liarScript, "send", aState, "\(link.address(1)):53840", offer], environment: [:], timeout: 20)
+        let sent = try link.run(0, ["/usr/bin/python3", liarScript, "send", aState, "\(link.address(1)):\(desktops.b.port)", offer], environment: [:], timeout: 20)
         #expect(sent.stdout.contains(#""ok""#), "\(sent.stdout) \(sent.stderr.suffix(300))")
         let pasted = try desktops.paste("image/png", on: 1, seconds: 4)
         #expect(pasted.count < size, "the paste ended with \(pasted.count) bytes that are not those offered")

@@ -18,7 +18,7 @@ struct DaemonCommand: ParsableCommand {
             with its own XDG directories and port.
             """)
 
-    @Option(help: "The TCP port for peers (default: config handoff.port, else \(HandoffDefaults.port)).")
+    @Option(help: "The TCP port for peers (default: config handoff.port, else \(HandoffDefaults.port)); 0 for one the system chooses, which `actshare handoff status` shows.")
     var port: Int?
 
     @Option(help: "This device's name for its peers (default: config handoff.device-name, else the host name).")
@@ -33,7 +33,7 @@ struct DaemonCommand: ParsableCommand {
 
     func validate() throws {
         if let discovery, HandoffSettings.Discovery(rawValue: discovery) == nil { throw ValidationError("--discovery takes multicast or static") }
-        if let port, !(1...65535).contains(port) { throw ValidationError("--port takes a port from 1 to 65535") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port takes a port from 0 to 65535") }
     }
 
     func run() throws {
