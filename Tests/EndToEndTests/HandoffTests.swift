@@ -114,23 +114,20 @@ import Testing
 
         func run(_ arguments: String...) throws -> Run { try sandbox.run(arguments) }
 
-        /// Runs a command in the background (a pairing that waits), returning its result later.
+        /// Runs a command in the background (a pairing that waits), returning its result
+        /// later (the harness bounds the command; a command that cannot start is status -1).
         func background(_ arguments: [String]) -> () -> Run {
-            let result = Box()
-            result.sandbox = sandbox
-            let thread = Thread { result.run = try? result.sandbox?.run(arguments) }
-            thread.start()
-            return {
-                while result.run == nil { Thread.sleep(forTimeInterval: 0.02) }
-                return result.run!
+            let box = SandboxBox(sandbox)
+            return HandoffTests.background {
+                do { return try box.sandbox.run(arguments) } catch { return Run(status: -1, stdout: "", stderr: "cannot run \(arguments): \(error)") }
             }
         }
     }
 
-    /// Hands a sandbox to a thread and its result back (joined by polling).
-    final class Box: @unchecked Sendable {
-        var sandbox: Sandbox?
-        var run: Run?
+    /// Hands a sandbox to a thread.
+    final class SandboxBox: @unchecked Sendable {
+        let sandbox: Sandbox
+        init(_ sandbox: Sandbox) { self.sandbox = sandbox }
     }
 
     /// Pairs `a` with `b` (b waits, a asks), both confirming; returns both outputs.

@@ -219,7 +219,10 @@ import Testing
         #expect(desktops.a.said("clipboard: took ") == takenBefore + 1, "\(desktops.a.log.suffix(1200))")
         #expect(try desktops.paste("UTF8_STRING", on: 0) == Data("für beide Auswahlen".utf8))
         #expect(try desktops.paste("UTF8_STRING", on: 0, selection: "primary") == Data("für beide Auswahlen".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
+        // The pastes were the barrier: alpha's agent handles X's events in order, so the
+        // notice of its own taking came before these pastes' requests, and the daemon
+        // handles the agent's frames in order, so an offer back would have been made before
+        // the bytes for the first paste were fetched.
         #expect(Self.offered(try Self.status(desktops.a)) == nil, "\(desktops.a.log.suffix(1200))")
         _ = (betaSelection, selected, unwatched, copied)
     }
@@ -396,7 +399,10 @@ import Testing
         let desktops = try Desktops(tag: "cn")
         let first = try desktops.xclip(0, Data("older, from alpha".utf8))
         let second = try desktops.xclip(1, Data("newer, from beta".utf8))
-        Thread.sleep(forTimeInterval: 1.5)
+        // Each has had the other's offer: alpha took beta's; beta took alpha's before its
+        // own copy, or did not, its own being newer.
+        #expect(eventually { desktops.a.said("clipboard: took ") >= 1 }, "\(desktops.a.log.suffix(1200))")
+        #expect(eventually { desktops.b.said("clipboard: took ") + desktops.b.said("clipboard: did not take ") >= 1 }, "\(desktops.b.log.suffix(1200))")
         #expect(try desktops.paste("UTF8_STRING", on: 0) == Data("newer, from beta".utf8))
         #expect(try desktops.paste("UTF8_STRING", on: 1) == Data("newer, from beta".utf8))
         _ = (first, second)

@@ -25,6 +25,7 @@ extension ClipboardService {
         // Two copies at once: the newer wins on both devices (each sees the other's as older or newer).
         if offer.created <= (await board.lastLocalChange) {
             await board.note("\(entry.name)'s clipboard was not taken: this device copied something newer")
+            DaemonLog.debug("clipboard: did not take \(offer.id) from \(entry.name): a copy here is newer")
             return PeerMessage(.ok)
         }
         if offer.tooLarge == true {
