@@ -51,7 +51,7 @@ extension Daemon {
                 }
         } catch {
             let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
-            throw HandoffError.cannotListen(address: address, port: port, reason: reason)
+            throw HandoffError.control(.cannotListen(address: address, port: port, reason: reason))
         }
     }
 }

@@ -101,7 +101,7 @@ public final class Daemon: Sendable {
         try FileSystem.createDirectories(paths.runtimeDirectory)
         chmod(paths.runtimeDirectory, 0o700)
         if (try? ControlClient(path: paths.controlSocket)) != nil {
-            throw HandoffError.alreadyRunning(controlSocket: paths.controlSocket)
+            throw HandoffError.control(.alreadyRunning(controlSocket: paths.controlSocket))
         }
         let identity = try Identity.loadOrCreate(in: paths.stateDirectory, name: settings.name)
         let paired = PairedDeviceStore(file: paths.pairedDevices)

@@ -75,11 +75,11 @@ struct HandlerManifest: Sendable {
             return .success(Continuation(url: url))
         }
         if candidates.isEmpty, let other = handlers.first(where: { $0.continues.contains(activity.type) }) {
-            return .failure(.handlerOfAnotherTeam(handler: other.id, type: activity.type, handlerTeam: other.team, activityTeam: activity.team))
+            return .failure(.relay(.handlerOfAnotherTeam(handler: other.id, type: activity.type, handlerTeam: other.team, activityTeam: activity.team)))
         }
         if let newest = candidates.map({ ($0, $0.maxVersion ?? Int.max) }).max(by: { $0.1 < $1.1 }) {
-            return .failure(.activityTooNew(type: activity.type, version: activity.version, handler: newest.0.id, maxVersion: newest.1))
+            return .failure(.relay(.activityTooNew(type: activity.type, version: activity.version, handler: newest.0.id, maxVersion: newest.1)))
         }
-        return .failure(.noHandler(type: activity.type, team: activity.team))
+        return .failure(.relay(.noHandler(type: activity.type, team: activity.team)))
     }
 }

@@ -10,12 +10,12 @@ extension ClipboardService {
     /// A paired device's `clipboard-offer`.
     func receiveOffer(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
         guard settings.mode != .off, entry.clipboard != false else {
-            return PeerMessage(.error, message: HandoffError.clipboardOffOn(device: device.name).description)
+            return .error(.clipboard(.offOn(device: device.name)))
         }
-        guard var offer = request.clipboard else { return PeerMessage(.error, message: "refused: no offer") }
+        guard var offer = request.clipboard else { return .error(.clipboard(.noOfferGiven)) }
         if let problem = offer.problem(maximumBytes: settings.maximumBytes) {
             DaemonLog.line("clipboard: refused an offer from \(entry.name): \(problem)")
-            return PeerMessage(.error, message: HandoffError.clipboardOfferRefused(problem).description)
+            return .error(.clipboard(.offerRefused(problem)))
         }
         // Its clock is its own: an offer from the future does not win every race, and none
         // lasts longer here than this device lets its own.
@@ -35,7 +35,7 @@ extension ClipboardService {
             return PeerMessage(.ok)
         }
         guard let agent = await board.agent else {
-            return PeerMessage(.error, message: HandoffError.clipboardUnreachable(await board.problem ?? "no agent").description)
+            return .error(.clipboard(.unreachable(await board.problem ?? "no agent")))
         }
         if let mine = await board.adopt(ClipboardBoard.Incoming(offer: offer, entry: entry)) {
             withdraw(mine, except: entry.pin)
@@ -68,7 +68,7 @@ extension ClipboardService {
     /// a transfer (only to a device that took the offer); the answer names them there.
     func serveFiles(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
         guard let id = request.id, let (paths, grants) = await board.files(offer: id, for: entry.pin) else {
-            return PeerMessage(.error, message: "no such clipboard offer of files (withdrawn or expired)")
+            return .error(.clipboard(.noSuchOfferOfFiles))
         }
         let delivery = await transfers.deliver(paths: paths, grants: grants, to: entry)
         if let error = delivery.error { return PeerMessage(.error, message: error) }
@@ -81,7 +81,7 @@ extension ClipboardService {
     /// while it lasts.
     func serveFetch(_ request: PeerMessage, from entry: PairedDevices.Entry, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         guard let id = request.id, let hash = request.sha256, var bytes = await board.bytes(offer: id, sha256: hash, for: entry.pin) else {
-            try await outbound.write(try Wire.encode(PeerMessage(.error, message: "no such clipboard offer (withdrawn or expired)")))
+            try await outbound.write(try Wire.encode(PeerMessage.error(.clipboard(.noSuchOffer))))
             return
         }
         try await outbound.write(try Wire.encode(PeerMessage(.clipboardData, size: UInt64(bytes.readableBytes))))
@@ -124,10 +124,10 @@ extension ClipboardService {
                     return try await link.channel.executeThenClose { inbound, outbound in
                         try await outbound.write(try Wire.encode(PeerMessage(.clipboardFetch, id: id, sha256: sha256)))
                         var frames = inbound.makeAsyncIterator()
-                        guard let first = try await frames.next() else { throw HandoffError.closedConnection(PeerAddress(host: address.host, port: address.port)) }
+                        guard let first = try await frames.next() else { throw HandoffError.peer(.closedConnection(PeerAddress(host: address.host, port: address.port))) }
                         let answer = try Wire.decode(PeerMessage.self, from: first)
                         guard answer.type == .clipboardData, answer.size == target.size else {
-                            throw HandoffError.peerFailure(PeerAddress(host: address.host, port: address.port), Daemon.quoted(answer.message) ?? "not the offered bytes")
+                            throw HandoffError.peer(.failure(PeerAddress(host: address.host, port: address.port), Daemon.quoted(answer.message) ?? "not the offered bytes"))
                         }
                         var pieces: [ByteBuffer] = []
                         var received: UInt64 = 0
@@ -135,7 +135,7 @@ extension ClipboardService {
                         while received < target.size {
                             guard case .data(let frame) = try await frames.next(),
                                   received + UInt64(frame.readableBytes) <= target.size
-                            else { throw HandoffError.moreBytesThanOffered(sender: entry.name, path: "the clipboard") }
+                            else { throw HandoffError.transfer(.moreBytesThanOffered(sender: entry.name, path: "the clipboard")) }
                             frame.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                             received += UInt64(frame.readableBytes)
                             if let forward {
@@ -145,7 +145,7 @@ extension ClipboardService {
                                 pieces.append(frame)
                             }
                         }
-                        guard Hex.string(hasher.finalize()) == sha256 else { throw HandoffError.arrivedDamaged(path: "the clipboard") }
+                        guard Hex.string(hasher.finalize()) == sha256 else { throw HandoffError.transfer(.arrivedDamaged(path: "the clipboard")) }
                         return pieces
                     }
                 }

@@ -120,7 +120,7 @@ struct ClipboardService: Sendable {
         let message = frame.header
         let now = ClipboardBoard.now()
         let targets = message.targets ?? []
-        if message.unanswered == true { return .failure(.clipboardNotAnswered) }
+        if message.unanswered == true { return .failure(.clipboard(.notAnswered)) }
         if message.secret == true || targets.isEmpty {
             // Cleared, or a password: what was offered is withdrawn everywhere.
             if let old = await board.localChange(nil) { withdraw(old) }
@@ -130,7 +130,7 @@ struct ClipboardService: Sendable {
             } else {
                 DaemonLog.debug(message.secret == true ? Self.secretLine : "clipboard: the clipboard was cleared here")
             }
-            return .failure(message.secret == true ? .clipboardSecret : .clipboardEmpty)
+            return .failure(message.secret == true ? .clipboard(.secret) : .clipboard(.empty))
         }
         var offer = ClipboardOffer(id: Pairing.newID(), created: now, expires: now + settings.offerSeconds, targets: [])
         var bytes: [String: ByteBuffer] = [:]
@@ -175,9 +175,9 @@ struct ClipboardService: Sendable {
         // A push waits for the answers; a copy does not (the agent goes on watching).
         if devices != nil {
             let refusals = await task.value
-            if offer.tooLarge == true { return .failure(.clipboardTooLarge(total: offer.total ?? 0, maximum: settings.maximumBytes)) }
+            if offer.tooLarge == true { return .failure(.clipboard(.tooLarge(total: offer.total ?? 0, maximum: settings.maximumBytes))) }
             let taken = await board.outgoing?.takenBy.count ?? 0
-            if taken == 0 { return .failure(.clipboardNotTaken(devices: refusals)) }
+            if taken == 0 { return .failure(.clipboard(.notTaken(devices: refusals))) }
         }
         return .success(offer)
     }
@@ -244,7 +244,7 @@ struct ClipboardService: Sendable {
     /// offers `content` instead, which needs no clipboard here ("Copy to device").
     /// `grants`: the items of a provider's restricted connection, which its files must be.
     func push(to devices: [String], content: ClipboardContent? = nil, grants: ItemGrants? = nil) async -> ControlResponse {
-        guard settings.mode != .off else { return .failure(.clipboardOff) }
+        guard settings.mode != .off else { return .failure(.clipboard(.off)) }
         let read: AgentFrame
         if let content {
             switch Self.frame(for: content, grants: grants) {
@@ -252,7 +252,7 @@ struct ClipboardService: Sendable {
             case .failure(let error): return .failure(error)
             }
         } else {
-            guard let agent = await board.agent else { return .failure(.clipboardUnreachable(await board.problem ?? "no agent")) }
+            guard let agent = await board.agent else { return .failure(.clipboard(.unreachable(await board.problem ?? "no agent"))) }
             await board.expectPush()
             await agent.send(AgentFrame(AgentMessage("read")))
             // The agent answers within its own limits (1.5 s an owner, per target).
@@ -261,7 +261,7 @@ struct ClipboardService: Sendable {
                 try? await Task.sleep(for: .milliseconds(20))
                 frame = await board.takePushed()
             }
-            guard let frame else { return .failure(.clipboardNotAnswered) }
+            guard let frame else { return .failure(.clipboard(.notAnswered)) }
             read = frame
         }
         switch await offerLocal(read, to: devices, grants: grants) {
@@ -280,7 +280,7 @@ struct ClipboardService: Sendable {
         let targets: [(String, [UInt8])]
         switch content {
         case .text(let text):
-            guard !text.isEmpty else { return .failure(.clipboardEmpty) }
+            guard !text.isEmpty else { return .failure(.clipboard(.empty)) }
             targets = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain"].map { ($0, Array(text.utf8)) }
         case .files(let paths):
             do {

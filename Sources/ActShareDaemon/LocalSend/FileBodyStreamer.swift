@@ -18,6 +18,8 @@ final class FileBodyStreamer: ChannelInboundHandler, RemovableChannelHandler {
 
     private let fd: Int32
     private let size: UInt64
+    /// The file's path, for the error if it becomes shorter.
+    private let path: String
     private var written: UInt64 = 0
     /// Told the bytes of the body written so far, after each piece (on the event loop).
     private let sent: @Sendable (UInt64) -> Void
@@ -30,9 +32,10 @@ final class FileBodyStreamer: ChannelInboundHandler, RemovableChannelHandler {
     /// that was half of the sending.)
     private var piece: ByteBuffer?
 
-    init(fd: Int32, size: UInt64, sent: @escaping @Sendable (UInt64) -> Void, done: EventLoopPromise<Void>) {
+    init(fd: Int32, size: UInt64, path: String, sent: @escaping @Sendable (UInt64) -> Void, done: EventLoopPromise<Void>) {
         self.fd = fd
         self.size = size
+        self.path = path
         self.sent = sent
         self.done = done
     }
@@ -66,7 +69,7 @@ final class FileBodyStreamer: ChannelInboundHandler, RemovableChannelHandler {
             var piece = self.piece.take() ?? context.channel.allocator.buffer(capacity: Self.pieceSize)
             piece.clear()
             guard piece.writeFromFile(fd, count: wanted) == wanted else {
-                return finish(context, .failure(HandoffError.other("a file became shorter while it was sent")))
+                return finish(context, .failure(HandoffError.transfer(.sourceShrank(path: path))))
             }
             written += UInt64(wanted)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(piece))), promise: nil)

@@ -22,7 +22,7 @@ struct LocalSendConnection {
         /// Bytes of a MIME type.
         case bytes([UInt8], type: String)
         /// `size` bytes read from `fd`; `sent` is told how many have gone, as they go.
-        case file(fd: Int32, size: UInt64, sent: @Sendable (UInt64) -> Void)
+        case file(fd: Int32, size: UInt64, path: String, sent: @Sendable (UInt64) -> Void)
     }
 
     struct Answer {
@@ -72,7 +72,7 @@ struct LocalSendConnection {
                 case .bytes(let bytes, let type):
                     head.headers.add(name: "Content-Type", value: type)
                     head.headers.add(name: "Content-Length", value: String(bytes.count))
-                case .file(_, let size, _):
+                case .file(_, let size, _, _):
                     head.headers.add(name: "Content-Type", value: "application/octet-stream")
                     head.headers.add(name: "Content-Length", value: String(size))
                 }
@@ -83,23 +83,23 @@ struct LocalSendConnection {
                 case .bytes(let bytes, _):
                     try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
                     try await outbound.write(.end(nil))
-                case .file(let fd, let size, let sent):
+                case .file(let fd, let size, let path, let sent):
                     // Queued on the loop behind the head the writer handed it, once TLS
                     // writes through.
                     try await handshake.get()
-                    try await Self.stream(fd, size: size, on: channel.channel, sent: sent)
+                    try await Self.stream(fd, size: size, path: path, on: channel.channel, sent: sent)
                 }
                 return try await Self.answer(from: inbound, limit: limit)
             }
         } catch {
             DaemonLog.debug("LocalSend: \(method) \(path.prefix { $0 != "?" }) at \(host):\(port): \(error)")
             if let seen = presented.withLockedValue({ $0 }), seen != fingerprint.uppercased() {
-                throw HandoffError.localSendCertificateNotAnnounced(device: deviceName, announced: fingerprint.uppercased(), presented: seen)
+                throw HandoffError.localSend(.certificateNotAnnounced(device: deviceName, announced: fingerprint.uppercased(), presented: seen))
             }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             let address = PeerAddress(host: host, port: port)
             switch HandoffError(error, reaching: address) {
-            case .noAnswer, .connectionFailed, .timedOut: throw HandoffError.localSendNoAnswer(device: deviceName, address)
+            case .peer(.noAnswer), .peer(.connectionFailed), .peer(.timedOut): throw HandoffError.localSend(.noAnswer(device: deviceName, address))
             case let other: throw other
             }
         }
@@ -107,11 +107,11 @@ struct LocalSendConnection {
 
     /// Exactly `size` bytes of `fd` and the request's end, or an error: the body's length
     /// was promised. Cancelled, the connection is closed.
-    private static func stream(_ fd: Int32, size: UInt64, on channel: any Channel, sent: @escaping @Sendable (UInt64) -> Void) async throws {
+    private static func stream(_ fd: Int32, size: UInt64, path: String, on channel: any Channel, sent: @escaping @Sendable (UInt64) -> Void) async throws {
         let done = channel.eventLoop.makePromise(of: Void.self)
         try await withTaskCancellationHandler {
             try await channel.eventLoop.submit {
-                try channel.pipeline.syncOperations.addHandler(FileBodyStreamer(fd: fd, size: size, sent: sent, done: done))
+                try channel.pipeline.syncOperations.addHandler(FileBodyStreamer(fd: fd, size: size, path: path, sent: sent, done: done))
             }.get()
             try await done.futureResult.get()
         } onCancel: {

@@ -70,12 +70,12 @@ struct LocalSendSender {
                 let before = done, progress = progress
                 let answer = try await connection.request(
                     .POST, Self.apiPrefix + "upload?sessionId=\(session.sessionId)&fileId=\(index)&token=\(token)",
-                    body: .file(fd: fd, size: item.entry.size) { progress(before + $0) })
+                    body: .file(fd: fd, size: item.entry.size, path: item.source) { progress(before + $0) })
                 done += item.entry.size
                 switch answer.status {
                 case 200, 204: break
-                case 403, 404, 409, 410: throw HandoffError.localSendCancelledThere(device: name)
-                default: throw HandoffError.localSendAnswered(device: name, status: answer.status)
+                case 403, 404, 409, 410: throw HandoffError.localSend(.cancelledThere(device: name))
+                default: throw HandoffError.localSend(.answered(device: name, status: answer.status))
                 }
                 transferred += item.entry.size
                 delivered.append(Delivery.File(name: item.entry.path, bytes: item.entry.size, sha256: ""))
@@ -90,8 +90,8 @@ struct LocalSendSender {
             }.value
             // A device that hung up mid-file but answers still stopped the transfer itself
             // (its user cancelled: it answers and closes while the file is being written).
-            if case .localSendNoAnswer? = error as? HandoffError, stillThere, !Task.isCancelled {
-                throw HandoffError.localSendCancelledThere(device: name)
+            if case .localSend(.noAnswer)? = error as? HandoffError, stillThere, !Task.isCancelled {
+                throw HandoffError.localSend(.cancelledThere(device: name))
             }
             throw error
         }
@@ -108,7 +108,7 @@ struct LocalSendSender {
         }
         let answer = try await connection.request(.POST, Self.apiPrefix + "upload?sessionId=\(session.sessionId)&fileId=text&token=\(token)",
                                                   body: .bytes(bytes, type: "text/plain; charset=utf-8"))
-        guard answer.status == 200 || answer.status == 204 else { throw HandoffError.localSendAnswered(device: name, status: answer.status) }
+        guard answer.status == 200 || answer.status == 204 else { throw HandoffError.localSend(.answered(device: name, status: answer.status)) }
         return Delivery(device: name, received: ["message.txt"], transferred: UInt64(bytes.count))
     }
 
@@ -123,14 +123,14 @@ struct LocalSendSender {
             do {
                 return try LocalSendUploadTokens.decode(answer.body)
             } catch {
-                throw HandoffError.localSendBadAnswer(device: name)
+                throw HandoffError.localSend(.badAnswer(device: name))
             }
         case 204: return nil
-        case 401: throw pin == nil ? HandoffError.localSendPinRequired(device: name) : HandoffError.localSendPinWrong(device: name)
-        case 403: throw HandoffError.declinedFiles(device: name)
-        case 409: throw HandoffError.localSendBusy(device: name)
-        case 429: throw HandoffError.localSendTooManyAttempts(device: name)
-        default: throw HandoffError.localSendAnswered(device: name, status: answer.status)
+        case 401: throw pin == nil ? HandoffError.localSend(.pinRequired(device: name)) : HandoffError.localSend(.pinWrong(device: name))
+        case 403: throw HandoffError.transfer(.declinedFiles(device: name))
+        case 409: throw HandoffError.localSend(.busy(device: name))
+        case 429: throw HandoffError.localSend(.tooManyAttempts(device: name))
+        default: throw HandoffError.localSend(.answered(device: name, status: answer.status))
         }
     }
 

@@ -178,7 +178,7 @@ struct LocalSendServer: Sendable {
             try LocalSendSession.check(files, from: sender, directory: transfers.receiveDirectory, ownName: ownName)
         } catch {
             DaemonLog.line("refused files from LocalSend device \(sender): \(HandoffError(error))")
-            if case .diskFull? = error as? HandoffError { return (507, nil) }
+            if case .transfer(.diskFull)? = error as? HandoffError { return (507, nil) }
             return (400, nil)
         }
         let fingerprint = offer.info.fingerprint.uppercased()
@@ -218,7 +218,7 @@ struct LocalSendServer: Sendable {
                                            address: address, directory: transfers.receiveDirectory, ownName: ownName)
         } catch {
             DaemonLog.line("files from LocalSend device \(sender) not received: \(HandoffError(error))")
-            if case .diskFull? = error as? HandoffError { return (507, nil) }
+            if case .transfer(.diskFull)? = error as? HandoffError { return (507, nil) }
             return (500, nil)
         }
         await service.sessions.add(session)

@@ -86,13 +86,13 @@ struct LocalSendService: Sendable {
     /// the first met under that name; `firstContact` when it is to be pinned once it
     /// proved it holds that certificate.
     func sender(to seen: LocalSendDiscovery.Seen, pin: String?) async throws -> (sender: LocalSendSender, firstContact: Bool) {
-        guard let clientContext, settings.mode != .off else { throw HandoffError.localSendOff }
-        guard settings.mode == .on else { throw HandoffError.localSendSendingOff }
+        guard let clientContext, settings.mode != .off else { throw HandoffError.localSend(.off) }
+        guard settings.mode == .on else { throw HandoffError.localSend(.sendingOff) }
         let announced = seen.info.fingerprint.uppercased()
         var firstContact = false
         if await pins.pin(fingerprint: announced) == nil {
             if let earlier = await pins.pins(named: seen.info.alias).first {
-                throw HandoffError.localSendCertificateChanged(device: seen.info.alias, pinned: earlier.fingerprint, announced: announced)
+                throw HandoffError.localSend(.certificateChanged(device: seen.info.alias, pinned: earlier.fingerprint, announced: announced))
             }
             firstContact = true
         }
@@ -128,4 +128,16 @@ struct LocalSendService: Sendable {
             DaemonLog.line("cannot pin LocalSend device \(seen.info.alias) in \(pins.fileName): \(error)")
         }
     }
+
+    /// The LocalSend devices' requests waiting for this user's answer.
+    func pendingRequests() async -> [LocalSendRequest] { await requests.list }
+
+    /// This user's answer to request `id`: whether one waited for it.
+    func answer(_ id: String, _ answer: LocalSendRequests.Answer) async -> Bool { await requests.answer(id, answer) }
+
+    /// The transfer under way for request `id` stopped: whether there was one.
+    func cancelSession(requestID id: String) async -> Bool { await sessions.cancel(requestID: id) }
+
+    /// The certificates pinned for the device `name` forgotten: which they were.
+    func forget(_ name: String) async throws -> [LocalSendPins.Pin] { try await pins.forget(name) }
 }

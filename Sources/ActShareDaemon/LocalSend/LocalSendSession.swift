@@ -91,7 +91,7 @@ final class LocalSendSession: Sendable {
         var entries: [TransferEntry] = [], folders = Set<String>(), fileEntry: [String: Int] = [:]
         for file in files.sorted(by: { $0.fileName < $1.fileName }) {
             let parts = file.fileName.split(separator: "/", omittingEmptySubsequences: true)
-            guard !parts.isEmpty else { throw HandoffError.emptyName }
+            guard !parts.isEmpty else { throw HandoffError.transfer(.emptyName) }
             for depth in 1..<parts.count {
                 let folder = parts[..<depth].joined(separator: "/")
                 if folders.insert(folder).inserted { entries.append(TransferEntry(path: folder, kind: .folder, size: 0, mode: 0o755)) }

@@ -38,7 +38,7 @@ struct PairingFlow: Sendable {
             port = givenPort ?? device.port
             expect = expect ?? device.id
         case .ambiguous(let devices):
-            return .failure(.ambiguousNearbyName(host, ids: devices.map(\.id)))
+            return .failure(.pairing(.ambiguousNearbyName(host, ids: devices.map(\.id))))
         case .none:
             break
         }
@@ -52,16 +52,16 @@ struct PairingFlow: Sendable {
                 let nonce = Pairing.nonce()
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairRequest, name: device.name, port: device.port, commitment: Pairing.commitment(nonce))))
                 DaemonLog.debug("pairing: request sent")
-                guard let frame = try await frames.next() else { throw HandoffError.pairingNotAnswered(address) }
+                guard let frame = try await frames.next() else { throw HandoffError.pairing(.notAnswered(address)) }
                 let response = try Wire.decode(PeerMessage.self, from: frame)
                 guard response.type == .pairResponse, let theirNonce = response.nonce.flatMap(Hex.bytes), let name = response.name,
                       let peer = link.peer.value
-                else { throw HandoffError.pairingRefused(address, reason: Daemon.quoted(response.message)) }
+                else { throw HandoffError.pairing(.refused(address, reason: Daemon.quoted(response.message))) }
                 // Only attempts that reached a waiting device count against the limit:
                 // a typo in the address does not use one up.
-                guard await gate.mayAttempt() else { throw HandoffError.tooManyPairingAttempts }
+                guard await gate.mayAttempt() else { throw HandoffError.pairing(.tooManyAttempts) }
                 guard ActivityChecks.isDeviceName(name), Self.isPort(response.port) else {
-                    throw HandoffError.refusedNameOrPort(address)
+                    throw HandoffError.pairing(.refusedNameOrPort(address))
                 }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairReveal, nonce: Hex.string(nonce))))
                 let code = Pairing.code(initiatorKey: ownKey, responderKey: peer.spki, initiatorNonce: nonce, responderNonce: theirNonce)
@@ -71,7 +71,7 @@ struct PairingFlow: Sendable {
                 var accepted = false
                 if expected { accepted = try await userAnswer(&lines) }
                 try await peerOut.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
-                guard let confirmFrame = try await frames.next() else { throw HandoffError.leftBeforeConfirming(device: name) }
+                guard let confirmFrame = try await frames.next() else { throw HandoffError.pairing(.leftBeforeConfirming(device: name)) }
                 let theirs = try Wire.decode(PeerMessage.self, from: confirmFrame)
                 guard expected else { throw Self.unexpected(entry, expect) }
                 return try await conclude(entry, accepted: accepted, theirs: theirs.accepted == true)
@@ -79,7 +79,7 @@ struct PairingFlow: Sendable {
         } catch let error as HandoffError {
             return .failure(error)
         } catch {
-            return .failure(.cannotPair(HandoffError(error, reaching: address, pairing: true)))
+            return .failure(.pairing(.failed(HandoffError(error, reaching: address, pairing: true))))
         }
     }
 
@@ -105,15 +105,15 @@ struct PairingFlow: Sendable {
     /// `handoff pair --wait`: opens the window and answers the first device that asks.
     func pairAsResponder(expect: String?, closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
                          lines: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async -> ControlResponse {
-        guard let window = await gate.open() else { return .failure(.pairingAlreadyWaiting) }
+        guard let window = await gate.open() else { return .failure(.pairing(.alreadyWaiting)) }
         let timer = Task {
             try await Task.sleep(for: .seconds(Self.pairingSeconds))
-            window.eventSink.yield(.failure(.noPairingRequest(seconds: Int(Self.pairingSeconds))))
+            window.eventSink.yield(.failure(.pairing(.noRequest(seconds: Int(Self.pairingSeconds)))))
         }
         defer { timer.cancel() }
         // The user gave up (Ctrl-C closes the control connection): the window closes now,
         // not when the two minutes are over.
-        closed.whenComplete { _ in window.eventSink.yield(.failure(.pairingCancelled)) }
+        closed.whenComplete { _ in window.eventSink.yield(.failure(.pairing(.cancelled))) }
         var events = window.events.makeAsyncIterator()
         while let event = await events.next() {
             timer.cancel()
@@ -135,7 +135,7 @@ struct PairingFlow: Sendable {
             }
         }
         await gate.close(window)
-        return .failure(.pairingUnanswered)
+        return .failure(.pairing(.unanswered))
     }
 
     /// The responding side of the exchange, on the peer connection that asked.
@@ -144,11 +144,11 @@ struct PairingFlow: Sendable {
                           outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         defer { window.eventSink.finish() }
         guard let commitment = request.commitment, let name = request.name, let theirKey = peer.value else {
-            window.eventSink.yield(.failure(.anonymousPairingRequest))
+            window.eventSink.yield(.failure(.pairing(.anonymousRequest)))
             return
         }
         guard ActivityChecks.isDeviceName(name), Self.isPort(request.port) else {
-            window.eventSink.yield(.failure(.refusedPairingNameOrPort))
+            window.eventSink.yield(.failure(.pairing(.refusedRequestNameOrPort)))
             return
         }
         let nonce = Pairing.nonce()
@@ -159,7 +159,7 @@ struct PairingFlow: Sendable {
               let reveal = try? Wire.decode(PeerMessage.self, from: frame), reveal.type == .pairReveal,
               let theirNonce = reveal.nonce.flatMap(Hex.bytes), Pairing.commitment(theirNonce) == commitment
         else {
-            window.eventSink.yield(.failure(.brokenCommitment(device: name)))
+            window.eventSink.yield(.failure(.pairing(.brokenCommitment(device: name))))
             return
         }
         let code = Pairing.code(initiatorKey: theirKey.spki, responderKey: try Identity.spki(of: device.identity.certificate),
@@ -170,7 +170,7 @@ struct PairingFlow: Sendable {
         let accepted = await answers.next() ?? false
         try await outbound.write(try Wire.encode(PeerMessage(.pairConfirm, accepted: accepted)))
         guard let confirmFrame = try await frames.next(), let theirs = try? Wire.decode(PeerMessage.self, from: confirmFrame) else {
-            window.eventSink.yield(.failure(.leftBeforeConfirming(device: name)))
+            window.eventSink.yield(.failure(.pairing(.leftBeforeConfirming(device: name))))
             return
         }
         do {
@@ -191,7 +191,7 @@ struct PairingFlow: Sendable {
     static func isExpected(_ entry: PairedDevices.Entry, _ expected: String?) -> Bool { isExpected(entry.device, expected) }
 
     static func unexpected(_ device: Device, _ expected: String?) -> HandoffError {
-        .unexpectedDevice(name: device.name, id: device.id, expected: expected)
+        .pairing(.unexpectedDevice(name: device.name, id: device.id, expected: expected))
     }
 
     static func unexpected(_ entry: PairedDevices.Entry, _ expected: String?) -> HandoffError { unexpected(entry.device, expected) }
@@ -206,9 +206,16 @@ struct PairingFlow: Sendable {
 
     /// Stores the pairing when both users accepted.
     private func conclude(_ entry: PairedDevices.Entry, accepted: Bool, theirs: Bool) async throws -> ControlResponse {
-        guard accepted else { return .failure(.pairingDeclinedHere(device: entry.name)) }
-        guard theirs else { return .failure(.pairingDeclinedThere(device: entry.name)) }
+        guard accepted else { return .failure(.pairing(.declinedHere(device: entry.name))) }
+        guard theirs else { return .failure(.pairing(.declinedThere(device: entry.name))) }
         try await paired.add(entry)
         return .success(device: entry.device)
+    }
+
+    /// The open pairing window, for a device asking to pair: nil when none is open, or
+    /// when too many have tried lately.
+    func takeWindow() async -> PairingWindow? {
+        guard await gate.mayAttempt() else { return nil }
+        return await gate.take()
     }
 }

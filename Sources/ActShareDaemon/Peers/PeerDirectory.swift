@@ -76,15 +76,15 @@ struct PeerDirectory: Sendable {
         let every = await targets()
         let names = names.filter { !$0.isEmpty }
         if all || names.isEmpty {
-            guard !every.isEmpty else { throw HandoffError.noDevicePaired }
-            guard all || every.count == 1 else { throw HandoffError.severalDevicesPaired(howToChoose: howToChoose) }
+            guard !every.isEmpty else { throw HandoffError.peer(.noDevicePaired) }
+            guard all || every.count == 1 else { throw HandoffError.peer(.severalDevicesPaired(howToChoose: howToChoose)) }
             return every
         }
         let paired = await paired.list
         var chosen: [Target] = []
         for name in names {
             guard let entry = paired.entry(named: name) else {
-                throw await isUnpairedNearby(name) ? HandoffError.deviceNotPaired(name) : HandoffError.noDeviceNamed(name)
+                throw await isUnpairedNearby(name) ? HandoffError.peer(.deviceNotPaired(name)) : HandoffError.peer(.noDeviceNamed(name))
             }
             if !chosen.contains(where: { $0.entry.pin == entry.pin }) { chosen += every.filter { $0.entry.pin == entry.pin } }
         }
@@ -94,7 +94,7 @@ struct PeerDirectory: Sendable {
     /// Sends `message` to the first of `addresses` that answers within `seconds`.
     func request(_ message: PeerMessage, to entry: PairedDevices.Entry, addresses: [(host: String, port: Int)],
                          seconds: Double = 3) async throws -> PeerMessage {
-        var lastError = HandoffError.unreachable(device: entry.name)
+        var lastError = HandoffError.peer(.unreachable(device: entry.name))
         for address in addresses {
             do {
                 let reply = try await PeerLink.exchange(
@@ -142,4 +142,16 @@ struct PeerDirectory: Sendable {
             return found.sorted { $0.name < $1.name }
         }
     }
+
+    /// The paired device with this pin (its certificate's), if any.
+    func entry(pin: String) async -> PairedDevices.Entry? { await paired.list.entry(pin: pin) }
+
+    /// The paired device with this name or id, if any.
+    func entry(named device: String) async -> PairedDevices.Entry? { await paired.list.entry(named: device) }
+
+    /// A paired device connected from `address`: where to find it next.
+    func saw(_ entry: PairedDevices.Entry, at address: String) async { await paired.saw(entry, at: address) }
+
+    /// The device no longer paired.
+    func unpair(_ entry: PairedDevices.Entry) async throws { try await paired.remove(pin: entry.pin) }
 }

@@ -35,7 +35,7 @@ struct PeerLink {
             return try await link.channel.executeThenClose { inbound, outbound in
                 try await outbound.write(try Wire.encode(request))
                 var frames = inbound.makeAsyncIterator()
-                guard let reply = try await frames.next() else { throw HandoffError.closedConnection(PeerAddress(host: host, port: port)) }
+                guard let reply = try await frames.next() else { throw HandoffError.peer(.closedConnection(PeerAddress(host: host, port: port))) }
                 return try Wire.decode(PeerMessage.self, from: reply)
             }
         }

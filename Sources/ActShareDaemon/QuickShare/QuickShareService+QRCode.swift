@@ -46,9 +46,9 @@ extension QuickShareService {
     /// ``maximumCodesWaiting`` at once. `grants`: a restricted connection's items.
     func sendByQRCode(paths: [String], text: String?, background: Bool, grants: ItemGrants?, group: EventLoopGroup,
                       closed: EventLoopFuture<Void>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
-        guard settings.mode != .off else { return .failure(.quickShareOff) }
-        guard settings.mode == .on else { return .failure(.quickShareSendingOff) }
-        guard multicast else { return .failure(.quickShareNeedsMulticast) }
+        guard settings.mode != .off else { return .failure(.quickShare(.off)) }
+        guard settings.mode == .on else { return .failure(.quickShare(.sendingOff)) }
+        guard multicast else { return .failure(.quickShare(.needsMulticast)) }
         var tree: LocalTree?
         if !paths.isEmpty {
             do {
@@ -57,18 +57,18 @@ extension QuickShareService {
                 return .failure(HandoffError(error))
             }
             guard tree?.items.allSatisfy({ $0.entry.kind == .file && !$0.entry.path.contains("/") }) == true else {
-                return .failure(.quickShareFilesOnly)
+                return .failure(.quickShare(.filesOnly))
             }
         }
         let code: QuickShareQRCode
-        do { code = try QuickShareQRCode() } catch { return .failure(.quickShareOff) }
+        do { code = try QuickShareQRCode() } catch { return .failure(.quickShare(.off)) }
         if background {
             let admitted = state.withLock { state in
                 guard state.codesWaiting < Self.maximumCodesWaiting else { return false }
                 state.codesWaiting += 1
                 return true
             }
-            guard admitted else { return .failure(.quickShareCodesWaiting(limit: Self.maximumCodesWaiting)) }
+            guard admitted else { return .failure(.quickShare(.codesWaiting(limit: Self.maximumCodesWaiting))) }
             let what = tree.map { "\($0.items.count) file\($0.items.count == 1 ? "" : "s")" } ?? "a text"
             Task {
                 defer { self.state.withLock { $0.codesWaiting -= 1 } }
@@ -88,7 +88,7 @@ extension QuickShareService {
         }
         var shown = ControlResponse.success(event: "qr")
         shown.url = code.url
-        do { try await outbound.write(try Wire.line(shown)) } catch { return .failure(.cancelled) }
+        do { try await outbound.write(try Wire.line(shown)) } catch { return .failure(.transfer(.cancelled)) }
 
         let sent = NIOLockedValueBox<UInt64>(0)
         let total = tree?.totalBytes ?? UInt64(text?.utf8.count ?? 0)
@@ -131,8 +131,8 @@ extension QuickShareService {
         let (phone, delivery) = await work.value
         reporter.cancel()
         _ = await reporter.result
-        if work.isCancelled { return .failure(.cancelled) }
-        guard let phone, let delivery else { return .failure(.quickShareNotScanned(seconds: Int(Self.scanSeconds))) }
+        if work.isCancelled { return .failure(.transfer(.cancelled)) }
+        guard let phone, let delivery else { return .failure(.quickShare(.notScanned(seconds: Int(Self.scanSeconds)))) }
         if let error = delivery.error {
             DaemonLog.line("Quick Share: nothing sent to \(phone.name): \(error)")
             var response = ControlResponse.failure(delivery.phrase ?? Phrase(verbatim: error), exitCode: .failed)

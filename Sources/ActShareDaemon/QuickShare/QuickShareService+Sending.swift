@@ -108,10 +108,10 @@ extension QuickShareService {
     /// To a phone that scanned `qrCode`, the handshake is signed with its key.
     func send(_ tree: LocalTree, to seen: Seen, qrCode: QuickShareQRCode? = nil, group: EventLoopGroup, pin: @escaping @Sendable (String) -> Void,
               progress: @escaping @Sendable (UInt64) -> Void) async -> Delivery {
-        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShareSendingOff.phrase) }
+        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShare(.sendingOff).phrase) }
         let files = tree.items.filter { $0.entry.kind == .file }
         guard files.count == tree.items.count, !files.contains(where: { $0.entry.path.contains("/") }) else {
-            return Delivery(device: seen.name, error: HandoffError.quickShareFilesOnly.phrase)
+            return Delivery(device: seen.name, error: HandoffError.quickShare(.filesOnly).phrase)
         }
         var descriptors: [Int64: Int32] = [:]
         defer { descriptors.values.forEach { close($0) } }
@@ -138,7 +138,7 @@ extension QuickShareService {
     /// A text or a URL sent to `seen` (as its Introduction says which), with its PIN.
     func send(text: String, to seen: Seen, qrCode: QuickShareQRCode? = nil, group: EventLoopGroup,
               pin: @escaping @Sendable (String) -> Void) async -> Delivery {
-        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShareSendingOff.phrase) }
+        guard settings.mode == .on else { return Delivery(device: seen.name, error: HandoffError.quickShare(.sendingOff).phrase) }
         let kind: SharingFrame.TextOffer.Kind = ActivityChecks.isWebURL(text) ? .url : .text
         var delivery = await send(files: [], texts: [QuickShareSender.Text(kind: kind, text: Array(text.utf8))], descriptors: [:], to: seen,
                                   qrCode: qrCode, group: group, pin: pin, progress: { _ in })
@@ -157,7 +157,7 @@ extension QuickShareService {
             sender = QuickShareSender(keyPair: try P256KeyPair(), endpointID: String(decoding: endpoint.id, as: UTF8.self),
                                       info: QuickShareEndpointInfo(deviceType: .laptop, name: name), files: offered, texts: texts, qrCode: qrCode)
         } catch {
-            return Delivery(device: seen.name, error: HandoffError.quickShareOff.phrase)
+            return Delivery(device: seen.name, error: HandoffError.quickShare(.off).phrase)
         }
         let channel: Channel
         do {
@@ -172,7 +172,7 @@ extension QuickShareService {
                 }
                 .connect(host: seen.address, port: seen.port).get()
         } catch {
-            return Delivery(device: seen.name, error: HandoffError.quickShareFailed(device: seen.name, why: "\(error)").phrase)
+            return Delivery(device: seen.name, error: HandoffError.quickShare(.failed(device: seen.name, why: "\(error)")).phrase)
         }
         let (failure, response) = await withTaskCancellationHandler {
             (try? await source.promise.futureResult.get()) ?? (.peerRefused, nil)
@@ -181,9 +181,9 @@ extension QuickShareService {
             // the handler closes once that is written.
             channel.triggerUserOutboundEvent(QuickShareSenderHandler.Cancel()).whenFailure { _ in channel.close(promise: nil) }
         }
-        if Task.isCancelled { return Delivery(device: seen.name, error: HandoffError.cancelled.phrase) }
-        if response != nil { return Delivery(device: seen.name, error: HandoffError.declinedFiles(device: seen.name).phrase) }
-        if let failure { return Delivery(device: seen.name, error: HandoffError.quickShareFailed(device: seen.name, why: "\(failure)").phrase) }
+        if Task.isCancelled { return Delivery(device: seen.name, error: HandoffError.transfer(.cancelled).phrase) }
+        if response != nil { return Delivery(device: seen.name, error: HandoffError.transfer(.declinedFiles(device: seen.name)).phrase) }
+        if let failure { return Delivery(device: seen.name, error: HandoffError.quickShare(.failed(device: seen.name, why: "\(failure)")).phrase) }
         return Delivery(device: seen.name)
     }
 }
@@ -209,10 +209,10 @@ final class QuickShareOutbound: QuickShareSenderDelegate, Sendable {
     func quickShareAccepted() {}
 
     func quickShare(read payloadID: Int64, offset: Int64, limit: Int) throws -> [UInt8] {
-        guard let fd = descriptors[payloadID] else { throw HandoffError.sourceGone(path: "", errno: EBADF) }
+        guard let fd = descriptors[payloadID] else { throw HandoffError.transfer(.sourceGone(path: "", errno: EBADF)) }
         var bytes = [UInt8](repeating: 0, count: limit)
         let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, limit, off_t(offset)) }
-        guard count >= 0 else { throw HandoffError.unreadable(path: "", errno: errno) }
+        guard count >= 0 else { throw HandoffError.transfer(.unreadable(path: "", errno: errno)) }
         bytes.removeLast(limit - count)
         return bytes
     }

@@ -73,8 +73,8 @@ final class QuickShareService: Sendable {
 
     /// Advertised to phones from now until as many ``endVisible()`` calls; the name shown.
     func becomeVisible() throws(HandoffError) -> String {
-        guard settings.mode != .off, let port else { throw .quickShareOff }
-        guard multicast else { throw .quickShareNeedsMulticast }
+        guard settings.mode != .off, let port else { throw .quickShare(.off) }
+        guard multicast else { throw .quickShare(.needsMulticast) }
         let advertisement = advertisement(port: port)
         let failure: String? = state.withLock { state in
             if state.advertiser == nil {
@@ -92,7 +92,7 @@ final class QuickShareService: Sendable {
         }
         if let failure {
             DaemonLog.line("Quick Share cannot be advertised: \(failure)")
-            throw .quickShareOff
+            throw .quickShare(.off)
         }
         DaemonLog.line("visible to phones nearby as \(name) (Quick Share \(advertisement.instance))")
         return name

@@ -61,25 +61,25 @@ struct ActivityRelay: Sendable {
             } else if let url = handed.webpageURL {
                 return .success(activity: handed, continuation: Continuation(url: url))
             }
-            return .failure(.nothingToContinue(id: handed.id))
+            return .failure(.relay(.nothingToContinue(id: handed.id)))
         }
         guard let wanted = id.map({ id in listed.first { $0.id == id } }) ?? listed.first else {
-            return .failure(.noRemoteActivity(id: id))
+            return .failure(.relay(.noRemoteActivity(id: id)))
         }
         guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == wanted.origin }) else {
-            return .failure(.originNoLongerPaired(id: wanted.id))
+            return .failure(.relay(.originNoLongerPaired(id: wanted.id)))
         }
         do {
             // The origin may first wait for its app's command and its linked app (2 s each).
             let reply = try await peers.request(PeerMessage(.fetch, id: wanted.id), to: entry, addresses: addresses, seconds: 6)
             guard reply.type == .activity, let sent = reply.activity else {
-                return .failure(.didNotSendActivity(device: entry.name, reason: Daemon.quoted(reply.message)))
+                return .failure(.relay(.didNotSendActivity(device: entry.name, reason: Daemon.quoted(reply.message))))
             }
             var activity: UserActivity
             switch ActivityChecks.fromPeer(sent) {
             case .success(let checked) where checked.id == wanted.id: activity = checked
-            case .success: return .failure(.sentAnotherActivity(device: entry.name, id: wanted.id))
-            case .failure(let refusal): return .failure(.sentRefusedActivity(device: entry.name, problem: refusal.message))
+            case .success: return .failure(.relay(.sentAnotherActivity(device: entry.name, id: wanted.id)))
+            case .failure(let refusal): return .failure(.relay(.sentRefusedActivity(device: entry.name, problem: refusal.message)))
             }
             activity.origin = entry.device.id
             activity.originName = entry.name
@@ -95,14 +95,14 @@ struct ActivityRelay: Sendable {
                 return response
             }
         } catch {
-            return .failure(.deviceUnreachable(device: entry.name, HandoffError(error)))
+            return .failure(.peer(.deviceUnreachable(device: entry.name, HandoffError(error))))
         }
     }
 
     /// The Hand Off activity: `activity` to the device named, or the only one.
     func send(_ activity: UserActivity, to device: String?) async -> ControlResponse {
         var activity = activity
-        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure(.cannotHandOff(problem: problem)) }
+        if let problem = ActivityChecks.problem(with: activity, fromPeer: false) { return .failure(.relay(.cannotHandOff(problem: problem))) }
         let chosen: [PeerDirectory.Target]
         do {
             chosen = try await peers.targets(named: device.map { [$0] } ?? [], all: false, howToChoose: "choose one with -o device=NAME")
@@ -113,16 +113,16 @@ struct ActivityRelay: Sendable {
         let (entry, addresses) = chosen[0]
         do {
             let reply = try await peers.request(PeerMessage(.send, activity: activity), to: entry, addresses: addresses)
-            guard reply.type == .ok else { return .failure(.handOffRefused(device: entry.name, reason: Daemon.quoted(reply.message))) }
+            guard reply.type == .ok else { return .failure(.relay(.handOffRefused(device: entry.name, reason: Daemon.quoted(reply.message)))) }
             return .success(id: activity.id, device: entry.device)
         } catch {
-            return .failure(.deviceUnreachable(device: entry.name, HandoffError(error)))
+            return .failure(.peer(.deviceUnreachable(device: entry.name, HandoffError(error))))
         }
     }
 
     func tellContinued(id: String, device: String) async throws {
         guard let (entry, addresses) = await peers.targets().first(where: { $0.entry.device.id == device }) else {
-            throw HandoffError.noDeviceWithID(device)
+            throw HandoffError.peer(.noDeviceWithID(device))
         }
         _ = try await peers.request(PeerMessage(.continued, id: id, by: self.device.name), to: entry, addresses: addresses)
     }

@@ -25,7 +25,7 @@ struct ControlServer {
     let quickShare: QuickShareService
 
     /// The refusal a confined caller gets.
-    static func refusal(pid: Int32) -> ControlResponse { .failure(.sandboxedCaller(pid: pid)) }
+    static func refusal(pid: Int32) -> ControlResponse { .failure(.control(.sandboxedCaller(pid: pid))) }
 
     /// The process at the other end, as the kernel says; nil if it cannot say.
     static func caller(of channel: any Channel) async -> cactshare_peer_credentials? {
@@ -57,14 +57,14 @@ struct ControlServer {
                 do {
                     request = try Wire.decode(ControlRequest.self, from: line)
                 } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure(.notAControlRequest)))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.control(.notAControlRequest))))
                     continue
                 }
                 let command: ControlCommand
                 do throws(ControlRequestError) {
                     command = try ControlCommand(request)
                 } catch {
-                    try await outbound.write(try Wire.line(ControlResponse.failure(.badControlRequest(error.message))))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.control(.badRequest(error.message)))))
                     continue
                 }
                 if case .restrict(let paths) = command {
@@ -74,13 +74,13 @@ struct ControlServer {
                         grants = ItemGrants(paths: paths)
                         response = .success()
                     } else {
-                        response = .failure(.restrictedAlready)
+                        response = .failure(.control(.restrictedAlready))
                     }
                     try await outbound.write(try Wire.line(response))
                     continue
                 }
                 if let restriction, !command.isAllowed(within: restriction) {
-                    try await outbound.write(try Wire.line(ControlResponse.failure(.notAllowedWhenRestricted(operation: request.op.rawValue))))
+                    try await outbound.write(try Wire.line(ControlResponse.failure(.control(.notAllowedWhenRestricted(operation: request.op.rawValue)))))
                     continue
                 }
                 let response: ControlResponse
@@ -116,7 +116,7 @@ struct ControlServer {
                 case .becomeCurrent(_, let watch):
                     response = await answer(command, op: request.op, grants: grants)
                     if watch, let id = response.id {
-                        await relay.store.link(id, to: link)
+                        await relay.link(id, to: link)
                         linked.append(id)
                     }
                 default:
@@ -126,7 +126,7 @@ struct ControlServer {
             }
         }
         // The app is gone: so are the activities it kept current.
-        for id in linked { _ = await relay.store.invalidate(id) }
+        await relay.forget(linked)
     }
 
     /// `send`: a URL or text to a paired device; to a LocalSend device (a name no paired
@@ -136,9 +136,9 @@ struct ControlServer {
                       outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> ControlResponse {
         var text = activity.webpageURL
         if case .string(let said)? = activity.userInfo["text"] { text = said }
-        if let device, let text, await peers.paired.list.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)) {
+        if let device, let text, await peers.entry(named: device) == nil, !(await peers.isUnpairedNearby(device)) {
             if let seen = await localSend.device(named: device) {
-                if grants != nil, !(await localSend.trustsForProviders(seen)) { return .failure(.notTrustedForProvider(device: device)) }
+                if grants != nil, !(await localSend.trustsForProviders(seen)) { return .failure(.control(.notTrustedForProvider(device: device))) }
                 return await localSend.sendMessage(text, to: seen, pin: pin)
             }
             if grants == nil, let phone = await quickShare.device(named: device) {
@@ -163,26 +163,22 @@ struct ControlServer {
         do {
             switch command {
             case .becomeCurrent(let activity, _):
-                if let problem = ActivityChecks.problem(with: activity, fromPeer: false) {
-                    return .failure(.activityRefused(problem: problem))
-                }
-                return .success(id: await relay.store.becomeCurrent(activity))
+                return await relay.publish(activity)
             case .invalidate(let id):
-                guard await relay.store.invalidate(id) else { return .failure(.noCurrentActivity(id: id)) }
-                return .success()
+                return await relay.invalidate(id)
             case .list:
-                return .success(activities: await relay.store.current)
+                return .success(activities: await relay.current())
             case .devices(let timeout):
                 return .success(devices: timeout == 0 ? await peers.knownDevices() : await peers.devices())
             case .unpair(let device):
-                guard let entry = await peers.paired.list.entry(named: device) else {
+                guard let entry = await peers.entry(named: device) else {
                     // A LocalSend device's pinned certificate is forgotten the same way.
-                    let forgotten = try await localSend.pins.forget(device)
-                    guard let pin = forgotten.first else { return .failure(.noDeviceNamed(device)) }
+                    let forgotten = try await localSend.forget(device)
+                    guard let pin = forgotten.first else { return .failure(.peer(.noDeviceNamed(device))) }
                     DaemonLog.line("forgot the certificate pinned for LocalSend device \(pin.alias): \(pin.fingerprint)")
                     return .success(device: Device(id: String(pin.fingerprint.prefix(16)), name: pin.alias, host: "", port: 0))
                 }
-                try await peers.paired.remove(pin: entry.pin)
+                try await peers.unpair(entry)
                 return .success(device: entry.device)
             case .handoffList:
                 return .success(activities: await relay.remoteActivities())
@@ -191,8 +187,8 @@ struct ControlServer {
             case .continued(let id, let device):
                 // Something handed to this device is gone once it was handled here; an
                 // activity of another device is told to that device.
-                if await relay.store.takeReceived(id) != nil { return .success() }
-                guard let device else { return .failure(.continuedNeedsDevice) }
+                if await relay.takeHandedOff(id) { return .success() }
+                guard let device else { return .failure(.control(.continuedNeedsDevice)) }
                 try await relay.tellContinued(id: id, device: device)
                 return .success()
             case .discover(let timeout):
@@ -202,7 +198,7 @@ struct ControlServer {
                 let actshareNearby = await peers.nearby(waiting: seconds)
                 let localSendFound = await localSendNearby
                 let phones = await phonesNearby
-                guard actshareNearby != nil || localSendFound != nil else { return .failure(.discoveryOff) }
+                guard actshareNearby != nil || localSendFound != nil else { return .failure(.control(.discoveryOff)) }
                 // An actshare daemon answers LocalSend too: listed once, as itself.
                 let actshareAddresses = Set((actshareNearby ?? []).map(\.address))
                 var response = ControlResponse.success()
@@ -213,16 +209,14 @@ struct ControlServer {
             case .status:
                 return .success(device: Device(id: device.identity.deviceID, name: device.name, host: "", port: device.port))
             case .needsSave(let id, let yes):
-                guard await relay.store.activity(id) != nil else { return .failure(.noCurrentActivity(id: id)) }
-                await relay.store.markNeedsSave(id, yes)
-                return .success()
+                return await relay.markNeedsSave(id, yes)
             case .received:
                 return .success(transfers: ReceivedLog(file: device.paths.receivedLog).all())
             case .queue:
-                return .success(queued: await transfers.queue.items)
+                return .success(queued: await transfers.queued())
             case .queueCancel(let id):
-                guard let dropped = await transfers.queue.remove(id) else {
-                    return .failure(.noQueuedSend(id: id))
+                guard let dropped = await transfers.cancelQueued(id) else {
+                    return .failure(.transfer(.noQueuedSend(id: id)))
                 }
                 DaemonLog.line("cancelled the queued send \(dropped.id) to \(dropped.deviceName)")
                 return .success(id: dropped.id)
@@ -234,17 +228,17 @@ struct ControlServer {
                 return response
             case .requests:
                 var response = ControlResponse.success()
-                response.requests = await localSend.requests.list
+                response.requests = await localSend.pendingRequests()
                 return response
             case .answer(let id, let accept, let always):
-                if await localSend.requests.answer(id, accept ? .accepted(always: always) : .declined) { return .success(id: id) }
+                if await localSend.answer(id, accept ? .accepted(always: always) : .declined) { return .success(id: id) }
                 // Declined once accepted: the transfer under way stops.
-                if !accept, await localSend.sessions.cancel(requestID: id) || quickShare.cancel(requestID: id) { return .success(id: id) }
-                return .failure(.noLocalSendRequest(id: id))
+                if !accept, await localSend.cancelSession(requestID: id) || quickShare.cancel(requestID: id) { return .success(id: id) }
+                return .failure(.localSend(.noRequest(id: id)))
             case .update:
-                return .failure(.updateWithoutWillSave)
+                return .failure(.control(.updateWithoutWillSave))
             case .pair, .pairWait, .confirm, .sendFiles, .restrict, .visible, .send, .sendQR:
-                return .failure(.notExpectedHere(operation: op.rawValue))
+                return .failure(.control(.notExpectedHere(operation: op.rawValue)))
             }
         } catch {
             return .failure(HandoffError(error))

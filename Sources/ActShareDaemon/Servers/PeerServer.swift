@@ -24,7 +24,7 @@ struct PeerServer {
         let channel = connection.channel
         let prove = {
             // Paired devices have a budget of their own; when even that is full, it closes.
-            guard ticket.prove() else { throw HandoffError.tooManyPairedConnections }
+            guard ticket.prove() else { throw HandoffError.control(.tooManyPairedConnections) }
         }
         let remoteHost = ClientAddress.unmapped(channel.remoteAddress?.ipAddress ?? "127.0.0.1")
         try? await connection.executeThenClose { inbound, outbound in
@@ -33,11 +33,11 @@ struct PeerServer {
             guard let first = try await frames.next(), let pin = peer.value?.pin else { return }
             let message = try Wire.decode(PeerMessage.self, from: first)
             DaemonLog.debug("peer \(remoteHost): \(message.type.rawValue) from \(pin.prefix(16))")
-            if let entry = await peers.paired.list.entry(pin: pin) {
+            if let entry = await peers.entry(pin: pin) {
                 try prove()
-                await peers.paired.saw(entry, at: remoteHost)
+                await peers.saw(entry, at: remoteHost)
                 // It is here: what waits for it goes now.
-                await transfers.queue.hurry(deviceID: entry.device.id)
+                await transfers.hurry(deviceID: entry.device.id)
                 var next: PeerFrame? = first
                 while let frame = next {
                     let request = try Wire.decode(PeerMessage.self, from: frame)
@@ -52,81 +52,27 @@ struct PeerServer {
                     try await outbound.write(try Wire.encode(await answer(request, from: entry)))
                     next = try await frames.next()
                 }
-            } else if message.type == .pairRequest, await pairing.gate.mayAttempt(), let window = await pairing.gate.take() {
+            } else if message.type == .pairRequest, let window = await pairing.takeWindow() {
                 DaemonLog.debug("peer \(remoteHost): answering the pairing request")
                 try prove()
                 try await pairing.respondToPairing(message, window: window, peer: peer, host: remoteHost, frames: &frames, outbound: outbound)
             } else {
-                try await outbound.write(try Wire.encode(PeerMessage(.error, message: "not paired with this device")))
+                try await outbound.write(try Wire.encode(PeerMessage.error(.peer(.notPairedHere))))
             }
         }
     }
 
-    /// A paired device's request.
+    /// A paired device's request, answered by the part it is for.
     private func answer(_ request: PeerMessage, from entry: PairedDevices.Entry) async -> PeerMessage {
         switch request.type {
-        case .send:
-            guard let sent = request.activity, sent.type == UserActivity.handedOffURL || sent.type == UserActivity.handedOffText else {
-                return PeerMessage(.error, message: "only URLs and text can be handed off")
-            }
-            let activity: UserActivity
-            switch ActivityChecks.fromPeer(sent) {
-            case .success(let checked): activity = checked
-            case .failure(let refusal):
-                DaemonLog.line("refused what \(entry.name) handed off: \(refusal.message)")
-                return PeerMessage(.error, message: "refused: \(refusal.message)")
-            }
-            // A URL goes to the browser: http and https only, whatever the sender checked.
-            if activity.type == UserActivity.handedOffURL {
-                guard let url = activity.webpageURL, ActivityChecks.isWebURL(url) else {
-                    DaemonLog.line("refused a URL from \(entry.name) that is not http or https")
-                    return PeerMessage(.error, message: "refused: only http and https URLs are opened")
-                }
-            } else {
-                guard case .string = activity.userInfo["text"] else { return PeerMessage(.error, message: "refused: no text") }
-            }
-            await relay.store.receive(activity, from: entry)
-            return PeerMessage(.ok)
-        case .list:
-            return PeerMessage(.activities, activities: await relay.store.current.map(\.summary))
-        case .fetch:
-            guard let id = request.id, ActivityChecks.isActivityID(id), var activity = await relay.store.activity(id) else {
-                return PeerMessage(.error, message: "no current activity has that id")
-            }
-            // The userActivityWillSave moment: the app refreshes userInfo before it leaves.
-            if let command = activity.needsSaveCommand, let refreshed = await commands.refreshedUserInfo(command) {
-                await relay.store.replaceUserInfo(of: id, with: refreshed)
-                activity.userInfo = refreshed
-            }
-            // An app through ActShareKit: its delegate's userActivityWillSave.
-            if let app = await relay.store.takeSaveRequest(id), let refreshed = await app.save(id) {
-                await relay.store.replaceUserInfo(of: id, with: refreshed)
-                activity.userInfo = refreshed
-            }
-            activity.needsSaveCommand = nil
-            activity.onContinued = nil
-            return PeerMessage(.activity, activity: activity)
-        case .clipboardOffer:
-            return await clipboard.receiveOffer(request, from: entry)
-        case .clipboardWithdraw:
-            return await clipboard.withdrawn(request, from: entry)
-        case .clipboardFiles:
-            return await clipboard.serveFiles(request, from: entry)
-        case .continued:
-            // Who continued it, as the device says: a name fit to show, or its paired name.
-            let by = request.by.flatMap { ActivityChecks.isDeviceName($0) ? $0 : nil } ?? entry.name
-            guard let id = request.id, ActivityChecks.isActivityID(id), let activity = await relay.store.recordContinuation(of: id, by: by) else {
-                return PeerMessage(.error, message: "no current activity has that id")
-            }
-            if let app = await relay.store.links[id] { await app.tellContinued(id, by: by) }
-            if let command = activity.onContinued {
-                // Let go: the app may start something that lasts, and the device that
-                // continued is not kept waiting for it. Its words, never a shell's.
-                await commands.startCommand(command, environment: ["ACTSHARE_CONTINUED_BY=\(by)"])
-            }
-            return PeerMessage(.ok)
-        default:
-            return PeerMessage(.error, message: "\(request.type.rawValue) is not a request")
+        case .send: return await relay.receiveHandedOff(request.activity, from: entry)
+        case .list: return await relay.listed()
+        case .fetch: return await relay.fetched(request.id, commands: commands)
+        case .continued: return await relay.continued(request.id, by: request.by, from: entry, commands: commands)
+        case .clipboardOffer: return await clipboard.receiveOffer(request, from: entry)
+        case .clipboardWithdraw: return await clipboard.withdrawn(request, from: entry)
+        case .clipboardFiles: return await clipboard.serveFiles(request, from: entry)
+        default: return .error(.peer(.notARequest(kind: request.type.rawValue)))
         }
     }
 }

@@ -42,11 +42,11 @@ final class ItemGrants: Sendable {
     func open(_ path: String) throws(HandoffError) -> Int32 {
         guard path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
               let grant = grants.first(where: { path == $0.path || path.hasPrefix($0.path == "/" ? "/" : $0.path + "/") })
-        else { throw .notAnItemOfTheProvider(path: path) }
+        else { throw .transfer(.notAnItemOfTheProvider(path: path)) }
         let names = path.dropFirst(grant.path.count).split(separator: "/").filter { $0 != "." }.map(String.init)
         guard let last = names.last else {
             let fd = dup(grant.descriptor)
-            guard fd >= 0 else { throw .cannotStat(path: path, errno: errno) }
+            guard fd >= 0 else { throw .transfer(.cannotStat(path: path, errno: errno)) }
             return fd
         }
         // The folders on the way, each opened without following a link (a link there fails
@@ -54,15 +54,15 @@ final class ItemGrants: Sendable {
         let folder: FolderDescriptor
         switch FolderDescriptor.open(at: grant.descriptor, path: grant.path).flatMap({ $0.folder(names.dropLast().joined(separator: "/")) }) {
         case .success(let opened): folder = opened
-        case .failure(let error): throw error.code == ELOOP || error.code == ENOTDIR ? .linkNotFollowedForProvider(path: path) : .cannotStat(path: path, errno: error.code)
+        case .failure(let error): throw error.code == ELOOP || error.code == ENOTDIR ? .transfer(.linkNotFollowedForProvider(path: path)) : .transfer(.cannotStat(path: path, errno: error.code))
         }
         // …and the last name itself: a link there is opened as the link, and refused.
         let fd = folder.openFile(last, flags: FileSystem.openPathOnly)
-        guard fd >= 0 else { throw .cannotStat(path: path, errno: errno) }
+        guard fd >= 0 else { throw .transfer(.cannotStat(path: path, errno: errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
             close(fd)
-            throw .linkNotFollowedForProvider(path: path)
+            throw .transfer(.linkNotFollowedForProvider(path: path))
         }
         return fd
     }

@@ -28,15 +28,15 @@ struct LocalTree {
         /// (PROTOCOL.md). One swapped in since stops the send before a byte of it goes.
         func openListedFile() throws(HandoffError) -> Int32 {
             let fd = PathName.withCString(source) { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-            guard fd >= 0 else { throw .sourceGone(path: source, errno: errno) }
+            guard fd >= 0 else { throw .transfer(.sourceGone(path: source, errno: errno)) }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
                 close(fd)
-                throw .sourceNotRegular(path: source)
+                throw .transfer(.sourceNotRegular(path: source))
             }
             guard UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode else {
                 close(fd)
-                throw .sourceReplaced(path: source)
+                throw .transfer(.sourceReplaced(path: source))
             }
             return fd
         }
@@ -69,7 +69,7 @@ struct LocalTree {
             if name.isEmpty || name == "/" || name == "." || name == ".." { name = "files" }
             // Two items of one name (a/x and b/x) cannot sit side by side on the receiver.
             guard names.insert(name).inserted else {
-                throw HandoffError.twoItemsNamed(name)
+                throw HandoffError.transfer(.twoItemsNamed(name))
             }
             let fd: Int32, source: String
             if let grants {
@@ -79,7 +79,7 @@ struct LocalTree {
                 // Named by the user, a link is followed, as cp does: read from what it points to.
                 source = FileSystem.resolved(path) ?? path
                 fd = PathName.withCString(source) { open($0, FileSystem.openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
-                guard fd >= 0 else { throw HandoffError.cannotStat(path: path, errno: errno) }
+                guard fd >= 0 else { throw HandoffError.transfer(.cannotStat(path: path, errno: errno)) }
             }
             defer { close(fd) }
             try add(fd, source: source, as: name)
@@ -91,15 +91,15 @@ struct LocalTree {
     /// followed.
     private mutating func add(_ fd: Int32, source path: String, as name: String) throws {
         guard items.count < Self.maximumEntries else {
-            throw HandoffError.tooManyToSend(limit: Self.maximumEntries)
+            throw HandoffError.transfer(.tooManyToSend(limit: Self.maximumEntries))
         }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw HandoffError.cannotStat(path: path, errno: errno) }
+        guard fstat(fd, &info) == 0 else { throw HandoffError.transfer(.cannotStat(path: path, errno: errno)) }
         let mode = UInt32(info.st_mode) & 0o777
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             guard PathName.withCString(path, { access($0, R_OK) }) == 0 else {
-                throw HandoffError.unreadable(path: path, errno: errno)
+                throw HandoffError.transfer(.unreadable(path: path, errno: errno))
             }
             let version = "\(info.st_ino):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
             items.append(Item(entry: TransferEntry(path: name, kind: .file, size: UInt64(info.st_size), mode: mode), source: path, version: version,
@@ -107,27 +107,27 @@ struct LocalTree {
         case S_IFDIR:
             items.append(Item(entry: TransferEntry(path: name, kind: .folder, size: 0, mode: mode), source: path))
             guard let children = FileSystem.contents(ofDirectoryAt: fd) else {
-                throw HandoffError.unreadable(path: path, errno: errno)
+                throw HandoffError.transfer(.unreadable(path: path, errno: errno))
             }
             guard name.split(separator: "/").count < ReceivedName.maximumDepth else {
-                throw HandoffError.nestedTooDeep(path: path, limit: ReceivedName.maximumDepth)
+                throw HandoffError.transfer(.nestedTooDeep(path: path, limit: ReceivedName.maximumDepth))
             }
             for child in children {
                 let childPath = FileSystem.join(path, child)
                 let childFD = PathName.withCString(child) { openat(fd, $0, FileSystem.openPathOnly | O_NOFOLLOW | O_CLOEXEC) }
-                guard childFD >= 0 else { throw HandoffError.cannotStat(path: childPath, errno: errno) }
+                guard childFD >= 0 else { throw HandoffError.transfer(.cannotStat(path: childPath, errno: errno)) }
                 defer { close(childFD) }
                 var childInfo = stat()
-                guard fstat(childFD, &childInfo) == 0 else { throw HandoffError.cannotStat(path: childPath, errno: errno) }
+                guard fstat(childFD, &childInfo) == 0 else { throw HandoffError.transfer(.cannotStat(path: childPath, errno: errno)) }
                 if childInfo.st_mode & S_IFMT == S_IFLNK {
-                    throw HandoffError.linkInFolder(path: childPath)
+                    throw HandoffError.transfer(.linkInFolder(path: childPath))
                 }
                 try add(childFD, source: childPath, as: name + "/" + child)
             }
         case S_IFLNK:
-            throw HandoffError.linkNotFollowedForProvider(path: path)
+            throw HandoffError.transfer(.linkNotFollowedForProvider(path: path))
         default:
-            throw HandoffError.notFileOrFolder(path: path, kind: FileSystem.kindName(info.st_mode))
+            throw HandoffError.transfer(.notFileOrFolder(path: path, kind: FileSystem.kindName(info.st_mode)))
         }
     }
 }

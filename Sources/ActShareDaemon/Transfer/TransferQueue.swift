@@ -32,7 +32,7 @@ actor TransferQueue {
     /// Queues `paths` for a device; with `copy`, copies of them (`cp -a`, no shell) are
     /// what waits. Returns the id.
     func add(paths: [String], to entry: PairedDevices.Entry, copy: Bool) throws -> String {
-        guard items.count < Self.limit else { throw HandoffError.queueFull(limit: Self.limit) }
+        guard items.count < Self.limit else { throw HandoffError.transfer(.queueFull(limit: Self.limit)) }
         let id = Pairing.newID()
         var kept = paths
         if copy {
@@ -42,7 +42,7 @@ actor TransferQueue {
             let outcome = try ChildProcess.run("/bin/cp", ["-a", "--"] + paths + [folder])
             guard outcome.status == 0 else {
                 _ = cactshare_remove_tree(folder)
-                throw HandoffError.cannotQueue(folder: folder)
+                throw HandoffError.transfer(.cannotQueue(folder: folder))
             }
             kept = paths.map { FileSystem.join(folder, FileSystem.baseName($0)) }
         }

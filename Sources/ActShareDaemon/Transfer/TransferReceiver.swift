@@ -52,7 +52,7 @@ struct TransferReceiver {
         let partial: FolderDescriptor
         var kept: [Int: (part: TransferPart, hasher: SHA256)] = [:]
         do {
-            guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffError.noTransferID }
+            guard let id = offer.transfer, ActivityChecks.isActivityID(id) else { throw HandoffError.transfer(.noTransferID) }
             planned = try Self.plan(offer.entries ?? [])
             try checkSpace(for: planned)
             try FileSystem.createDirectories(directory)
@@ -76,7 +76,7 @@ struct TransferReceiver {
             }
         } catch let failure as HandoffError {
             DaemonLog.line("refused files from \(senderName): \(failure)")
-            try await outbound.write(try Wire.encode(PeerMessage(.error, message: failure.description)))
+            try await outbound.write(try Wire.encode(PeerMessage.error(failure)))
             return nil
         }
         do {
@@ -91,24 +91,24 @@ struct TransferReceiver {
                 if begin.type == .transferCancel { throw Cancelled() }
                 guard begin.type == .fileBegin, let index = begin.index, planned.indices.contains(index),
                       planned[index].entry.kind == .file, !done.contains(index) else {
-                    throw HandoffError.unexpectedFrame(sender: senderName)
+                    throw HandoffError.transfer(.unexpectedFrame(sender: senderName))
                 }
                 let item = planned[index]
                 let offset = begin.offset ?? 0
                 guard offset == 0 || offset == kept[index]?.part.bytes else {
-                    throw HandoffError.resumeWithoutPart(sender: senderName, path: item.entry.path)
+                    throw HandoffError.transfer(.resumeWithoutPart(sender: senderName, path: item.entry.path))
                 }
                 let digest = try await receiveFile(item, into: &folders, from: offset, hasher: offset == 0 ? SHA256() : kept[index]!.hasher,
                                                    frames: &frames)
                 let endFrame = try await Self.next(&frames)
                 guard let end = try? Wire.decode(PeerMessage.self, from: endFrame), end.type == .fileEnd || end.type == .transferCancel else {
-                    throw HandoffError.moreBytesThanOffered(sender: senderName, path: item.entry.path)
+                    throw HandoffError.transfer(.moreBytesThanOffered(sender: senderName, path: item.entry.path))
                 }
                 if end.type == .transferCancel { throw Cancelled() }
                 guard end.index == index, end.sha256 == digest else {
                     // Not kept for a resume either: the same bytes would come again.
                     if case .success(let folder) = partial.folder(Self.parent(of: item.relative)) { folder.remove(FileSystem.baseName(item.relative)) }
-                    throw HandoffError.arrivedDamaged(path: item.entry.path)
+                    throw HandoffError.transfer(.arrivedDamaged(path: item.entry.path))
                 }
                 done.insert(index)
                 files.append(Delivery.File(name: item.relative, bytes: item.entry.size, sha256: digest))
@@ -137,9 +137,10 @@ struct TransferReceiver {
             return nil
         } catch {
             receiving.remove(partialName)
-            let message = error is Cancelled ? "cancelled by \(senderName)" : (error as? HandoffError)?.description ?? "the transfer broke off"
-            DaemonLog.line("files from \(senderName) not kept: \(message)")
-            try? await outbound.write(try Wire.encode(PeerMessage(.error, message: message)))
+            // This machine's own failures are not the sender's to read.
+            let failure = error is Cancelled ? HandoffError.transfer(.cancelledBySender(sender: senderName)) : error as? HandoffError ?? .transfer(.receivingFailed)
+            DaemonLog.line("files from \(senderName) not kept: \(failure)")
+            try? await outbound.write(try Wire.encode(PeerMessage.error(failure)))
             return nil
         }
     }
@@ -154,7 +155,7 @@ struct TransferReceiver {
         do {
             frame = try await frames.next()
         } catch is FrameTooLarge {
-            throw HandoffError.largeFrame
+            throw HandoffError.transfer(.largeFrame)
         } catch {
             throw Interrupted()
         }
@@ -227,12 +228,12 @@ struct TransferReceiver {
             problem = error.code == ELOOP ? "it is a link (give the folder it points to)" : error.words
         }
         DaemonLog.line("refused files from \(senderName): the receive folder \(FileSystem.abbreviatingHome(directory)) cannot be used: \(problem)")
-        throw HandoffError.receiveFolderUnusable(receiver: ownName)
+        throw HandoffError.transfer(.receiveFolderUnusable(receiver: ownName))
     }
 
     /// A failure of the receiving side, with the system's reason.
     func failure(_ what: String, _ error: FolderDescriptor.Errno) -> HandoffError {
-        .receiverCannot(receiver: ownName, what: what, reason: error.words)
+        .transfer(.receiverCannot(receiver: ownName, what: what, reason: error.words))
     }
 
     /// What an earlier attempt left of a file: its bytes (not more than `limit`) and their
@@ -253,9 +254,9 @@ struct TransferReceiver {
     /// top-level one also loses leading dots and dashes) and unique in its folder, parents
     /// before children. Refuses what cannot be made safe.
     static func plan(_ entries: [TransferEntry]) throws -> [Planned] {
-        guard !entries.isEmpty else { throw HandoffError.emptyOffer }
+        guard !entries.isEmpty else { throw HandoffError.transfer(.emptyOffer) }
         guard entries.count <= LocalTree.maximumEntries else {
-            throw HandoffError.tooManyOffered(limit: LocalTree.maximumEntries)
+            throw HandoffError.transfer(.tooManyOffered(limit: LocalTree.maximumEntries))
         }
         var folders: [String: String] = ["": ""]  // a sent parent path → its safe path
         var names: [String: Set<String>] = [:]    // a safe folder → the names taken in it
@@ -266,18 +267,18 @@ struct TransferReceiver {
         for entry in entries {
             let components = entry.components
             guard components.count <= ReceivedName.maximumDepth else {
-                throw HandoffError.offeredTooDeep(pathPrefix: String(entry.path.prefix(80)), limit: ReceivedName.maximumDepth)
+                throw HandoffError.transfer(.offeredTooDeep(pathPrefix: String(entry.path.prefix(80)), limit: ReceivedName.maximumDepth))
             }
             let parent = components.dropLast().joined(separator: "/")
             guard let safeParent = folders[parent] else {
-                throw HandoffError.fileBeforeFolder
+                throw HandoffError.transfer(.fileBeforeFolder)
             }
             guard let last = components.last, let name = ReceivedName.sanitised(last, topLevel: components.count == 1) else {
-                throw HandoffError.emptyName
+                throw HandoffError.transfer(.emptyName)
             }
             let key = safeParent + "/" + name
             guard let unique = ReceivedName.unique(name, from: repeats[key, default: 0], taken: { names[safeParent, default: []].contains($0) }) else {
-                throw HandoffError.tooManyOfOneName
+                throw HandoffError.transfer(.tooManyOfOneName)
             }
             repeats[key, default: 0] += 1
             names[safeParent, default: []].insert(unique)
@@ -293,7 +294,7 @@ struct TransferReceiver {
         var total: UInt64 = 0
         for item in planned {
             let (sum, overflow) = total.addingReportingOverflow(item.entry.size)
-            guard !overflow else { throw HandoffError.sizesOverflow }
+            guard !overflow else { throw HandoffError.transfer(.sizesOverflow) }
             total = sum
         }
         var info = statvfs()
@@ -301,7 +302,7 @@ struct TransferReceiver {
         while statvfs(probe, &info) != 0, probe != "/" { probe = FileSystem.directoryName(probe) }
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         if total > free || free - total < Self.reserve(for: total) {
-            throw HandoffError.diskFull(receiver: ownName, needed: total, free: free, reserve: Self.reserve(for: total))
+            throw HandoffError.transfer(.diskFull(receiver: ownName, needed: total, free: free, reserve: Self.reserve(for: total)))
         }
     }
 
@@ -316,7 +317,7 @@ struct TransferReceiver {
         // From the start, O_TRUNC empties what an earlier attempt left; a truncate of a new
         // file would make ext4 write it out at close (auto_da_alloc), a disk write per file.
         guard offset == 0 || (ftruncate(fd, off_t(offset)) == 0 && lseek(fd, off_t(offset), SEEK_SET) == off_t(offset)) else {
-            throw HandoffError.cannotWrite(path: item.relative, receiver: ownName, errno: errno)
+            throw HandoffError.transfer(.cannotWrite(path: item.relative, receiver: ownName, errno: errno))
         }
         var hasher = start
         var left = item.entry.size - offset
@@ -324,10 +325,10 @@ struct TransferReceiver {
             let frame = try await Self.next(&frames)
             guard case .data(let chunk) = frame else {
                 if (try? Wire.decode(PeerMessage.self, from: frame))?.type == .transferCancel { throw Cancelled() }
-                throw HandoffError.fewerBytesThanOffered(sender: senderName, path: item.entry.path)
+                throw HandoffError.transfer(.fewerBytesThanOffered(sender: senderName, path: item.entry.path))
             }
             guard UInt64(chunk.readableBytes) <= left else {
-                throw HandoffError.moreBytesThanOffered(sender: senderName, path: item.entry.path)
+                throw HandoffError.transfer(.moreBytesThanOffered(sender: senderName, path: item.entry.path))
             }
             try chunk.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)
@@ -336,7 +337,7 @@ struct TransferReceiver {
                     let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
                     if count < 0 && errno == EINTR { continue }
                     guard count > 0 else {
-                        throw HandoffError.diskWriteFailed(receiver: ownName, path: item.relative, errno: errno)
+                        throw HandoffError.transfer(.diskWriteFailed(receiver: ownName, path: item.relative, errno: errno))
                     }
                     written += count
                 }
@@ -356,7 +357,7 @@ struct TransferReceiver {
             var taken = Set<String>()
             while moved == nil {
                 guard let name = ReceivedName.unique(item.relative, taken: { taken.contains($0) || receiving.status($0) != nil }) else {
-                    throw HandoffError.noFreeName(path: item.relative, receiver: ownName)
+                    throw HandoffError.transfer(.noFreeName(path: item.relative, receiver: ownName))
                 }
                 if let error = partial.move(item.relative, to: name, in: receiving) {
                     guard error.code == EEXIST || error.code == ENOTEMPTY else { throw failure("cannot move \(name) into place", error) }

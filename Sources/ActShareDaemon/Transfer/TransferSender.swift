@@ -30,13 +30,13 @@ struct TransferSender {
             // The receiver's error, if it sent one before it closed, says more than a write
             // that failed.
             func reply() async throws -> PeerMessage {
-                guard let frame = try await frames.next() else { throw HandoffError.receiverClosed(device: deviceName) }
+                guard let frame = try await frames.next() else { throw HandoffError.transfer(.receiverClosed(device: deviceName)) }
                 return try Wire.decode(PeerMessage.self, from: frame)
             }
             try await outbound.write(try Wire.encode(PeerMessage(.transferOffer, transfer: tree.transferID, entries: tree.items.map(\.entry))))
             let answer = try await reply()
             guard answer.type == .transferAccept else {
-                throw HandoffError.filesRefused(device: deviceName, reason: Daemon.quoted(answer.message))
+                throw HandoffError.transfer(.filesRefused(device: deviceName, reason: Daemon.quoted(answer.message)))
             }
             var kept: [Int: TransferPart] = [:]
             for part in answer.have ?? [] { kept[part.index] = part }
@@ -65,13 +65,13 @@ struct TransferSender {
             } catch {
                 // The receiver stopped reading: its last frame says why.
                 if let said = try? await reply(), said.type == .error {
-                    throw HandoffError.transferStopped(device: deviceName, reason: Daemon.quoted(said.message))
+                    throw HandoffError.transfer(.transferStopped(device: deviceName, reason: Daemon.quoted(said.message)))
                 }
                 throw error
             }
             let finished = try await reply()
             guard finished.type == .transferDone else {
-                throw HandoffError.filesNotKept(device: deviceName, reason: Daemon.quoted(finished.message))
+                throw HandoffError.transfer(.filesNotKept(device: deviceName, reason: Daemon.quoted(finished.message)))
             }
             let names = (finished.received ?? []).filter { ActivityChecks.isDisplayText($0, limit: 4096) }
             return Delivery(device: deviceName, delivered: delivered, received: names, transferred: transferred)
@@ -90,13 +90,13 @@ struct TransferSender {
         if let kept, kept.bytes > 0, kept.bytes <= item.entry.size {
             // This side's first bytes, hashed; sent again only if the receiver's differ.
             let (prefix, hashed) = FilePrefixHash.of(fd, limit: kept.bytes)
-            guard hashed == kept.bytes else { throw HandoffError.sourceShrank(path: item.source) }
+            guard hashed == kept.bytes else { throw HandoffError.transfer(.sourceShrank(path: item.source)) }
             if Hex.string(prefix.finalize()) == kept.sha256 {
                 hasher = prefix
                 offset = kept.bytes
                 done(offset)
             } else {
-                guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffError.sourceUnreadableAgain(path: item.source) }
+                guard lseek(fd, 0, SEEK_SET) == 0 else { throw HandoffError.transfer(.sourceUnreadableAgain(path: item.source)) }
             }
         }
         try await batch.add(try Wire.encode(PeerMessage(.fileBegin, index: index, offset: offset)))
@@ -108,7 +108,7 @@ struct TransferSender {
             chunk.reserveCapacity(wanted + 1)
             chunk.writeInteger(PeerFrame.dataTag)
             let count = chunk.writeFromFile(fd, count: wanted)
-            guard count == wanted else { throw HandoffError.sourceShrank(path: item.source) }
+            guard count == wanted else { throw HandoffError.transfer(.sourceShrank(path: item.source)) }
             chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[1...])) }
             try await batch.add(chunk)
             left -= UInt64(count)

@@ -34,7 +34,7 @@ struct TransferService: Sendable {
         } catch {
             return .failure(HandoffError(error))
         }
-        guard !tree.items.isEmpty else { return .failure(.nothingToSend) }
+        guard !tree.items.isEmpty else { return .failure(.transfer(.nothingToSend)) }
         let chosen: [PeerDirectory.Target], localSendDevices: [LocalSendDiscovery.Seen], phones: [QuickShareService.Seen]
         do {
             (chosen, localSendDevices, phones) = try await targets(named: devices, all: all, forProvider: grants != nil)
@@ -124,11 +124,11 @@ struct TransferService: Sendable {
         }
         var response = ControlResponse.success(deliveries: deliveries)
         if work.isCancelled {
-            response = .failure(.cancelled)
+            response = .failure(.transfer(.cancelled))
             response.deliveries = deliveries
         } else if let failed = deliveries.first(where: { $0.error != nil && $0.queued == nil }) {
             // A send that broke off and waits in the queue is not a failure: it goes on.
-            response = deliveries.count == 1 ? .failure(failed.phrase ?? Phrase(verbatim: failed.error ?? ""), exitCode: .failed) : .failure(.notEveryDeviceGotFiles)
+            response = deliveries.count == 1 ? .failure(failed.phrase ?? Phrase(verbatim: failed.error ?? ""), exitCode: .failed) : .failure(.transfer(.notEveryDeviceGotFiles))
             response.deliveries = deliveries
         }
         return response
@@ -151,7 +151,7 @@ struct TransferService: Sendable {
                 continue
             }
             if let seen = await localSend.device(named: name) {
-                if forProvider, !(await localSend.trustsForProviders(seen)) { throw HandoffError.notTrustedForProvider(device: name) }
+                if forProvider, !(await localSend.trustsForProviders(seen)) { throw HandoffError.control(.notTrustedForProvider(device: name)) }
                 if !localSendDevices.contains(where: { $0.info.fingerprint == seen.info.fingerprint }) { localSendDevices.append(seen) }
             } else if !forProvider, let phone = await quickShare.device(named: name) {
                 if !phones.contains(where: { $0.endpointID == phone.endpointID }) { phones.append(phone) }
@@ -162,9 +162,9 @@ struct TransferService: Sendable {
         guard localSendDevices.isEmpty && phones.isEmpty || !pairedNames.isEmpty else { return ([], localSendDevices, phones) }
         do {
             return (try await peers.targets(named: pairedNames, all: all, howToChoose: "choose with --device NAME, or --all"), localSendDevices, phones)
-        } catch HandoffError.noDeviceNamed(let name) where !forProvider && quickShare.sendsToPhones {
+        } catch HandoffError.peer(.noDeviceNamed(let name)) where !forProvider && quickShare.sendsToPhones {
             // Perhaps a phone whose Quick Share is closed: said, with the way that needs no Bluetooth.
-            throw HandoffError.noDeviceOrPhoneNamed(name)
+            throw HandoffError.peer(.noDeviceOrPhoneNamed(name))
         }
     }
 
@@ -179,7 +179,7 @@ struct TransferService: Sendable {
             if firstContact { delivery.pinned = seen.info.fingerprint.uppercased() }
             return delivery
         } catch {
-            let failure = error is CancellationError || Task.isCancelled ? HandoffError.cancelled : HandoffError(error)
+            let failure = error is CancellationError || Task.isCancelled ? HandoffError.transfer(.cancelled) : HandoffError(error)
             return Delivery(device: seen.info.alias, error: failure.phrase)
         }
     }
@@ -204,7 +204,7 @@ struct TransferService: Sendable {
             went.withLockedValue { $0 = bytes }
             report(bytes)
         }
-        var reason = HandoffError.unreachable(device: entry.name)
+        var reason = HandoffError.peer(.unreachable(device: entry.name))
         for address in addresses {
             let link: PeerLink
             do {
@@ -220,10 +220,10 @@ struct TransferService: Sendable {
                 return (try await sender.send(over: link), nil)
             } catch {
                 let failure = error is CancellationError || Task.isCancelled
-                    ? HandoffError.cancelled : HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
+                    ? HandoffError.transfer(.cancelled) : HandoffError(error, reaching: PeerAddress(host: address.host, port: address.port))
                 guard failure.isBrokenLink else { return (Delivery(device: entry.name, error: failure.phrase), nil) }
                 let bytes = went.withLockedValue { $0 }
-                let brokeOff = HandoffError.brokeOff(device: entry.name, sent: bytes, total: sender.tree.totalBytes, why: failure.description)
+                let brokeOff = HandoffError.transfer(.brokeOff(device: entry.name, sent: bytes, total: sender.tree.totalBytes, why: failure.description))
                 return (Delivery(device: entry.name, transferred: bytes, error: brokeOff.phrase), .brokeOff)
             }
         }
@@ -269,7 +269,7 @@ struct TransferService: Sendable {
             return Delivery(device: entry.name, error: HandoffError(error).phrase)
         }
         guard let addresses = await peers.targets().first(where: { $0.entry.pin == entry.pin })?.addresses else {
-            return Delivery(device: entry.name, error: HandoffError.noDeviceNamed(entry.name).phrase)
+            return Delivery(device: entry.name, error: HandoffError.peer(.noDeviceNamed(entry.name)).phrase)
         }
         return await deliver(TransferSender(tree: tree, deviceName: entry.name), to: entry, addresses: addresses).delivery
     }
@@ -294,4 +294,13 @@ struct TransferService: Sendable {
             DaemonLog.line("cannot record what arrived in \(device.paths.receivedLog): \(error)")
         }
     }
+
+    /// The sends waiting for their devices.
+    func queued() async -> [QueuedTransfer] { await queue.items }
+
+    /// The queued send `id` dropped: what it was, or nil if there is none.
+    func cancelQueued(_ id: String) async -> QueuedTransfer? { await queue.remove(id) }
+
+    /// A paired device is here: what waits for it is tried now.
+    func hurry(deviceID: String) async { await queue.hurry(deviceID: deviceID) }
 }
