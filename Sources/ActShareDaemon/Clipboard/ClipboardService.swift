@@ -187,8 +187,8 @@ struct ClipboardService: Sendable {
     private func clipboardTargets(named names: [String]?) async -> [PeerDirectory.Target] {
         let all = await peers.targets().filter { $0.entry.clipboard != false }
         guard let names, !names.isEmpty else { return all }
-        let list = await peers.paired.list
-        let pins = Set(names.compactMap { list.entry(named: $0)?.pin })
+        var pins: Set<String> = []
+        for name in names { if let entry = await peers.entry(named: name) { pins.insert(entry.pin) } }
         return all.filter { pins.contains($0.entry.pin) }
     }
 

@@ -135,8 +135,8 @@ final class QuickShareInbound: QuickShareReceiverDelegate, Sendable {
         }
         let relay = relay
         Task {
-            let id = await relay.store.receive(activity, origin: "quickshare:" + String(decoding: link.endpointID.utf8.filter { $0 < 0x80 }, as: UTF8.self),
-                                               originName: sender)
+            let id = await relay.keep(activity, origin: "quickshare:" + String(decoding: link.endpointID.utf8.filter { $0 < 0x80 }, as: UTF8.self),
+                                         originName: sender)
             DaemonLog.line("Quick Share device \(sender) sent a link: kept as \(id) (actshare handoff continue \(id))")
             QuickShareLinkNotice.show(id: id, url: url, from: sender)
         }

@@ -36,6 +36,12 @@ extension ActivityRelay {
         return .success()
     }
 
+    /// An activity another kind of device handed to this one (a phone's link), kept
+    /// until it is continued: its id here.
+    func keep(_ activity: UserActivity, origin: String, originName: String) async -> String {
+        await store.receive(activity, origin: origin, originName: originName)
+    }
+
     /// Whether `id` was handed to this device (and is now handled, so gone).
     func takeHandedOff(_ id: String) async -> Bool { await store.takeReceived(id) != nil }
 }

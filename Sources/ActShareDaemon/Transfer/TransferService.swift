@@ -143,10 +143,9 @@ struct TransferService: Sendable {
     /// provider (a phone proves nothing of itself).
     private func targets(named names: [String], all: Bool, forProvider: Bool) async throws
         -> ([PeerDirectory.Target], [LocalSendDiscovery.Seen], [QuickShareService.Seen]) {
-        let paired = await peers.paired.list
         var pairedNames: [String] = [], localSendDevices: [LocalSendDiscovery.Seen] = [], phones: [QuickShareService.Seen] = []
         for name in names {
-            guard paired.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)) else {
+            guard await peers.entry(named: name) == nil, !(await peers.isUnpairedNearby(name)) else {
                 pairedNames.append(name)
                 continue
             }
