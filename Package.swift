@@ -10,12 +10,14 @@
 //   → ActShareHost   dlopen, libffi calls, sessions
 //   → actshare       the command-line interface
 // Providers under Providers/ are built as dynamic libraries against CActShare's header only:
-// the Swift example here, the C ones by the Makefile with cc (as a plugin author would;
-// SwiftPM would link them with the Swift runtime, which a C provider must not need).
+// the Swift example here, the C ones by meson (as a plugin author would; SwiftPM would link
+// them with the Swift runtime, which a C provider must not need). Release builds are
+// scripts/swift-release's, with their compiler flags on its command line.
 
 import PackageDescription
 
-/// Release builds link libstdc++ statically when `scripts/static-libstdc++` has put a link to
+/// The executables' release linking (their targets only: no library target has unsafe
+/// flags). Release builds link libstdc++ statically when `scripts/static-libstdc++` has put a link to
 /// GCC's libstdc++.a in .build/static-libstdc++ (where ld finds it before libstdc++.so):
 /// loading libstdc++.so and binding its 1,700 symbols took a third of a millisecond of every
 /// start. Its symbols stay hidden (the static Swift link passes --exclude-libs ALL), so a
@@ -43,28 +45,9 @@ let releaseLinking: [LinkerSetting] = [
         .when(platforms: [.linux], configuration: .release)),
 ]
 
-/// The command line's modules are compiled in release builds to reach generic types'
-/// metadata through their accessors, not through mangled names that the Swift runtime
-/// demangles at first use and checks against every protocol conformance in the program
-/// (the compiler's default, for size). A list looks up 63 types by name instead of 163,
-/// and is 5 % faster, a Copy 6 %, for 53 KB more code (docs/PACKAGING.md, "Taken").
-let releaseCompiling: [SwiftSetting] = [
-    .unsafeFlags(
-        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
-        .when(platforms: [.linux], configuration: .release)),
-]
-
-/// The daemon's own modules are compiled for size in release builds: it starts once a
-/// session, and no command's start-up runs them. The Debian package has a size limit, and
-/// Quick Share took it over (docs/PACKAGING.md). (ActShareHandoff so compiled made
-/// `actshare list` 5 % slower: it stays as it is.)
-let sizeCompiling: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
-
-/// The daemon's modules carry no reflection metadata either (Mirror, `dump`): the daemon's
-/// words come from `description`s, not from printing values whole.
-let daemonCompiling: [SwiftSetting] = sizeCompiling + [
-    .unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"], .when(platforms: [.linux], configuration: .release)),
-]
+// The release builds' compiler flags are not here but on scripts/swift-release's command
+// line, one set for the command line's products and one for the daemon's: a library
+// target with unsafe flags cannot be a versioned dependency (ActShareKit is meant to be).
 
 let package = Package(
     name: "actshare",
@@ -105,19 +88,18 @@ let package = Package(
         // MARK: The host
         .target(
             name: "ActShareCore",
-            dependencies: ["CActShareSystem", "CActShareHandoff"], swiftSettings: releaseCompiling),
+            dependencies: ["CActShareSystem", "CActShareHandoff"]),
         // libyaml, from Debian's libyaml-dev: the YAML parser (docs/PACKAGING.md says why
         // not Yams: its Foundation brought ICU, 40 MB, into every program reading YAML).
         .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // YAML read into nodes that know their file, line and column.
-        .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"], swiftSettings: releaseCompiling),
+        .target(name: "ActShareYAML", dependencies: ["ActShareCore", "CLibYAML"]),
         .target(
             name: "ActShareManifests",
-            dependencies: ["ActShareCore", "ActShareYAML"], swiftSettings: releaseCompiling),
+            dependencies: ["ActShareCore", "ActShareYAML"]),
         .target(
             name: "ActShareHost",
-            dependencies: ["ActShareCore", "ActShareHandoff", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"],
-            swiftSettings: releaseCompiling),
+            dependencies: ["ActShareCore", "ActShareHandoff", "CActShare", "CActShareCall", "CActShareProtocol", "CActShareSystem"]),
         .executableTarget(
             name: "actshare",
             dependencies: [
@@ -125,28 +107,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["meson.build"],  // meson's step that runs SwiftPM
-            swiftSettings: releaseCompiling, linkerSettings: releaseLinking),
+            linkerSettings: releaseLinking),
 
         // MARK: Handoff
         // User activities, the control protocol and its client: no NIO, no TLS (the CLI uses it).
-        .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"], swiftSettings: releaseCompiling),
+        .target(name: "ActShareHandoff", dependencies: ["ActShareCore", "CActShareHandoff"]),
         // DNS-SD over multicast DNS: the message codec, a responder and a browser.
-        .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"], swiftSettings: daemonCompiling),
+        .target(name: "ActShareDNSSD", dependencies: ["CActShareMulticast"]),
         // SHA-256, HMAC, HKDF, P-256 and AES over the BoringSSL swift-nio-ssl links (one copy).
-        .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")], swiftSettings: daemonCompiling),
+        .target(name: "ActShareCrypto", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
         // Quick Share's protocol buffers in C: proto/*.proto through protoc-c
         // (scripts/generate-protobuf; the generated code is committed), on Debian's libprotobuf-c.
-        // Each generated function in a section of its own: the unused ones (most packers)
-        // are left out of the daemon's library.
+        // Each generated function in a section of its own in release builds
+        // (scripts/swift-release): the unused ones (most packers) are left out of the
+        // daemon's library.
         .target(
             name: "CQuickShareWire", path: "Sources/CQuickShareWire", exclude: ["proto"],
-            cSettings: [.unsafeFlags(["-Os", "-ffunction-sections", "-fdata-sections"], .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("protobuf-c")]),
         // Quick Share: its encodings, key schedule, handshake and framing (the daemon runs it).
         .target(
             name: "ActShareQuickShare",
-            dependencies: ["ActShareCore", "ActShareCrypto", "CQuickShareWire", .product(name: "NIOCore", package: "swift-nio")],
-            swiftSettings: daemonCompiling),
+            dependencies: ["ActShareCore", "ActShareCrypto", "CQuickShareWire", .product(name: "NIOCore", package: "swift-nio")]),
         // The daemon: SwiftNIO, TLS 1.3 with pinned identities, pairing.
         .target(
             name: "ActShareDaemon",
@@ -158,7 +139,7 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: daemonCompiling),
+            ]),
         // Run as it is by the tests and benchmarks; a release install links its objects as
         // libactshare-daemon.so instead, on actshare's Swift runtime (scripts/link-release).
         .executableTarget(name: "actshare-daemon", dependencies: ["ActShareDaemon", "ActShareManifests", "CActShareSystem"], linkerSettings: releaseLinking),
