@@ -72,14 +72,16 @@ extension HandoffTests {
         // The flood runs on other threads for 6 s: 200 idle sockets from one stranger,
         // refilled every 50 ms, and as many from another address.
         let port = String(a.port)
+        let ready = (0..<2).map { "\(a.sandbox.root)/flood-\($0)-under-way" }
         let floods = (0..<2).map { index in
-            Self.background {
+            Self.background { [ready] in
                 try? Sandbox.execute(
-                    "/usr/bin/python3", ["\(Self.fixtures)/flood.py", port, "127.0.0.\(20 + index)", "200", "6"],
+                    "/usr/bin/python3", ["\(Self.fixtures)/flood.py", port, "127.0.0.\(20 + index)", "200", "6", ready[index]],
                     environment: [:], stdin: nil, timeout: 30)
             }
         }
-        Thread.sleep(forTimeInterval: 1)
+        // Timed once both floods have their 200 connections under way.
+        #expect(eventually { ready.allSatisfy { FileManager.default.fileExists(atPath: $0) } }, "the floods did not start")
         let attacked = median(try (0..<7).map { _ in try timedList() })
         let results = floods.map { $0() }
         for result in results { #expect(result?.status == 0, "\(result?.stderr ?? "")") }

@@ -11,9 +11,10 @@ import Testing
         return String(run.stdout.prefix(64))
     }
 
-    /// Two paired machines; B receives into `received` under its sandbox.
-    static func pairedPair() throws -> (Machine, Machine, String) {
-        let a = try Machine("alpha"), b = try Machine("beta")
+    /// Two paired machines; B receives into `received` under its sandbox. `debug`: A's
+    /// daemon logs its decisions (`ACTSHARE_DEBUG=1`).
+    static func pairedPair(debug: Bool = false) throws -> (Machine, Machine, String) {
+        let a = try Machine("alpha", environment: debug ? ["ACTSHARE_DEBUG": "1"] : [:]), b = try Machine("beta")
         let received = "\(b.sandbox.root)/home/Downloads"
         let (asked, waited) = try HandoffTests.pair(a, b)
         try #require(asked.status == 0 && waited.status == 0, "\(asked.stderr) / \(waited.stderr)")
@@ -581,7 +582,7 @@ extension HandoffTransferTests {
     /// The sending daemon killed (-9) partway: `handoff send --json` still prints a result —
     /// the device, that the send broke off, and how much had gone — and exits 1.
     @Test func aSendWhoseDaemonDiesStillPrintsItsResult() throws {
-        let (a, b, received) = try Self.pairedPair()
+        let (a, b, received) = try Self.pairedPair(debug: true)
         defer { withExtendedLifetime(b) {} }
         let big = "\(a.sandbox.root)/big.img"
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
@@ -590,7 +591,9 @@ extension HandoffTransferTests {
         try handle.close()
         let sending = a.background(["handoff", "send", "--json", big])
         try Self.waitForPartial(in: received, "big.img", atLeast: 100 << 20)
-        Thread.sleep(forTimeInterval: 0.3)  // a progress report or two at the sender
+        // A progress report made after that, so with bytes gone, then the kill.
+        let reported = a.said("send: progress reported")
+        #expect(eventually { a.said("send: progress reported") > reported }, "\(a.log.suffix(1000))")
         kill(try #require(a.pid), SIGKILL)
         let result = sending()
         #expect(result.status == 1, "\(result.stderr)")

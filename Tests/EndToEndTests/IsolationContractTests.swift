@@ -88,9 +88,8 @@ import Testing
     @Test func aPerformThatKeepsReportingIsNotStoppedByItsTimeLimit() throws {
         let (sandbox, _) = try IsolationTests.sandbox("progress", IsolationTests.hostile("progress", perform: "hostile_slow_progress"))
         let text = try sandbox.file("a.txt", "some words\n")
-        let started = Date()
+        // It reports for 2.5 s: stopped at its 1 s limit, it would have failed, not finished.
         let run = try sandbox.run("perform", "org.test.progress.go", text, "--json")
-        #expect(Date().timeIntervalSince(started) > 2.4)
         #expect(run.status == 0, "\(run.stderr)")
         #expect((try run.json()["returned_items"] as? [[String: Any]])?.first?["text"] as? String == "finished")
 

@@ -2,11 +2,12 @@
 """A network stranger's connection flood: from SOURCE, keep up to COUNT idle TCP
 connections open to 127.0.0.1:PORT, refilling every 50 ms, for SECONDS.
 
-  flood.py PORT SOURCE COUNT SECONDS
+  flood.py PORT SOURCE COUNT SECONDS [READY]
 
 Prints one JSON line: connections made, and how many the daemon closed within 0.5 s
-of being opened (closed at once, over its budget) and later (timed out). Bounded in
-time and count; talks to loopback only.
+of being opened (closed at once, over its budget) and later (timed out). READY, when
+given, is a file made once the first COUNT connections are under way (what a test waits
+for). Bounded in time and count; talks to loopback only.
 """
 import json
 import select
@@ -15,6 +16,7 @@ import sys
 import time
 
 port, source, count, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+ready = sys.argv[5] if len(sys.argv) > 5 else None
 assert source.startswith("127."), "loopback only"
 opened = {}
 made = closed_at_once = closed_later = 0
@@ -33,6 +35,9 @@ while time.monotonic() < deadline:
             break
         opened[s] = time.monotonic()
         made += 1
+    if ready and made >= count:
+        open(ready, "w").close()
+        ready = None
     readable, _, _ = select.select(list(opened), [], [], 0.05)
     now = time.monotonic()
     for s in readable:

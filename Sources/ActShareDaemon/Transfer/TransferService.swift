@@ -110,6 +110,7 @@ struct TransferService: Sendable {
                     + localSendDevices.map { TransferProgress(device: $0.info.alias, bytes: each["localsend:" + $0.info.fingerprint] ?? 0, total: tree.totalBytes) }
                     + phones.map { TransferProgress(device: $0.name, bytes: each["quickshare:" + $0.endpointID] ?? 0, total: tree.totalBytes) }
                 try? await outbound.write(try Wire.line(event))
+                DaemonLog.debug("send: progress reported, \(event.bytes ?? 0) of \(total) bytes")
             }
         }
         let deliveries = await work.value
