@@ -7,9 +7,7 @@ import Glibc
 /// A ``HandoffError``'s words and code are its part's: what the CLI prints after
 /// "actshare: " (in the person's language: the control protocol carries the phrase), the
 /// sheet and the daemon's log show, and a peer reads in an `error` frame (in English).
-extension HandoffError: CustomStringConvertible {
-    var description: String { phrase.description }
-
+extension HandoffError: WordedError {
     var phrase: Phrase {
         switch self {
         case .peer(let error): return error.phrase

@@ -1,12 +1,9 @@
 import ActShareCore
 import ActShareHandoff
 
-/// The words of a ``RelayError`` (what the CLI prints after "actshare: ", in the person's
-/// language; what the log shows and a peer reads, in English) and its exit code. A
-/// sentence each, lower case, saying what to do where there is something to do.
-extension RelayError: CustomStringConvertible {
-    var description: String { phrase.description }
-
+/// The words of a ``RelayError`` and its exit code (``WordedError``): a sentence each, lower
+/// case, saying what to do where there is something to do.
+extension RelayError: WordedError {
     var phrase: Phrase {
         switch self {
         case .activityRefused(let problem):

@@ -4,12 +4,9 @@ import ActShareHandoff
 import Glibc
 #endif
 
-/// The words of a ``TransferError`` (what the CLI prints after "actshare: ", in the person's
-/// language; what the log shows and a peer reads, in English) and its exit code. A
-/// sentence each, lower case, saying what to do where there is something to do.
-extension TransferError: CustomStringConvertible {
-    var description: String { phrase.description }
-
+/// The words of a ``TransferError`` and its exit code (``WordedError``): a sentence each, lower
+/// case, saying what to do where there is something to do.
+extension TransferError: WordedError {
     var phrase: Phrase {
         switch self {
         case .brokeOff(let device, let sent, let total, let why):
