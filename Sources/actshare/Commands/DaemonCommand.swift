@@ -16,6 +16,9 @@ struct DaemonCommand: ParsableCommand {
             a control socket in $XDG_RUNTIME_DIR/actshare, a TLS listener for peers, and a \
             device identity in $XDG_STATE_HOME/actshare. Several can run on one machine, each \
             with its own XDG directories and port.
+
+            It reads the handoff: section of the config itself ($XDG_CONFIG_HOME/actshare/config.yaml, \
+            or --config); the options here win over it.
             """)
 
     @Option(help: "The TCP port for peers (default: config handoff.port, else \(HandoffDefaults.port)); 0 for one the system chooses, which `actshare handoff status` shows.")
