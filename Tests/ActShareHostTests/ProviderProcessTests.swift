@@ -29,6 +29,12 @@ import CActShareSystem
         return found
     }
 
+    /// Whether `pid` is in its sleep: past sleep(1)'s start, where it opens and closes
+    /// its locale's files (a descriptor seen then is sleep's, not one it inherited).
+    private func isAsleep(_ pid: pid_t) -> Bool {
+        ((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "").contains("nanosleep")
+    }
+
     /// `/proc/PID/environ`, read to its end (its size says 0, so a read by size gets nothing).
     private func environment(of pid: pid_t) -> [UInt8] {
         let file = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
@@ -62,6 +68,7 @@ import CActShareSystem
         let process = try started.get()
         let pid = process.pid
         #expect(executable(of: pid, becoming: real) != nil, "the helper did not exec")
+        #expect(eventually(every: 0.01) { isAsleep(pid) }, "sleep did not start sleeping")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) }.sorted()
         #expect(descriptors == [0, 1, 2, 3, 4])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/0") == "/dev/null")
