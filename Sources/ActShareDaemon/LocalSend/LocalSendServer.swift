@@ -72,7 +72,10 @@ struct LocalSendServer: Sendable {
                         // The request whole in time, or closed: a slow client holds nothing long.
                         let whole = NIOLockedValueBox(false)
                         channel.eventLoop.scheduleTask(in: .seconds(Self.wholeSeconds)) {
-                            if !whole.withLockedValue({ $0 }) { channel.close(promise: nil) }
+                            guard channel.isActive, !whole.withLockedValue({ $0 }) else { return }
+                            DaemonLog.line("LocalSend: closed the connection from \(ClientAddress.unmapped(channel.remoteAddress?.ipAddress ?? "")): "
+                                + "its request was not whole within \(Self.wholeSeconds) s")
+                            channel.close(promise: nil)
                         }
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
                         try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())

@@ -27,6 +27,8 @@ final class UploadPace: Sendable {
             }
             if window < Self.minimumBytes {
                 task.cancel()
+                DaemonLog.line("LocalSend: closed a slow upload from \(ClientAddress.unmapped(channel.remoteAddress?.ipAddress ?? "")): "
+                    + "\(window) bytes in the last \(Self.windowSeconds) s, under \(Self.minimumBytes)")
                 channel.close(promise: nil)
             }
         }
