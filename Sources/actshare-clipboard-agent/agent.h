@@ -24,6 +24,7 @@
 #include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 /* At most this many targets are read from an owner, or offered for another device… */
@@ -34,6 +35,13 @@
 #define ANSWER_MS 1500
 /* …and a whole read, however quick each piece (an owner that never ends one). */
 #define TRANSFER_MS 10000
+
+/* Says on standard error (the daemon's log) that a read was given up after `elapsed`
+ * milliseconds, over TRANSFER_MS: by the agent's own clock, what a test checks. */
+static inline void agent_gave_up(long long elapsed) {
+    fprintf(stderr, "actshare-clipboard-agent: gave up a read after %lld ms: the owner did not end it within %d s\n", elapsed,
+            TRANSFER_MS / 1000);
+}
 /* At most this many pastes of another device's offer wait for its bytes (or, on Wayland,
  * are being written), each at most this long. */
 #define AGENT_MAX_PASTES 64

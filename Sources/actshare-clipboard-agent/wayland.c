@@ -49,6 +49,7 @@ static int receive(wayland *w, wayland_offer *offer, const char *type, uint64_t 
         int polled = left > 0 ? poll(&ready, 1, left < ANSWER_MS ? (int)left : ANSWER_MS) : 0;
         if (polled < 0 && errno == EINTR) continue;
         if (polled <= 0) {
+            if (left <= 0) agent_gave_up(agent_now_ms() - start);
             result = -1;
             break;
         }

@@ -80,6 +80,7 @@ static int convert(display *d, xcb_atom_t selection, xcb_atom_t target, xcb_atom
     for (;;) {
         /* A transfer that stalls or never ends is given up, not read again. */
         if (agent_now_ms() - start > TRANSFER_MS) {
+            agent_gave_up(agent_now_ms() - start);
             result = -1;
             break;
         }
