@@ -2,14 +2,16 @@
 """A network stranger's connection flood: from SOURCE, keep up to COUNT idle TCP
 connections open to 127.0.0.1:PORT, refilling every 50 ms, for SECONDS.
 
-  flood.py PORT SOURCE COUNT SECONDS [READY]
+  flood.py PORT SOURCE COUNT SECONDS [READY [STOP]]
 
 Prints one JSON line: connections made, and how many the daemon closed within 0.5 s
 of being opened (closed at once, over its budget) and later (timed out). READY, when
 given, is a file made once the first COUNT connections are under way (what a test waits
-for). Bounded in time and count; talks to loopback only.
+for); STOP, a file whose appearing ends the flood before SECONDS ("stopped" in the line
+says it did). Bounded in time and count; talks to loopback only.
 """
 import json
+import os
 import select
 import socket
 import sys
@@ -17,11 +19,16 @@ import time
 
 port, source, count, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 ready = sys.argv[5] if len(sys.argv) > 5 else None
+stop = sys.argv[6] if len(sys.argv) > 6 else None
+stopped = False
 assert source.startswith("127."), "loopback only"
 opened = {}
 made = closed_at_once = closed_later = 0
 deadline = time.monotonic() + seconds
 while time.monotonic() < deadline:
+    if stop and os.path.exists(stop):
+        stopped = True
+        break
     while len(opened) < count and time.monotonic() < deadline:
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setblocking(False)
@@ -54,4 +61,4 @@ while time.monotonic() < deadline:
             s.close()
 for s in opened:
     s.close()
-print(json.dumps({"made": made, "closed_at_once": closed_at_once, "closed_later": closed_later}))
+print(json.dumps({"made": made, "closed_at_once": closed_at_once, "closed_later": closed_later, "stopped": stopped}))
