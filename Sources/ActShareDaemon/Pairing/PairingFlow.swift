@@ -43,8 +43,10 @@ struct PairingFlow: Sendable {
             break
         }
         let address = PeerAddress(host: host, port: port)
+        var connected = false
         do {
             let link = try await PeerLink.connect(host: host, port: port, group: group, context: clientContext) { _ in true }
+            connected = true
             DaemonLog.debug("pairing: connected to \(host):\(port)")
             let ownKey = try Identity.spki(of: device.identity.certificate)
             return try await link.channel.executeThenClose { inbound, peerOut in
@@ -79,7 +81,16 @@ struct PairingFlow: Sendable {
         } catch let error as HandoffError {
             return .failure(error)
         } catch {
-            return .failure(.pairing(.failed(HandoffError(error, reaching: address, pairing: true))))
+            let meaning = HandoffError(error, reaching: address, pairing: true)
+            switch meaning {
+            case .peer(.noAnswer) where connected, .peer(.connectionFailed) where connected:
+                // A daemon answered, then cut the connection: it refused this device's
+                // certificate, as one not waiting to pair does. TLS 1.3 checks the
+                // client's certificate last, so its alert races the close.
+                return .failure(.pairing(.failed(.peer(.notWaitingToPair(address)))))
+            default:
+                return .failure(.pairing(.failed(meaning)))
+            }
         }
     }
 
