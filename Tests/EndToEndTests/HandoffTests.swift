@@ -59,9 +59,7 @@ import Testing
             eventually { FileManager.default.fileExists(atPath: socket) || daemon.hasExited }
             try #require(FileManager.default.fileExists(atPath: socket), "the daemon of \(name) did not start: \(log)")
             if port == 0 {
-                let status = try run("handoff", "status", "--json")
-                let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-                port = try #require(object?["port"] as? Int, "handoff status: \(status.stderr)")
+                port = try #require(try status("port") as? Int, "handoff status has no port")
                 try #require(port != 0, "the daemon of \(name) says it listens on port 0")
             }
         }
@@ -107,9 +105,15 @@ import Testing
 
         /// This machine's device id, from `handoff status --json`.
         func deviceID() throws -> String {
+            try #require(try status("id") as? String, "handoff status has no id")
+        }
+
+        /// One field of `handoff status --json`.
+        func status(_ field: String) throws -> Any? {
             let status = try run("handoff", "status", "--json")
             let object = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
-            return try #require(object?["id"] as? String, "handoff status: \(status.stderr)")
+            try #require(object != nil, "handoff status: \(status.stderr)")
+            return object?[field]
         }
 
         func run(_ arguments: String...) throws -> Run { try sandbox.run(arguments) }
